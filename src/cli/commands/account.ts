@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { createAccount } from '../../services/accounts';
+import { printJson } from '../io';
+import { configOverrides } from '../options';
+import { withServices, type CliRuntime } from '../runtime';
+
+export function registerAccount(program: Command, runtime: CliRuntime): void {
+  const account = program.command('account').description('manage accounts');
+  account
+    .command('create')
+    .description('create an account')
+    .argument('<name>', 'account name')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: { json?: boolean }, command: Command) => {
+      const created = await withServices(runtime, configOverrides(command), (ctx) => createAccount(ctx, { name }));
+      if (options.json) printJson(runtime.io, created);
+      else runtime.io.out(`account ${created.name} created (id ${created.id})\n`);
+    });
+}

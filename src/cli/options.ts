@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { RawConfig } from '../config/config';
+
+/** Configuration overrides from the global flags (`--db`, and `--host`/`--port` where a command has them). */
+export function configOverrides(command: Command): Partial<RawConfig> {
+  const opts = command.optsWithGlobals<{ db?: string; host?: string; port?: string }>();
+  return {
+    ...(opts.db !== undefined && { IMPORTD_DB: opts.db }),
+    ...(opts.host !== undefined && { IMPORTD_HOST: opts.host }),
+    ...(opts.port !== undefined && { IMPORTD_PORT: opts.port }),
+  };
+}
+
+/** Collects a repeatable option (`--origin a --origin b`). */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,41 @@
+import { Command } from 'commander';
+import { registerAccount } from './commands/account';
+import { registerEnv } from './commands/env';
+import { registerMigrate } from './commands/migrate';
+import { registerServe } from './commands/serve';
+import { registerSession } from './commands/session';
+import { reportCliError } from './errors';
+import type { CliRuntime } from './runtime';
+
+/**
+ * The `importd` command tree; output goes through the runtime's io so tests can capture it. Subcommands
+ * inherit exitOverride and the output hooks because they are set before any subcommand is added.
+ */
+export function buildProgram(runtime: CliRuntime): Command {
+  const program = new Command('importd')
+    .description('importd: the self-hosted backend of the spreadsheet-import SDK')
+    .version(runtime.version, '-v, --version', 'print the version')
+    .option('--db <path>', 'SQLite database file (IMPORTD_DB, default ./data/importd.db)')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => runtime.io.out(text),
+      writeErr: (text) => runtime.io.err(text),
+    });
+  registerServe(program, runtime);
+  registerMigrate(program, runtime);
+  registerAccount(program, runtime);
+  registerEnv(program, runtime);
+  registerSession(program, runtime);
+  return program;
+}
+
+/** Runs the program on argv (user arguments only) and returns the exit code. */
+export async function runCli(runtime: CliRuntime, args: string[]): Promise<number> {
+  try {
+    await buildProgram(runtime).parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (error) {
+    return reportCliError(error, runtime.io);
+  }
+}

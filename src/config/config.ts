@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/** Parses sizes such as `64mb`, `512kb`, `1gb` or a plain byte count. */
+const byteSize = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'expected a size such as 64mb, 512kb or 1048576')
+  .transform((text) => {
+    const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text)!;
+    const unit = (match[2] ?? 'b').toLowerCase();
+    const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit as 'b' | 'kb' | 'mb' | 'gb'];
+    return Math.floor(Number(match[1]) * factor);
+  })
+  .pipe(z.number().int().min(1024, 'must be at least 1kb'));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Every setting of importd, keyed by the environment variable that sets it. Command-line flags are merged
+ * over the environment before parsing, so one schema validates both.
+ */
+export const ConfigSchema = z.object({
+  IMPORTD_DB: z.string().min(1).default('./data/importd.db'),
+  IMPORTD_HOST: z.string().min(1).default('0.0.0.0'),
+  IMPORTD_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  IMPORTD_MAX_BODY: byteSize.default(64 * 1024 ** 2),
+  IMPORTD_SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
+  IMPORTD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  IMPORTD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  IMPORTD_RETENTION_DAYS: optionalText
+    .transform((value) => (value === undefined ? undefined : Number(value)))
+    .pipe(z.number().int().min(1).max(36500).optional()),
+  IMPORTD_LLM_URL: optionalText.pipe(z.url().optional()),
+  IMPORTD_LLM_MODEL: optionalText,
+  IMPORTD_LLM_API_KEY: optionalText,
+  IMPORTD_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(5000),
+  IMPORTD_LLM_SEND_SAMPLES: booleanText.default(false),
+});
+
+export type RawConfig = z.input<typeof ConfigSchema>;
+
+export interface Config {
+  dbPath: string;
+  host: string;
+  port: number;
+  maxBodyBytes: number;
+  sessionSecret: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  rateLimit: { limit: number; windowSeconds: number };
+  requestTimeoutSeconds: number;
+  retentionDays: number | undefined;
+  llm: { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean } | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads the configuration: `overrides` (from command-line flags, same keys as the environment) win over
+ * `env`, which wins over the defaults. Throws ConfigError naming the first bad setting.
+ */
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<RawConfig> = {}): Config {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.shape)) {
+    const value = overrides[key as keyof RawConfig] ?? env[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(picked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid setting ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const c = parsed.data;
+  const llmParts = [c.IMPORTD_LLM_URL, c.IMPORTD_LLM_MODEL, c.IMPORTD_LLM_API_KEY];
+  if (llmParts.some(Boolean) && !llmParts.every(Boolean)) {
+    throw new ConfigError('invalid setting IMPORTD_LLM_URL: IMPORTD_LLM_URL, IMPORTD_LLM_MODEL and IMPORTD_LLM_API_KEY go together');
+  }
+  return {
+    dbPath: c.IMPORTD_DB,
+    host: c.IMPORTD_HOST,
+    port: c.IMPORTD_PORT,
+    maxBodyBytes: c.IMPORTD_MAX_BODY,
+    sessionSecret: c.IMPORTD_SESSION_SECRET,
+    logLevel: c.IMPORTD_LOG_LEVEL,
+    rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
+    requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
+    retentionDays: c.IMPORTD_RETENTION_DAYS,
+    llm: c.IMPORTD_LLM_URL
+      ? {
+          url: c.IMPORTD_LLM_URL,
+          model: c.IMPORTD_LLM_MODEL!,
+          apiKey: c.IMPORTD_LLM_API_KEY!,
+          timeoutMs: c.IMPORTD_LLM_TIMEOUT_MS,
+          sendSamples: c.IMPORTD_LLM_SEND_SAMPLES,
+        }
+      : undefined,
+  };
+}

@@ -1,0 +1,54 @@
+// The three origin forms DESIGN.md allows on a Public Key, and the one matcher used for every request.
+
+const LABEL = '(?!-)[a-z0-9-]{1,63}(?<!-)';
+const DOMAIN = `${LABEL}(?:\\.${LABEL})+`;
+const EXACT = new RegExp(`^https://(${DOMAIN})(?::(\\d{1,5}))?$`);
+const WILDCARD = new RegExp(`^https://\\*\\.(${DOMAIN})$`);
+const LOCALHOST = /^http:\/\/localhost:(\d{1,5})$/;
+
+/** Normalises an allowed-origin entry (lower-case host, default port dropped), or returns undefined if invalid. */
+export function normalizeAllowedOrigin(entry: string): string | undefined {
+  const text = entry.trim().toLowerCase();
+  const exact = EXACT.exec(text);
+  if (exact) {
+    const port = exact[2];
+    if (port !== undefined && !validPort(port)) return undefined;
+    return port === undefined || port === '443' ? `https://${exact[1]}` : `https://${exact[1]}:${Number(port)}`;
+  }
+  const wildcard = WILDCARD.exec(text);
+  if (wildcard) return `https://*.${wildcard[1]}`;
+  const local = LOCALHOST.exec(text);
+  if (local && validPort(local[1]!)) return `http://localhost:${Number(local[1])}`;
+  return undefined;
+}
+
+function validPort(port: string): boolean {
+  const n = Number(port);
+  return Number.isInteger(n) && n >= 1 && n <= 65535;
+}
+
+/** Normalises a request's Origin header value, or returns undefined if it is not a usable origin. */
+export function normalizeRequestOrigin(origin: string | undefined): string | undefined {
+  // An Origin header is scheme://host[:port] and nothing else: no path, userinfo, wildcard or "null".
+  if (!origin || !/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/i.test(origin)) return undefined;
+  try {
+    return new URL(origin).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `origin` (already normalised) is allowed by one of the normalised allowed-origin entries. */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  for (const entry of allowed) {
+    if (entry === origin) return true;
+    if (entry.startsWith('https://*.')) {
+      const domain = entry.slice('https://*.'.length);
+      if (origin.startsWith('https://') && origin.endsWith(`.${domain}`)) {
+        const host = origin.slice('https://'.length, origin.length - domain.length - 1);
+        if (host.length > 0 && !host.includes(':') && !host.includes('/')) return true;
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface Storage {
+  db: Db;
+  sqlite: Database.Database;
+  close(): void;
+}
+
+export interface OpenOptions {
+  migrations?: MigrationSource;
+  /** The loaded better-sqlite3 addon, when it cannot be found by path (inside the executable). */
+  nativeBinding?: object;
+  readonly?: boolean;
+}
+
+/** Opens (creating folder and file if missing) and migrates the database with the pragmas importd relies on. */
+export function openDatabase(file: string, options: OpenOptions = {}): Storage {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // The typings only know the path form of nativeBinding; better-sqlite3 also accepts the loaded module.
+  const sqlite = new Database(file, { nativeBinding: options.nativeBinding as string | undefined });
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -32000');
+  const db = drizzle({ client: sqlite, schema });
+  migrate(db, options.migrations ?? folderMigrationSource());
+  return { db, sqlite, close: () => sqlite.close() };
+}
+
+/** Applies pending migrations; safe to run any number of times. */
+export function migrate(db: Db, source: MigrationSource): void {
+  // drizzle's folder migrator is a thin wrapper over this dialect call; feeding it the in-memory form lets
+  // the executable apply migrations carried as assets without writing them to disk.
+  const internal = db as unknown as { dialect: { migrate(m: unknown, s: unknown, c: object): void }; session: unknown };
+  internal.dialect.migrate(loadMigrations(source), internal.session, { migrationsFolder: '' });
+}

@@ -1,0 +1,63 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../open-database';
+import { apiKeys, environments } from '../schema';
+
+export type EnvironmentRow = typeof environments.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function findEnvironmentByName(db: Db, accountId: string, name: string): EnvironmentRow | undefined {
+  return db
+    .select()
+    .from(environments)
+    .where(and(eq(environments.accountId, accountId), eq(environments.name, name)))
+    .get();
+}
+
+export function listEnvironmentRows(db: Db, accountId: string): EnvironmentRow[] {
+  return db.select().from(environments).where(eq(environments.accountId, accountId)).orderBy(asc(environments.createdAt), asc(environments.id)).all();
+}
+
+export function insertEnvironment(db: Db, row: EnvironmentRow): void {
+  db.insert(environments).values(row).run();
+}
+
+export function insertApiKey(db: Db, row: ApiKeyRow): void {
+  db.insert(apiKeys).values(row).run();
+}
+
+/** The active key of each kind for the given environments. */
+export function activeKeysOf(db: Db, environmentIds: string[]): ApiKeyRow[] {
+  if (environmentIds.length === 0) return [];
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(inArray(apiKeys.environmentId, environmentIds), eq(apiKeys.active, true)))
+    .all();
+}
+
+export function findApiKeyByHash(db: Db, hash: string): ApiKeyRow | undefined {
+  return db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get();
+}
+
+export function setAllowedOrigins(db: Db, keyId: string, origins: string[]): void {
+  db.update(apiKeys).set({ allowedOrigins: origins }).where(eq(apiKeys.id, keyId)).run();
+}
+
+export function deactivateApiKey(db: Db, keyId: string, at: string): void {
+  db.update(apiKeys).set({ active: false, deactivatedAt: at }).where(eq(apiKeys.id, keyId)).run();
+}
+
+export function touchApiKey(db: Db, key: Pick<ApiKeyRow, 'id' | 'environmentId'>, at: string): void {
+  db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, key.id)).run();
+  db.update(environments).set({ lastUsedAt: at }).where(eq(environments.id, key.environmentId)).run();
+}
+
+/** Every allowed origin of every active Public Key: what a credential-less CORS preflight may be told. */
+export function allActiveOrigins(db: Db): string[][] {
+  return db
+    .select({ origins: apiKeys.allowedOrigins })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.kind, 'public'), eq(apiKeys.active, true)))
+    .all()
+    .map((row) => row.origins);
+}

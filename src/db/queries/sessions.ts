@@ -1,0 +1,21 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../open-database';
+import { sessions } from '../schema';
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export function insertSession(db: Db, row: SessionRow): void {
+  db.insert(sessions).values(row).run();
+}
+
+export function findSession(db: Db, jti: string): SessionRow | undefined {
+  return db.select().from(sessions).where(eq(sessions.jti, jti)).get();
+}
+
+export function findAccountSession(db: Db, accountId: string, jti: string): SessionRow | undefined {
+  return db.select().from(sessions).where(and(eq(sessions.accountId, accountId), eq(sessions.jti, jti))).get();
+}
+
+export function revokeSessionRow(db: Db, jti: string, at: string): void {
+  db.update(sessions).set({ revokedAt: at }).where(eq(sessions.jti, jti)).run();
+}

@@ -1,0 +1,161 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+// Times are ISO 8601 UTC strings with milliseconds: they sort lexicographically, so keyset cursors and
+// range filters work on them directly. JSON members are stored as text and spliced into responses.
+
+export const accounts = sqliteTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  createdAt: text('created_at').notNull(),
+});
+
+export const environments = sqliteTable(
+  'environments',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: text('created_at').notNull(),
+    lastUsedAt: text('last_used_at'),
+  },
+  (t) => [uniqueIndex('environments_account_name').on(t.accountId, t.name)],
+);
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['secret', 'public'] }).notNull(),
+    hash: text('hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    createdAt: text('created_at').notNull(),
+    lastUsedAt: text('last_used_at'),
+    deactivatedAt: text('deactivated_at'),
+  },
+  (t) => [index('api_keys_environment').on(t.environmentId, t.kind)],
+);
+
+export const templates = sqliteTable(
+  'templates',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    schema: text('schema').notNull(),
+    source: text('source').notNull(),
+    metadata: text('metadata').notNull().default('{}'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('templates_account_key').on(t.accountId, t.key),
+    index('templates_account_created').on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export const imports = sqliteTable(
+  'imports',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id').references(() => environments.id, { onDelete: 'set null' }),
+    templateId: text('template_id')
+      .notNull()
+      .references(() => templates.id),
+    // 'writing' while rows are still being stored: never visible to readers, removed at start if left over.
+    status: text('status', { enum: ['writing', 'complete'] }).notNull(),
+    writerPid: integer('writer_pid'),
+    meta: text('meta').notNull(),
+    originalSchema: text('original_schema').notNull(),
+    file: text('file'),
+    fileId: text('file_id'),
+    endUserId: text('end_user_id'),
+    endUserEmail: text('end_user_email'),
+    endUserIp: text('end_user_ip'),
+    importedFrom: text('imported_from'),
+    sessionJti: text('session_jti'),
+    rowCount: integer('row_count').notNull().default(0),
+    cellStats: text('cell_stats').notNull().default('{}'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('imports_account_created').on(t.accountId, t.createdAt, t.id),
+    index('imports_account_updated').on(t.accountId, t.updatedAt, t.id),
+    index('imports_account_template_created').on(t.accountId, t.templateId, t.createdAt, t.id),
+    index('imports_account_template_updated').on(t.accountId, t.templateId, t.updatedAt, t.id),
+    index('imports_account_end_user').on(t.accountId, t.endUserId),
+    index('imports_status').on(t.status),
+  ],
+);
+
+export const importRows = sqliteTable(
+  'import_rows',
+  {
+    importId: text('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    rowIndex: integer('row_index').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] })],
+);
+
+export const themes = sqliteTable('themes', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id')
+    .notNull()
+    .unique()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  lightColors: text('light_colors').notNull(),
+  darkColors: text('dark_colors').notNull(),
+  radius: text('radius').notNull(),
+  sizes: text('sizes').notNull(),
+  effects: text('effects').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    jti: text('jti').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    templateId: text('template_id'),
+    endUserId: text('end_user_id').notNull(),
+    endUserEmail: text('end_user_email'),
+    endUserIp: text('end_user_ip'),
+    metadata: text('metadata').notNull().default('{}'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [index('sessions_account_end_user').on(t.accountId, t.endUserId)],
+);
+
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

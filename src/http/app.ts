@@ -1,0 +1,76 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import { newRequestId } from '../core/ids';
+import { ServiceError } from '../services/errors';
+import type { AppDeps, AppEnv } from './env';
+import { errorResponse, toServiceError } from './errors';
+import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
+import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
+import { requestLog } from './middleware/request-log';
+import { environmentRoutes } from './routes/environments';
+import { healthRoutes } from './routes/health';
+import { sessionRoutes } from './routes/sessions';
+
+export const API_VERSION = '1.0.0';
+
+/** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
+export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+
+  // Our own ids only: a client-chosen id could collide with another request's in the logs.
+  app.use(requestId({ headerName: '', generator: newRequestId }));
+  app.use(async (c, next) => {
+    c.header('X-Request-Id', c.var.requestId);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Cache-Control', 'no-store');
+    c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    await next();
+  });
+  app.use(requestLog(deps.logger));
+  app.use('/v1/*', corsPreflight(deps.ctx));
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: deps.ctx.config.maxBodyBytes,
+      onError: () => {
+        throw new ServiceError('payload_too_large', `the request body exceeds ${deps.ctx.config.maxBodyBytes} bytes`);
+      },
+    }),
+  );
+
+  app.route('/', healthRoutes(deps));
+  app.route('/v1', environmentRoutes(deps));
+  app.route('/v1', sessionRoutes(deps));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Secret Key (sk_...) for server-to-server calls',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'publicKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Public-Key',
+    description: 'Public Key (pk_...), also accepted as a bearer token; the Origin must be allowed',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'sessionToken', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Session-Token',
+    description: 'End-user session token from POST /v1/sessions',
+  });
+  app.doc31('/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'importd API', version: API_VERSION },
+  });
+
+  const allowedMethods = allowedMethodsOf(app);
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) c.header('Allow', allowed.join(', '));
+    return errorResponse(c, notFoundOrNotAllowed(allowed));
+  });
+  app.onError((error, c) => errorResponse(c, toServiceError(error, deps.logger, c.var.requestId)));
+  return app;
+}

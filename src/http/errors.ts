@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ServiceError, type ErrorCode, type ErrorDetail } from '../services/errors';
+import type { Logger } from '../core/logger';
+
+/** The HTTP status of every error code: the one place this mapping lives. */
+export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  invalid_json: 400,
+  validation_failed: 400,
+  missing_credentials: 401,
+  invalid_api_key: 401,
+  invalid_session: 401,
+  wrong_key_kind: 403,
+  origin_not_allowed: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
+  400: ['invalid_json', 'the request body is not valid JSON'],
+  413: ['payload_too_large', 'the request body is too large'],
+  415: ['unsupported_media_type', 'the request body must be sent as application/json'],
+};
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId: string };
+}
+
+/** Renders a ServiceError in the one error shape of the API. */
+export function errorResponse(c: Context, error: ServiceError): Response {
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details && { details: error.details }),
+      requestId: c.get('requestId') as string,
+    },
+  };
+  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+  return c.json(body, ERROR_STATUS[error.code]);
+}
+
+/** Converts anything thrown while handling a request into a ServiceError; unknown errors become internal_error. */
+export function toServiceError(error: unknown, logger: Logger, requestId: string): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error instanceof HTTPException) {
+    const known = HTTP_EXCEPTION_CODES[error.status];
+    if (known) return new ServiceError(known[0], known[1]);
+  }
+  logger.error('unhandled error', { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return new ServiceError('internal_error', 'an internal error occurred; quote the request id when reporting it');
+}

@@ -1,0 +1,32 @@
+import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { validationFailed, zodDetails } from '../services/errors';
+import { requireCredential, type Credential } from './credentials';
+import type { AppDeps, AppEnv } from './env';
+
+const SECURITY: Record<Credential, Record<string, string[]>[]> = {
+  secret: [{ secretKey: [] }],
+  'secret-or-public': [{ secretKey: [] }, { publicKey: [] }],
+  'secret-or-session': [{ secretKey: [] }, { publicKey: [], sessionToken: [] }],
+};
+
+/** A sub-app whose zod validation failures all become validation_failed. */
+export function createRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationFailed(zodDetails(result.error.issues));
+    },
+  });
+}
+
+/** Declares a route with the credential it accepts; the credential check runs before any validation. */
+export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
+  deps: AppDeps,
+  credential: Credential,
+  config: R,
+) {
+  return createRoute({
+    ...config,
+    security: SECURITY[credential],
+    middleware: [requireCredential(deps.ctx, credential)] as const,
+  });
+}

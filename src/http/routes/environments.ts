@@ -1,0 +1,63 @@
+import { z } from '@hono/zod-openapi';
+import {
+  createEnvironment,
+  CreatedEnvironment,
+  CreateEnvironmentInput,
+  EnvironmentView,
+  listEnvironments,
+  updateEnvironmentOrigins,
+  UpdateOriginsInput,
+} from '../../services/environments';
+import type { AppDeps } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+
+export function environmentRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+
+  const create = defineRoute(deps, 'secret', {
+    method: 'post',
+    path: '/environments',
+    tags: ['Environments'],
+    summary: 'Create an environment with a Secret Key and a Public Key (key values are returned only here)',
+    request: { body: jsonBody(CreateEnvironmentInput.openapi('CreateEnvironmentInput')) },
+    responses: {
+      201: jsonResponse(CreatedEnvironment.openapi('CreatedEnvironment'), 'The environment and both key values'),
+      ...errorResponses(400, 409, 413, 415),
+    },
+  });
+  router.openapi(create, (c) => c.json(createEnvironment(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
+
+  const updateOrigins = defineRoute(deps, 'secret', {
+    method: 'patch',
+    path: '/environments/{name}/origins',
+    tags: ['Environments'],
+    summary: "Replace the allowed origins of the environment's Public Key",
+    request: {
+      params: z.object({ name: z.string() }),
+      body: jsonBody(UpdateOriginsInput.openapi('UpdateOriginsInput')),
+    },
+    responses: {
+      200: jsonResponse(EnvironmentView.openapi('Environment'), 'The environment, without key values'),
+      ...errorResponses(400, 404, 413, 415),
+    },
+  });
+  router.openapi(updateOrigins, (c) =>
+    c.json(updateEnvironmentOrigins(ctx, c.var.caller.principal.accountId, c.req.valid('param').name, c.req.valid('json')), 200),
+  );
+
+  const list = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/environments',
+    tags: ['Environments'],
+    summary: "List the account's environments (key prefixes only)",
+    responses: {
+      200: jsonResponse(z.object({ data: z.array(EnvironmentView) }), 'The environments'),
+      ...errorResponses(),
+    },
+  });
+  router.openapi(list, (c) => c.json({ data: listEnvironments(ctx, c.var.caller.principal.accountId) }, 200));
+
+  return router;
+}

@@ -1,0 +1,38 @@
+import { z } from '@hono/zod-openapi';
+import { IssuedSession, IssueSessionInput, issueSession, RevokedSession, revokeSession } from '../../services/sessions';
+import type { AppDeps } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+
+export function sessionRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+
+  const issue = defineRoute(deps, 'secret', {
+    method: 'post',
+    path: '/sessions',
+    tags: ['Sessions'],
+    summary: 'Issue a session token for an end-user of the Secret Key’s environment',
+    request: { body: jsonBody(IssueSessionInput.openapi('IssueSessionInput')) },
+    responses: {
+      201: jsonResponse(IssuedSession.openapi('Session'), 'The session token and its expiry'),
+      ...errorResponses(400, 404, 413, 415),
+    },
+  });
+  router.openapi(issue, async (c) => c.json(await issueSession(ctx, c.var.caller.principal, c.req.valid('json')), 201));
+
+  const revoke = defineRoute(deps, 'secret', {
+    method: 'delete',
+    path: '/sessions/{jti}',
+    tags: ['Sessions'],
+    summary: 'Revoke a session token by its jti',
+    request: { params: z.object({ jti: z.string().max(100) }) },
+    responses: {
+      200: jsonResponse(RevokedSession.openapi('RevokedSession'), 'The session is revoked'),
+      ...errorResponses(404),
+    },
+  });
+  router.openapi(revoke, (c) => c.json(revokeSession(ctx, c.var.caller.principal.accountId, c.req.valid('param').jti), 200));
+
+  return router;
+}

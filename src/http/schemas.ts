@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi';
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      requestId: z.string(),
+    }),
+  })
+  .openapi('Error');
+
+/** The error responses every authenticated route can give, for the OpenAPI document. */
+export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429)[]) {
+  const descriptions: Record<number, string> = {
+    400: 'invalid_json or validation_failed',
+    401: 'missing_credentials, invalid_api_key or invalid_session',
+    403: 'wrong_key_kind or origin_not_allowed',
+    404: 'not_found',
+    409: 'conflict',
+    413: 'payload_too_large',
+    415: 'unsupported_media_type',
+    429: 'rate_limited',
+  };
+  return Object.fromEntries(
+    [401, 403, 429, ...statuses].map((status) => [
+      status,
+      { description: descriptions[status]!, content: { 'application/json': { schema: ErrorSchema } } },
+    ]),
+  );
+}
+
+export function jsonBody<S extends z.ZodType>(schema: S) {
+  return { required: true, content: { 'application/json': { schema } } };
+}
+
+export function jsonResponse<S extends z.ZodType>(schema: S, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}

@@ -1,0 +1,2 @@
+export { createAccount, ensureDefaultAccount, resolveAccount } from './accounts';
+export { AccountName, CreateAccountInput, DEFAULT_ACCOUNT, type AccountOutput } from './schemas';

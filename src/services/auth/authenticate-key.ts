@@ -1,0 +1,58 @@
+import { isoTime } from '../../core/clock';
+import { hashesEqual, hashKey, keyKindOf, type KeyKind } from '../../core/keys';
+import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
+import { findApiKeyByHash, touchApiKey } from '../../db/queries/environments';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import type { KeyPrincipal } from './principal';
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthenticatedKey extends KeyPrincipal {
+  allowedOrigins: string[];
+}
+
+/**
+ * Resolves a presented key to its principal. Unknown, deactivated or malformed keys throw invalid_api_key.
+ * `lastUsedAt` is written at most once a minute per key, so authentication costs no write per request.
+ */
+export function authenticateKey(ctx: ServiceContext, presented: string): AuthenticatedKey {
+  const kind = keyKindOf(presented);
+  if (!kind) throw new ServiceError('invalid_api_key', 'the API key is malformed');
+  const hash = hashKey(presented);
+  const row = findApiKeyByHash(ctx.db, hash);
+  if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active) {
+    throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
+  }
+  touchThrottled(ctx, row);
+  return {
+    kind: row.kind,
+    keyId: row.id,
+    accountId: row.accountId,
+    environmentId: row.environmentId,
+    allowedOrigins: row.allowedOrigins,
+  };
+}
+
+function touchThrottled(ctx: ServiceContext, row: { id: string; environmentId: string }): void {
+  const now = ctx.clock().getTime();
+  if (now - (ctx.keyTouchedAt.get(row.id) ?? -Infinity) < TOUCH_INTERVAL_MS) return;
+  ctx.keyTouchedAt.set(row.id, now);
+  touchApiKey(ctx.db, row, isoTime(ctx.clock));
+}
+
+/** Requires a key of one of the accepted kinds. Throws wrong_key_kind. */
+export function requireKeyKind(key: KeyPrincipal, accepted: readonly KeyKind[]): void {
+  if (!accepted.includes(key.kind)) {
+    throw new ServiceError('wrong_key_kind', `this endpoint does not accept a ${key.kind} key`);
+  }
+}
+
+/** A Public Key request must come from an allowed origin; returns the normalised origin. Throws origin_not_allowed. */
+export function requireAllowedOrigin(key: AuthenticatedKey, originHeader: string | undefined): string {
+  const origin = normalizeRequestOrigin(originHeader);
+  if (!origin || !originAllowed(origin, key.allowedOrigins)) {
+    throw new ServiceError('origin_not_allowed', 'the request origin is not allowed for this public key');
+  }
+  return origin;
+}

@@ -1,0 +1,4 @@
+export { authenticateKey, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
+export type { Caller, KeyPrincipal, SessionClaims } from './principal';
+export { loadSessionSecret } from './session-secret';
+export { verifySession } from './verify-session';

@@ -1,0 +1,43 @@
+import { errors, jwtVerify } from 'jose';
+import { findSession } from '../../db/queries/sessions';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import type { SessionClaims } from './principal';
+
+const invalid = (why: string) => new ServiceError('invalid_session', `the session token is ${why}`);
+
+/**
+ * Verifies a session token for the environment of the Public Key presented with it: HS256 only, signature,
+ * expiry (against the service clock), a known and unrevoked `jti`, same account and environment.
+ * Throws invalid_session.
+ */
+export async function verifySession(
+  ctx: ServiceContext,
+  token: string,
+  scope: { accountId: string; environmentId: string },
+): Promise<SessionClaims> {
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, ctx.sessionSecret, { algorithms: ['HS256'], currentDate: ctx.clock() }));
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw invalid('expired');
+    throw invalid('malformed or its signature does not verify');
+  }
+  const row = typeof payload.jti === 'string' ? findSession(ctx.db, payload.jti) : undefined;
+  if (!row) throw invalid('unknown');
+  if (row.revokedAt) throw invalid('revoked');
+  if (row.accountId !== scope.accountId || row.environmentId !== scope.environmentId) {
+    throw invalid('for another environment');
+  }
+  return {
+    jti: row.jti,
+    endUserId: row.endUserId,
+    accountId: row.accountId,
+    environmentId: row.environmentId,
+    templateId: row.templateId,
+    endUserEmail: row.endUserEmail,
+    endUserIp: row.endUserIp,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    expiresAt: row.expiresAt,
+  };
+}

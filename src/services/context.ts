@@ -1,0 +1,15 @@
+import type { Config } from '../config/config';
+import type { Clock } from '../core/clock';
+import type { Db } from '../db/open-database';
+import type Database from 'better-sqlite3';
+
+/** What every service function receives: storage, time, settings and the session signing secret. */
+export interface ServiceContext {
+  db: Db;
+  sqlite: Database.Database;
+  clock: Clock;
+  config: Config;
+  sessionSecret: Uint8Array;
+  /** When each API key's lastUsedAt was last written by this process (writes are throttled). */
+  keyTouchedAt: Map<string, number>;
+}

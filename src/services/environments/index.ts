@@ -1,0 +1,2 @@
+export { createEnvironment, listEnvironments, resolveEnvironment, updateEnvironmentOrigins } from './environments';
+export * from './schemas';

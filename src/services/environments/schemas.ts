@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { normalizeAllowedOrigin } from '../../core/origins';
+
+export const EnvironmentName = z
+  .string()
+  .min(1, 'must be 1 to 50 characters')
+  .max(50, 'must be 1 to 50 characters')
+  .regex(/^[^\u0000-\u001f\u007f/]*$/, 'must not contain "/" or control characters')
+  .refine((name) => name.trim() === name, 'must not start or end with white space');
+
+/** 0-50 origins in the three allowed forms; normalised (lower-case host, default port dropped) and deduplicated. */
+export const AllowedOrigins = z
+  .array(z.string().max(300))
+  .max(50, 'at most 50 origins')
+  .transform((entries, ctx) => {
+    const normalised: string[] = [];
+    entries.forEach((entry, index) => {
+      const origin = normalizeAllowedOrigin(entry);
+      if (origin === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `${JSON.stringify(entry)} is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port>)`,
+        });
+      } else if (!normalised.includes(origin)) normalised.push(origin);
+    });
+    return normalised;
+  });
+
+export const CreateEnvironmentInput = z.object({
+  name: EnvironmentName,
+  allowedOrigins: AllowedOrigins,
+});
+export type CreateEnvironmentInput = z.input<typeof CreateEnvironmentInput>;
+
+export const UpdateOriginsInput = z.object({ allowedOrigins: AllowedOrigins });
+export type UpdateOriginsInput = z.input<typeof UpdateOriginsInput>;
+
+const KeyBase = z.object({
+  id: z.string(),
+  prefix: z.string(),
+  active: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const CreatedEnvironment = z.object({
+  name: z.string(),
+  secretKey: KeyBase.extend({ key: z.string() }),
+  publicKey: KeyBase.extend({ key: z.string(), allowedOrigins: z.array(z.string()) }),
+});
+export type CreatedEnvironment = z.infer<typeof CreatedEnvironment>;
+
+const KeyView = KeyBase.extend({ lastUsedAt: z.string().nullable() });
+
+export const EnvironmentView = z.object({
+  name: z.string(),
+  secretKey: KeyView,
+  publicKey: KeyView.extend({ allowedOrigins: z.array(z.string()) }),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type EnvironmentView = z.infer<typeof EnvironmentView>;

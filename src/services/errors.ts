@@ -1,0 +1,56 @@
+/** Every error code a user can see (DESIGN.md "Errors"). */
+export const ERROR_CODES = [
+  'invalid_json',
+  'validation_failed',
+  'missing_credentials',
+  'invalid_api_key',
+  'invalid_session',
+  'wrong_key_kind',
+  'origin_not_allowed',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type the service layer throws; each transport maps its code once. */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function notFound(what: string): ServiceError {
+  return new ServiceError('not_found', `${what} not found`);
+}
+
+export function validationFailed(details: ErrorDetail[]): ServiceError {
+  const first = details[0];
+  const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'invalid input';
+  return new ServiceError('validation_failed', message, details);
+}
+
+export function conflict(message: string): ServiceError {
+  return new ServiceError('conflict', message);
+}
+
+/** Converts zod issues to error details with dotted paths (`allowedOrigins.3`). */
+export function zodDetails(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ErrorDetail[] {
+  return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}

@@ -1,0 +1,2 @@
+export { issueSession, revokeSession } from './sessions';
+export * from './schemas';

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, type RawConfig } from '../../src/config/config';
+import type { Clock } from '../../src/core/clock';
+import { createLogger } from '../../src/core/logger';
+import { openDatabase, type Storage } from '../../src/db/open-database';
+import { createApp } from '../../src/http/app';
+import { createAccount } from '../../src/services/accounts';
+import type { ServiceContext } from '../../src/services/context';
+import { createServiceContext } from '../../src/services/create-context';
+import { createEnvironment } from '../../src/services/environments';
+import { issueSession } from '../../src/services/sessions';
+import { resolveAccount } from '../../src/services/accounts';
+import { resolveEnvironment } from '../../src/services/environments';
+
+/** A clock tests can move: `clock.advance(ms)`. */
+export function testClock(start = '2026-01-31T12:00:00.000Z'): Clock & { advance(ms: number): void; set(iso: string): void } {
+  let now = new Date(start).getTime();
+  const clock = (() => new Date(now)) as Clock & { advance(ms: number): void; set(iso: string): void };
+  clock.advance = (ms) => {
+    now += ms;
+  };
+  clock.set = (iso) => {
+    now = new Date(iso).getTime();
+  };
+  return clock;
+}
+
+export interface Harness {
+  dir: string;
+  dbPath: string;
+  storage: Storage;
+  ctx: ServiceContext;
+  app: ReturnType<typeof createApp>;
+  logs: string[];
+  close(): void;
+}
+
+/** A fresh temporary database, service context and in-process app. Call close() in an after hook. */
+export function createHarness(options: { clock?: Clock; config?: Partial<RawConfig> } = {}): Harness {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-test-'));
+  const dbPath = path.join(dir, 'importd.db');
+  const config = loadConfig({}, { IMPORTD_DB: dbPath, ...options.config });
+  const storage = openDatabase(dbPath);
+  const ctx = createServiceContext(storage, config, options.clock);
+  const logs: string[] = [];
+  const app = createApp({ ctx, logger: createLogger('info', (line) => logs.push(line)) });
+  return {
+    dir,
+    dbPath,
+    storage,
+    ctx,
+    app,
+    logs,
+    close() {
+      storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestEnvironment {
+  accountId: string;
+  environmentId: string;
+  name: string;
+  secretKey: string;
+  publicKey: string;
+  origin: string;
+}
+
+/** Creates an environment (in a new account when `account` is given) with one allowed origin. */
+export function createTestEnvironment(
+  h: Harness,
+  options: { name?: string; account?: string; origins?: string[] } = {},
+): TestEnvironment {
+  const account = options.account ? createAccount(h.ctx, { name: options.account }) : resolveAccount(h.ctx);
+  const origins = options.origins ?? ['https://app.example.com'];
+  const name = options.name ?? 'production';
+  const created = createEnvironment(h.ctx, account.id, { name, allowedOrigins: origins });
+  return {
+    accountId: account.id,
+    environmentId: resolveEnvironment(h.ctx, account.id, name).id,
+    name,
+    secretKey: created.secretKey.key,
+    publicKey: created.publicKey.key,
+    origin: created.publicKey.allowedOrigins[0] ?? 'https://app.example.com',
+  };
+}
+
+/** Issues a session token for the environment through the service. */
+export async function createTestSession(h: Harness, env: TestEnvironment, input: { endUserId?: string; endUserEmail?: string; expiresIn?: number } = {}) {
+  return issueSession(h.ctx, env, { endUserId: 'end-user-1', ...input });
+}
+
+export interface RequestOptions {
+  key?: string;
+  origin?: string;
+  session?: string;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** Sends a request to the in-process app. JSON bodies get `Content-Type: application/json` unless told otherwise. */
+export async function call(h: Harness, method: string, url: string, options: RequestOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  if (options.origin) headers.Origin = options.origin;
+  if (options.session) headers['X-Session-Token'] = options.session;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
+  return h.app.request(url, { method, headers, body });
+}
+
+/** Parses a JSON response body. */
+export async function json<T = any>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
