@@ -9,7 +9,7 @@ export const ErrorSchema = z
       requestId: z.string(),
     }),
   })
-  .openapi('Error');
+  .meta({ id: 'Error' });
 
 /** The error responses every authenticated route can give, for the OpenAPI document. */
 export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429)[]) {

@@ -52,7 +52,7 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON')
     .action(async (name: string, options: AccountOption & { origin: string[]; none?: boolean }, command: Command) => {
-      if (options.none === (options.origin.length > 0)) {
+      if (Boolean(options.none) === options.origin.length > 0) {
         throw new ServiceError('validation_failed', 'give either --origin URL (one or more) or --none');
       }
       const updated = await withServices(runtime, configOverrides(command), (ctx) =>

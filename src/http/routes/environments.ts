@@ -21,9 +21,9 @@ export function environmentRoutes(deps: AppDeps) {
     path: '/environments',
     tags: ['Environments'],
     summary: 'Create an environment with a Secret Key and a Public Key (key values are returned only here)',
-    request: { body: jsonBody(CreateEnvironmentInput.openapi('CreateEnvironmentInput')) },
+    request: { body: jsonBody(CreateEnvironmentInput) },
     responses: {
-      201: jsonResponse(CreatedEnvironment.openapi('CreatedEnvironment'), 'The environment and both key values'),
+      201: jsonResponse(CreatedEnvironment, 'The environment and both key values'),
       ...errorResponses(400, 409, 413, 415),
     },
   });
@@ -36,10 +36,10 @@ export function environmentRoutes(deps: AppDeps) {
     summary: "Replace the allowed origins of the environment's Public Key",
     request: {
       params: z.object({ name: z.string() }),
-      body: jsonBody(UpdateOriginsInput.openapi('UpdateOriginsInput')),
+      body: jsonBody(UpdateOriginsInput),
     },
     responses: {
-      200: jsonResponse(EnvironmentView.openapi('Environment'), 'The environment, without key values'),
+      200: jsonResponse(EnvironmentView, 'The environment, without key values'),
       ...errorResponses(400, 404, 413, 415),
     },
   });

@@ -13,9 +13,9 @@ export function sessionRoutes(deps: AppDeps) {
     path: '/sessions',
     tags: ['Sessions'],
     summary: 'Issue a session token for an end-user of the Secret Key’s environment',
-    request: { body: jsonBody(IssueSessionInput.openapi('IssueSessionInput')) },
+    request: { body: jsonBody(IssueSessionInput) },
     responses: {
-      201: jsonResponse(IssuedSession.openapi('Session'), 'The session token and its expiry'),
+      201: jsonResponse(IssuedSession, 'The session token and its expiry'),
       ...errorResponses(400, 404, 413, 415),
     },
   });
@@ -28,7 +28,7 @@ export function sessionRoutes(deps: AppDeps) {
     summary: 'Revoke a session token by its jti',
     request: { params: z.object({ jti: z.string().max(100) }) },
     responses: {
-      200: jsonResponse(RevokedSession.openapi('RevokedSession'), 'The session is revoked'),
+      200: jsonResponse(RevokedSession, 'The session is revoked'),
       ...errorResponses(404),
     },
   });

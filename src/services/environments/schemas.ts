@@ -30,10 +30,10 @@ export const AllowedOrigins = z
 export const CreateEnvironmentInput = z.object({
   name: EnvironmentName,
   allowedOrigins: AllowedOrigins,
-});
+}).meta({ id: 'CreateEnvironmentInput' });
 export type CreateEnvironmentInput = z.input<typeof CreateEnvironmentInput>;
 
-export const UpdateOriginsInput = z.object({ allowedOrigins: AllowedOrigins });
+export const UpdateOriginsInput = z.object({ allowedOrigins: AllowedOrigins }).meta({ id: 'UpdateOriginsInput' });
 export type UpdateOriginsInput = z.input<typeof UpdateOriginsInput>;
 
 const KeyBase = z.object({
@@ -47,7 +47,7 @@ export const CreatedEnvironment = z.object({
   name: z.string(),
   secretKey: KeyBase.extend({ key: z.string() }),
   publicKey: KeyBase.extend({ key: z.string(), allowedOrigins: z.array(z.string()) }),
-});
+}).meta({ id: 'CreatedEnvironment' });
 export type CreatedEnvironment = z.infer<typeof CreatedEnvironment>;
 
 const KeyView = KeyBase.extend({ lastUsedAt: z.string().nullable() });
@@ -58,5 +58,5 @@ export const EnvironmentView = z.object({
   publicKey: KeyView.extend({ allowedOrigins: z.array(z.string()) }),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
-});
+}).meta({ id: 'Environment' });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;

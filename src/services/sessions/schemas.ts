@@ -11,11 +11,11 @@ export const IssueSessionInput = z.object({
     .optional(),
   expiresIn: z.number().int().min(60).max(86400).default(3600),
   metadata: z.record(z.string(), z.unknown()).optional(),
-});
+}).meta({ id: 'IssueSessionInput' });
 export type IssueSessionInput = z.input<typeof IssueSessionInput>;
 
-export const IssuedSession = z.object({ sessionToken: z.string(), expiresAt: z.string() });
+export const IssuedSession = z.object({ sessionToken: z.string(), expiresAt: z.string() }).meta({ id: 'Session' });
 export type IssuedSession = z.infer<typeof IssuedSession>;
 
-export const RevokedSession = z.object({ jti: z.string(), revokedAt: z.string() });
+export const RevokedSession = z.object({ jti: z.string(), revokedAt: z.string() }).meta({ id: 'RevokedSession' });
 export type RevokedSession = z.infer<typeof RevokedSession>;

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { normalizeAllowedOrigin, normalizeRequestOrigin, originAllowed } from '../../src/core/origins';
+
+const allows = (allowed: string[], origin: string | undefined) => {
+  const normalised = normalizeRequestOrigin(origin);
+  return normalised !== undefined && originAllowed(normalised, allowed.map((entry) => normalizeAllowedOrigin(entry)!));
+};
+
+describe('origin matching', () => {
+  const cases: [string[], string | undefined, boolean][] = [
+    [['https://app.example.com'], 'https://app.example.com', true],
+    [['https://app.example.com'], 'https://APP.Example.com', true],
+    [['https://app.example.com'], 'https://app.example.com:443', true],
+    [['https://app.example.com'], 'https://app.example.com:8443', false],
+    [['https://app.example.com'], 'http://app.example.com', false],
+    [['https://app.example.com'], 'https://app.example.com/', false],
+    [['https://app.example.com'], 'https://app.example.com/path', false],
+    [['https://app.example.com'], 'https://other.example.com', false],
+    [['https://app.example.com'], 'https://app.example.com.evil.net', false],
+    [['https://app.example.com'], 'null', false],
+    [['https://app.example.com'], undefined, false],
+    [['https://app.example.com'], '', false],
+    [['https://*.example.com'], 'https://a.example.com', true],
+    [['https://*.example.com'], 'https://a.b.example.com', true],
+    [['https://*.example.com'], 'https://example.com', false],
+    [['https://*.example.com'], 'https://evilexample.com', false],
+    [['https://*.example.com'], 'https://example.com.evil.net', false],
+    [['https://*.example.com'], 'http://a.example.com', false],
+    [['https://*.example.com'], 'https://a.example.com:8443', false],
+    [['https://*.example.com'], 'https://*.example.com', false],
+    [['https://*.example.com'], 'https://user@a.example.com', false],
+    [['http://localhost:3000'], 'http://localhost:3000', true],
+    [['http://localhost:3000'], 'http://localhost:3001', false],
+    [['http://localhost:3000'], 'https://localhost:3000', false],
+    [['http://localhost:3000'], 'http://127.0.0.1:3000', false],
+    [['https://example.com:8443'], 'https://example.com:8443', true],
+    [[], 'https://app.example.com', false],
+  ];
+  for (const [allowed, origin, expected] of cases) {
+    it(`${JSON.stringify(origin)} ${expected ? 'is' : 'is not'} allowed by ${allowed.join(', ') || '(none)'}`, () => {
+      assert.equal(allows(allowed, origin), expected);
+    });
+  }
+});
+
+describe('allowed origin forms', () => {
+  const valid: [string, string][] = [
+    ['https://app.example.com', 'https://app.example.com'],
+    ['https://APP.example.COM', 'https://app.example.com'],
+    ['https://example.com:443', 'https://example.com'],
+    ['https://example.com:8443', 'https://example.com:8443'],
+    ['https://*.example.com', 'https://*.example.com'],
+    ['http://localhost:3000', 'http://localhost:3000'],
+  ];
+  for (const [entry, normalised] of valid) {
+    it(`accepts ${entry}`, () => assert.equal(normalizeAllowedOrigin(entry), normalised));
+  }
+  const invalid = [
+    '',
+    '*',
+    'example.com',
+    'http://example.com',
+    'https://example.com/',
+    'https://example.com/path',
+    'https://*.com',
+    'https://*',
+    'https://*.*.example.com',
+    'https://a.*.example.com',
+    'http://*.example.com',
+    'http://localhost',
+    'http://localhost:0',
+    'http://localhost:65536',
+    'https://localhost:3000',
+    'https://exa mple.com',
+    'https://-bad.example.com',
+    'https://user@example.com',
+    'https://example.com?x=1',
+    'ftp://example.com',
+    'null',
+  ];
+  for (const entry of invalid) {
+    it(`rejects ${JSON.stringify(entry)}`, () => assert.equal(normalizeAllowedOrigin(entry), undefined));
+  }
+});

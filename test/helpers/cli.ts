@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CliIo } from '../../src/cli/io';
+import { runCli } from '../../src/cli/program';
+import { createRuntime } from '../../src/main';
+
+export interface CliHarness {
+  dir: string;
+  dbPath: string;
+  /** Runs `importd ARGS` in-process on the temporary database; returns exit code and captured output. */
+  run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  close(): void;
+}
+
+export function createCliHarness(env: Record<string, string> = {}): CliHarness {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-cli-'));
+  const dbPath = path.join(dir, 'importd.db');
+  return {
+    dir,
+    dbPath,
+    async run(...args) {
+      let stdout = '';
+      let stderr = '';
+      const io: CliIo = { out: (text) => void (stdout += text), err: (text) => void (stderr += text), errIsTTY: false };
+      const code = await runCli(createRuntime(io, { IMPORTD_DB: dbPath, ...env }), args);
+      return { code, stdout, stderr };
+    },
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
