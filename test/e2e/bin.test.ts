@@ -24,11 +24,11 @@ describe('./bin/importd end to end', () => {
 
       const list = await fetch(`${server.url}/v1/environments`, { headers: { Authorization: `Bearer ${keys.secretKey.key}` } });
       assert.equal(list.status, 200);
-      assert.equal((await list.json()).data[0].name, 'production');
+      assert.equal(((await list.json()) as any).data[0].name, 'production');
 
       const unknown = await fetch(`${server.url}/v1/environments`, { headers: { Authorization: 'Bearer sk_000000000000000000000000000000000000' } });
       assert.equal(unknown.status, 401);
-      assert.equal((await unknown.json()).error.code, 'invalid_api_key');
+      assert.equal(((await unknown.json()) as any).error.code, 'invalid_api_key');
 
       const foreign = await fetch(`${server.url}/v1/sessions`, {
         method: 'POST',
