@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { hashesEqual, hashKey } from '../../src/core/keys';
+import { apiKeys } from '../../src/db/schema';
+import { authenticateKey } from '../../src/services/auth';
+import { ServiceError } from '../../src/services/errors';
+import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+
+const clock = testClock();
+let h: Harness;
+let env: TestEnvironment;
+before(() => {
+  h = createHarness({ clock });
+  env = createTestEnvironment(h);
+});
+after(() => h.close());
+
+const lastUsed = () => h.ctx.db.select().from(apiKeys).where(eq(apiKeys.hash, hashKey(env.secretKey))).get()!.lastUsedAt;
+
+describe('authenticateKey', () => {
+  it('writes lastUsedAt at most once a minute per key', () => {
+    authenticateKey(h.ctx, env.secretKey);
+    const first = lastUsed();
+    assert.equal(first, clock().toISOString());
+    clock.advance(59_000);
+    authenticateKey(h.ctx, env.secretKey);
+    assert.equal(lastUsed(), first, 'no write within the minute');
+    clock.advance(1_000);
+    authenticateKey(h.ctx, env.secretKey);
+    assert.equal(lastUsed(), clock().toISOString(), 'written again after a minute');
+  });
+
+  it('resolves each key to its kind, account and environment', () => {
+    const secret = authenticateKey(h.ctx, env.secretKey);
+    const pub = authenticateKey(h.ctx, env.publicKey);
+    assert.deepEqual([secret.kind, pub.kind], ['secret', 'public']);
+    assert.equal(secret.environmentId, env.environmentId);
+    assert.equal(pub.accountId, env.accountId);
+    assert.deepEqual(pub.allowedOrigins, ['https://app.example.com']);
+  });
+
+  it('refuses a key whose prefix claims the other kind', () => {
+    const swapped = `pk_${env.secretKey.slice(3)}`;
+    assert.throws(() => authenticateKey(h.ctx, swapped), (e: unknown) => e instanceof ServiceError && e.code === 'invalid_api_key');
+  });
+
+  it('compares digests in constant time and only equal ones match', () => {
+    assert.equal(hashesEqual(hashKey('a'), hashKey('a')), true);
+    assert.equal(hashesEqual(hashKey('a'), hashKey('b')), false);
+    assert.equal(hashesEqual(hashKey('a'), 'abcd'), false);
+  });
+});
