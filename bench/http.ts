@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { freePort } from '../test/helpers/process';
+
+export interface Api {
+  url: string;
+  key: string;
+}
+
+export async function request(api: Api, method: string, path: string, body?: string, contentType = 'application/json') {
+  const response = await fetch(`${api.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${api.key}`, ...(body !== undefined && { 'Content-Type': contentType }) },
+    body,
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** Wall time of a request, body fully read. */
+export async function timed(api: Api, method: string, path: string, body?: string, contentType?: string): Promise<{ ms: number; text: string }> {
+  const started = performance.now();
+  const response = await request(api, method, path, body, contentType);
+  const text = await response.text();
+  return { ms: performance.now() - started, text };
+}
+
+/** Peak resident set size of a process (VmHWM), in MiB. */
+export function peakRssMiB(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** Requests per second and p99 latency of a GET under load on loopback, bounded in time. */
+export async function load(url: string, headers: Record<string, string>, seconds: number) {
+  const result = await autocannon({ url, headers, connections: 10, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load on ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99 };
+}
+
+/** A bare Hono server (in its own process, like importd) answering one fixed JSON text: the HTTP floor. */
+export async function startBareHono(payload: string): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const script = `
+    const { Hono } = require('hono');
+    const { serve } = require('@hono/node-server');
+    const payload = process.env.PAYLOAD;
+    const app = new Hono();
+    app.get('/', (c) => c.body(payload, 200, { 'Content-Type': 'application/json' }));
+    serve({ fetch: app.fetch, hostname: '127.0.0.1', port: ${port} }, () => console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PAYLOAD: payload }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
+}

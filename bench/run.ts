@@ -1,0 +1,212 @@
+// npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
+// Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { runBin, startServe } from '../test/helpers/process';
+import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
+import { csvFloor, ingestFloor, iterateParseFloor, rowsPageFloor, scratch, time } from './floors';
+import { load, peakRssMiB, request, startBareHono, timed, type Api } from './http';
+
+const quick = process.argv.includes('--quick');
+const big = process.argv.includes('--big');
+const LARGE = quick ? 20_000 : 100_000;
+const SMALL = quick ? 2_000 : 10_000;
+const LIST = quick ? 2_000 : 10_000;
+const LOAD_SECONDS = quick ? 2 : 5;
+
+interface Result {
+  name: string;
+  value: number;
+  unit: string;
+  floor?: number;
+  ratio?: number;
+  target?: string;
+}
+const results: Result[] = [];
+const record = (name: string, value: number, unit: string, floor?: number, target?: string) => {
+  const entry: Result = { name, value: round(value), unit, ...(floor !== undefined && { floor: round(floor), ratio: round(value / floor) }), ...(target && { target }) };
+  results.push(entry);
+  console.log(`${name.padEnd(48)} ${String(entry.value).padStart(10)} ${unit.padEnd(6)} ${entry.floor !== undefined ? `floor ${entry.floor} ratio ${entry.ratio}` : ''} ${target ?? ''}`);
+};
+const round = (n: number) => Math.round(n * 100) / 100;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-'));
+  const db = path.join(dir, 'bench.db');
+  const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
+  const server = await startServe(db, { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0' });
+  const api: Api = { url: server.url, key: env.secretKey.key };
+  const floor = scratch();
+  try {
+    await ingest(api, floor);
+    const largeId = await exports(api, floor);
+    await rowsPages(api, floor, largeId);
+    await listPages(api, db);
+    await underLoad(api, largeId);
+    await stallDuringWrite(api);
+    if (big) await bigImport(api);
+    record('server peak RSS', peakRssMiB(server.child.pid!), 'MiB', undefined, big ? '< 250 MiB with 1M rows' : undefined);
+  } finally {
+    floor.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+  const file = path.join(__dirname, 'results', 'latest.json');
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, big, results }, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
+}
+
+async function ingest(api: Api, floor: ReturnType<typeof scratch>) {
+  for (const count of [SMALL, LARGE]) {
+    const body = importBody(count);
+    const runs = count === LARGE ? 3 : 5;
+    const served: number[] = [];
+    const raw: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      served.push((await timed(api, 'POST', '/v1/imports', body)).ms);
+      raw.push(ingestFloor(floor, body, `floor-${count}-${r}`));
+    }
+    record(`POST /imports ${count} rows`, median(served), 'ms', median(raw), count === LARGE ? 'ratio <= 1.3' : undefined);
+  }
+}
+
+async function exports(api: Api, floor: ReturnType<typeof scratch>): Promise<string> {
+  const created = JSON.parse((await timed(api, 'POST', '/v1/imports', importBody(LARGE))).text);
+  const columns = ORIGINAL_SCHEMA.fields.map((f) => f.key);
+  const floorId = `floor-${LARGE}-0`;
+  const csv: number[] = [];
+  const ndjson: number[] = [];
+  const csvRaw: number[] = [];
+  const parseRaw: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    csv.push((await timed(api, 'GET', `/v1/imports/${created.id}/export?format=csv`)).ms);
+    ndjson.push((await timed(api, 'GET', `/v1/imports/${created.id}/export?format=ndjson`)).ms);
+    csvRaw.push(csvFloor(floor, floorId, columns));
+    parseRaw.push(iterateParseFloor(floor, floorId));
+  }
+  record(`export csv ${LARGE} rows`, median(csv), 'ms', median(csvRaw), 'ratio <= 1.2');
+  record(`export ndjson ${LARGE} rows`, median(ndjson), 'ms', median(parseRaw), 'ratio < 1 (faster than parse)');
+  return created.id as string;
+}
+
+async function rowsPages(api: Api, floor: ReturnType<typeof scratch>, importId: string) {
+  let cursor: string | null = null;
+  let lastCursor: string | null = null;
+  do {
+    const page = JSON.parse((await timed(api, 'GET', `/v1/imports/${importId}/rows?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).text);
+    lastCursor = cursor;
+    cursor = page.pagination.paging.nextCursor;
+  } while (cursor);
+  const measure = async (query: string) => {
+    const times: number[] = [];
+    for (let r = 0; r < 50; r++) times.push((await timed(api, 'GET', `/v1/imports/${importId}/rows?limit=100${query}`)).ms);
+    return median(times);
+  };
+  const start = await measure('');
+  const end = await measure(`&cursor=${lastCursor}`);
+  record('rows page (100) at the start', start, 'ms', rowsPageFloor(floor, `floor-${LARGE}-0`, -1, 200));
+  record(`rows page (100) at the end of ${LARGE}`, end, 'ms', rowsPageFloor(floor, `floor-${LARGE}-0`, LARGE - 101, 200));
+  record('rows page end / start', end / start, 'x', undefined, '<= 1.3');
+}
+
+async function listPages(api: Api, dbPath: string) {
+  const templateId = JSON.parse((await timed(api, 'GET', '/v1/imports?limit=1')).text).data[0].templateId as string;
+  // Seeding 10 000 imports through HTTP would only measure the seeding; they go in through a second connection.
+  const db = new Database(dbPath);
+  const account = db.prepare('SELECT account_id FROM templates WHERE id = ?').pluck().get(templateId);
+  const insert = db.prepare(
+    `INSERT INTO imports (id, account_id, template_id, status, meta, original_schema, row_count, cell_stats, created_at, updated_at)
+     VALUES (?, ?, ?, 'complete', ?, '{}', 0, '{}', ?, ?)`,
+  );
+  const meta = JSON.stringify(META);
+  db.transaction(() => {
+    for (let i = 0; i < LIST; i++) {
+      const at = new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString();
+      insert.run(`00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, account, templateId, meta, at, at);
+    }
+  })();
+  const pageFloor = db.prepare(
+    "SELECT * FROM imports WHERE account_id = ? AND status = 'complete' AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 20",
+  );
+  const floorMs = time(() => {
+    for (let r = 0; r < 200; r++) pageFloor.all(account, '2025-01-01T01:00:00.000Z', 'z');
+  }) / 200;
+  db.close();
+  let cursor: string | null = null;
+  const deep: number[] = [];
+  const first: number[] = [];
+  for (let page = 0; page < 100; page++) {
+    const { ms, text } = await timed(api, 'GET', `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    (page < 5 ? first : deep).push(ms);
+    cursor = JSON.parse(text).pagination.paging.nextCursor;
+    if (!cursor) break;
+  }
+  record(`list page (100) of ${LIST} imports, first pages`, median(first), 'ms', floorMs * 5);
+  record(`list page (100) of ${LIST} imports, deep pages`, median(deep), 'ms', floorMs * 5);
+}
+
+async function underLoad(api: Api, importId: string) {
+  const headers = { Authorization: `Bearer ${api.key}` };
+  for (const [name, target] of [
+    ['GET /imports/{id}', `/v1/imports/${importId}`],
+    ['GET /imports/{id}/rows (100)', `/v1/imports/${importId}/rows?limit=100`],
+  ] as const) {
+    const payload = await (await request(api, 'GET', target)).text();
+    const bare = await startBareHono(payload);
+    try {
+      const baseline = await load(bare.url, {}, LOAD_SECONDS);
+      const served = await load(`${api.url}${target}`, headers, LOAD_SECONDS);
+      record(`${name} under load: req/s`, served.requestsPerSecond, 'req/s', baseline.requestsPerSecond);
+      record(`${name} under load: p99`, served.p99Ms, 'ms', baseline.p99Ms);
+    } finally {
+      bare.stop();
+    }
+  }
+}
+
+async function stallDuringWrite(api: Api) {
+  const small = JSON.parse((await timed(api, 'POST', '/v1/imports', importBody(1))).text).id as string;
+  const body = importBody(LARGE);
+  let done = false;
+  let worst = 0;
+  let reads = 0;
+  const writing = timed(api, 'POST', '/v1/imports', body).finally(() => (done = true));
+  while (!done) {
+    const { ms } = await timed(api, 'GET', `/v1/imports/${small}`);
+    worst = Math.max(worst, ms);
+    reads++;
+  }
+  await writing;
+  record(`worst small read during a ${LARGE}-row import (${reads} reads)`, worst, 'ms', undefined, '< 50 ms');
+}
+
+async function bigImport(api: Api) {
+  const rows = 1_000_000;
+  async function* lines() {
+    yield `${JSON.stringify({ meta: META, originalSchema: ORIGINAL_SCHEMA })}\n`;
+    for (let first = 0; first < rows; first += 10_000) {
+      yield `${makeRows(10_000, first).map((row) => JSON.stringify(row)).join('\n')}\n`;
+    }
+  }
+  const started = performance.now();
+  const response = await fetch(`${api.url}/v1/imports`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${api.key}`, 'Content-Type': 'application/x-ndjson' },
+    body: ReadableStream.from(lines()),
+    duplex: 'half',
+  } as RequestInit);
+  if (response.status !== 201) throw new Error(`ndjson import: ${response.status} ${await response.text()}`);
+  const { id } = (await response.json()) as { id: string };
+  record('POST /imports 1M rows as NDJSON', performance.now() - started, 'ms');
+  const exported = await timed(api, 'GET', `/v1/imports/${id}/export?format=csv`);
+  record('export csv 1M rows', exported.ms, 'ms');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
