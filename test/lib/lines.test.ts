@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LineTooLongError, readLines } from '../../src/lib/lines';
+
+async function collect(parts: (string | Uint8Array)[], max?: number) {
+  async function* source() {
+    for (const part of parts) yield typeof part === 'string' ? new TextEncoder().encode(part) : part;
+  }
+  const lines: string[] = [];
+  for await (const line of readLines(source(), max)) lines.push(line);
+  return lines;
+}
+
+describe('readLines', () => {
+  it('splits across chunk boundaries, handles CRLF, skips empty lines and keeps a last line without newline', async () => {
+    assert.deepEqual(await collect(['{"a":', '1}\n{"b"', ':2}\r\n\n', '{"c":3}']), ['{"a":1}', '{"b":2}', '{"c":3}']);
+  });
+
+  it('decodes multi-byte characters split between chunks', async () => {
+    const bytes = new TextEncoder().encode('"Zürich 😀"\n');
+    assert.deepEqual(await collect([bytes.slice(0, 3), bytes.slice(3, 9), bytes.slice(9)]), ['"Zürich 😀"']);
+  });
+
+  it('rejects invalid UTF-8 and over-long lines', async () => {
+    await assert.rejects(collect([new Uint8Array([0x7b, 0xff, 0x7d, 0x0a])]), TypeError);
+    await assert.rejects(collect(['x'.repeat(100)], 10), LineTooLongError);
+  });
+});
