@@ -63,6 +63,7 @@ export const templates = sqliteTable(
   (t) => [
     uniqueIndex('templates_account_key').on(t.accountId, t.key),
     index('templates_account_created').on(t.accountId, t.createdAt, t.id),
+    index('templates_account_updated').on(t.accountId, t.updatedAt, t.id),
   ],
 );
 

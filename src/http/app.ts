@@ -11,6 +11,9 @@ import { requestLog } from './middleware/request-log';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { sessionRoutes } from './routes/sessions';
+import { statsRoutes } from './routes/stats';
+import { templateRoutes } from './routes/templates';
+import { themeRoutes } from './routes/themes';
 
 export const API_VERSION = '1.0.0';
 
@@ -42,6 +45,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/', healthRoutes(deps));
   app.route('/v1', environmentRoutes(deps));
   app.route('/v1', sessionRoutes(deps));
+  app.route('/v1', templateRoutes(deps));
+  app.route('/v1', themeRoutes(deps));
+  app.route('/v1', statsRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',

@@ -51,6 +51,15 @@ export function conflict(message: string): ServiceError {
 }
 
 /** Converts zod issues to error details with dotted paths (`allowedOrigins.3`). */
-export function zodDetails(issues: readonly { path: readonly PropertyKey[]; message: string }[]): ErrorDetail[] {
-  return issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+export function zodDetails(
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[],
+): ErrorDetail[] {
+  return issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown member is reported at its own path (`lightColors.extra`), not at its parent's.
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not an allowed member' }));
+    }
+    return [{ path: path.join('.'), message: issue.message }];
+  });
 }

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { jsonObject } from '../json';
+
+/** Metadata travels inside the token, which travels in a header: kept small. */
+export const SESSION_METADATA_MAX_BYTES = 4096;
 
 export const IssueSessionInput = z.object({
-  endUserId: z.string().min(1).max(255),
+  endUserId: z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters'),
   templateId: z.uuid().optional(),
   endUserEmail: z.email().max(320).optional(),
   endUserIp: z
@@ -9,8 +13,13 @@ export const IssueSessionInput = z.object({
     .max(45)
     .regex(/^(?:\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|[0-9A-Fa-f:]+)$/, 'must be a dotted IPv4 address or hexadecimal digits and colons')
     .optional(),
-  expiresIn: z.number().int().min(60).max(86400).default(3600),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  expiresIn: z
+    .number()
+    .int('must be a whole number of seconds from 60 to 86400')
+    .min(60, 'must be a whole number of seconds from 60 to 86400')
+    .max(86400, 'must be a whole number of seconds from 60 to 86400')
+    .default(3600),
+  metadata: jsonObject(SESSION_METADATA_MAX_BYTES).optional(),
 }).meta({ id: 'IssueSessionInput' });
 export type IssueSessionInput = z.input<typeof IssueSessionInput>;
 

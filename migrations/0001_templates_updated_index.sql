@@ -1,0 +1,1 @@
+CREATE INDEX `templates_account_updated` ON `templates` (`account_id`,`updated_at`,`id`);

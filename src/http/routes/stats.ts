@@ -1,0 +1,17 @@
+import { statsOverview, StatsOverview } from '../../services/stats';
+import type { AppDeps } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonResponse } from '../schemas';
+
+export function statsRoutes(deps: AppDeps) {
+  const router = createRouter();
+  const overview = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/stats/overview',
+    tags: ['Statistics'],
+    summary: "The account's totals and its 5 newest imports",
+    responses: { 200: jsonResponse(StatsOverview.openapi('StatsOverview'), 'The overview'), ...errorResponses() },
+  });
+  router.openapi(overview, (c) => c.json(statsOverview(deps.ctx, c.var.caller.principal.accountId), 200));
+  return router;
+}

@@ -1,0 +1,67 @@
+import { z } from '@hono/zod-openapi';
+import {
+  createTemplate,
+  CreateTemplateInput,
+  getTemplate,
+  listTemplates,
+  ListTemplatesInput,
+  Template,
+  TemplatePage,
+  updateTemplate,
+  UpdateTemplateInput,
+} from '../../services/templates';
+import type { AppDeps } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+
+const TemplateId = z.object({ id: z.string().openapi({ description: 'template id (UUIDv7)' }) });
+
+export function templateRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+  const TemplateDoc = Template.openapi('Template');
+
+  const create = defineRoute(deps, 'secret', {
+    method: 'post',
+    path: '/templates',
+    tags: ['Templates'],
+    summary: 'Create a template; its key is `key`, else `schema.key`, unique in the account',
+    request: { body: jsonBody(CreateTemplateInput.openapi('CreateTemplateInput')) },
+    responses: { 201: jsonResponse(TemplateDoc, 'The template'), ...errorResponses(400, 409, 413, 415) },
+  });
+  router.openapi(create, (c) => c.json(createTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
+
+  const list = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/templates',
+    tags: ['Templates'],
+    summary: "List the account's templates (without schemas), keyset-paginated",
+    request: { query: ListTemplatesInput },
+    responses: { 200: jsonResponse(TemplatePage.openapi('TemplatePage'), 'A page of templates'), ...errorResponses(400) },
+  });
+  router.openapi(list, (c) => c.json(listTemplates(ctx, c.var.caller.principal.accountId, c.req.valid('query')), 200));
+
+  const get = defineRoute(deps, 'secret-or-public', {
+    method: 'get',
+    path: '/templates/{id}',
+    tags: ['Templates'],
+    summary: 'Read a template with its full schema (Secret Key, or Public Key from an allowed origin)',
+    request: { params: TemplateId },
+    responses: { 200: jsonResponse(TemplateDoc, 'The template'), ...errorResponses(404) },
+  });
+  router.openapi(get, (c) => c.json(getTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id), 200));
+
+  const update = defineRoute(deps, 'secret', {
+    method: 'put',
+    path: '/templates/{id}',
+    tags: ['Templates'],
+    summary: 'Replace the schema; change key, metadata, source when given. Existing imports keep their snapshot',
+    request: { params: TemplateId, body: jsonBody(UpdateTemplateInput.openapi('UpdateTemplateInput')) },
+    responses: { 200: jsonResponse(TemplateDoc, 'The updated template'), ...errorResponses(400, 404, 409, 413, 415) },
+  });
+  router.openapi(update, (c) =>
+    c.json(updateTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+
+  return router;
+}

@@ -1,0 +1,69 @@
+import { createTheme, getTheme, Theme, ThemeInput, updateTheme, type Theme as ThemeView } from '../../services/themes';
+import type { AppDeps } from '../env';
+import { noneMatchHits, strongEtag } from '../etag';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+
+export function themeRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+  const ThemeDoc = Theme.openapi('Theme');
+  const Input = ThemeInput.openapi('ThemeInput');
+  const etagHeader = { ETag: { description: 'strong entity tag of the theme', schema: { type: 'string' as const } } };
+
+  const create = defineRoute(deps, 'secret', {
+    method: 'post',
+    path: '/themes',
+    tags: ['Themes'],
+    summary: "Create the account's theme (one per account)",
+    request: { body: jsonBody(Input) },
+    responses: { 201: { ...jsonResponse(ThemeDoc, 'The theme'), headers: etagHeader }, ...errorResponses(400, 409, 413, 415) },
+  });
+  router.openapi(create, (c) => {
+    const theme = createTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
+    c.header('ETag', etagOf(theme));
+    return c.json(theme, 201);
+  });
+
+  const update = defineRoute(deps, 'secret', {
+    method: 'put',
+    path: '/themes',
+    tags: ['Themes'],
+    summary: "Replace the account's theme (all members required)",
+    request: { body: jsonBody(Input) },
+    responses: { 200: { ...jsonResponse(ThemeDoc, 'The theme'), headers: etagHeader }, ...errorResponses(400, 404, 413, 415) },
+  });
+  router.openapi(update, (c) => {
+    const theme = updateTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
+    c.header('ETag', etagOf(theme));
+    return c.json(theme, 200);
+  });
+
+  const get = defineRoute(deps, 'secret-or-public', {
+    method: 'get',
+    path: '/themes',
+    tags: ['Themes'],
+    summary: "The account's theme, with an ETag (If-None-Match answers 304)",
+    responses: {
+      200: { ...jsonResponse(ThemeDoc, 'The theme'), headers: etagHeader },
+      304: { description: 'Not modified: the If-None-Match tag is current', headers: etagHeader },
+      ...errorResponses(404),
+    },
+  });
+  router.openapi(get, (c) => {
+    const theme = getTheme(ctx, c.var.caller.principal.accountId);
+    // Browsers may keep it but must revalidate, so a changed theme takes effect on the next load.
+    c.header('Cache-Control', 'private, no-cache');
+    const etag = etagOf(theme);
+    c.header('ETag', etag);
+    if (noneMatchHits(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
+    return c.json(theme, 200);
+  });
+
+  return router;
+}
+
+/** The tag of the JSON body c.json sends for this theme (the same serialisation). */
+function etagOf(theme: ThemeView): string {
+  return strongEtag(JSON.stringify(theme));
+}

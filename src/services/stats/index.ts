@@ -1,0 +1,2 @@
+export { LATEST_IMPORTS, statsOverview } from './overview';
+export * from './schemas';

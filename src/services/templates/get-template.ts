@@ -1,0 +1,12 @@
+import { findTemplate } from '../../db/queries/templates';
+import type { ServiceContext } from '../context';
+import { notFound } from '../errors';
+import type { Template } from './schemas';
+import { toTemplate } from './views';
+
+/** Reads one template of the account with its full schema. Throws not_found (also for another account's). */
+export function getTemplate(ctx: ServiceContext, accountId: string, id: string): Template {
+  const row = findTemplate(ctx.db, accountId, id);
+  if (!row) throw notFound('template');
+  return toTemplate(row);
+}

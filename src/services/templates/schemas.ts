@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { jsonObject } from '../json';
+import { Direction, PageCursor, PageLimit, pageSchema } from '../pagination';
+
+/** A template schema may be large (many fields and rules) but never more than 1 MiB of JSON. */
+export const TEMPLATE_SCHEMA_MAX_BYTES = 1024 * 1024;
+export const TEMPLATE_METADATA_MAX_BYTES = 64 * 1024;
+
+export const TemplateKey = z
+  .string()
+  .min(1, 'must be 1 to 255 characters')
+  .max(255, 'must be 1 to 255 characters')
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+  .refine((key) => key.trim() === key, 'must not start or end with white space');
+
+export const TemplateSource = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,50}$/, 'must be 1 to 50 letters, digits, "_" or "-"');
+
+const TemplateSchemaBody = jsonObject(TEMPLATE_SCHEMA_MAX_BYTES);
+const TemplateMetadata = jsonObject(TEMPLATE_METADATA_MAX_BYTES);
+
+/** POST /templates: `key` defaults to `schema.key`; one of them is required. */
+export const CreateTemplateInput = z
+  .object({
+    schema: TemplateSchemaBody,
+    key: TemplateKey.optional(),
+    metadata: TemplateMetadata.optional(),
+    source: TemplateSource.optional(),
+  })
+  .transform((input, ctx) => {
+    if (input.key !== undefined) return { ...input, key: input.key };
+    if (input.schema.key === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['key'], message: 'is required when schema.key is absent' });
+      return z.NEVER;
+    }
+    const fromSchema = TemplateKey.safeParse(input.schema.key);
+    if (!fromSchema.success) {
+      ctx.addIssue({ code: 'custom', path: ['schema', 'key'], message: `taken as the template key, it ${fromSchema.error.issues[0]?.message ?? 'is invalid'}` });
+      return z.NEVER;
+    }
+    return { ...input, key: fromSchema.data };
+  });
+export type CreateTemplateInput = z.input<typeof CreateTemplateInput>;
+
+/** PUT /templates/{id}: `schema` replaces the schema; `key`, `metadata`, `source` change only when given. */
+export const UpdateTemplateInput = z.object({
+  schema: TemplateSchemaBody,
+  key: TemplateKey.optional(),
+  metadata: TemplateMetadata.optional(),
+  source: TemplateSource.optional(),
+});
+export type UpdateTemplateInput = z.input<typeof UpdateTemplateInput>;
+
+export const TemplateOrderBy = z.enum(['createdAt', 'updatedAt']);
+
+export const ListTemplatesInput = z.object({
+  limit: PageLimit,
+  cursor: PageCursor,
+  orderBy: TemplateOrderBy.default('createdAt'),
+  direction: Direction.default('desc'),
+});
+export type ListTemplatesInput = z.input<typeof ListTemplatesInput>;
+
+const JsonMap = z.record(z.string(), z.unknown());
+
+export const Template = z.object({
+  id: z.string(),
+  key: z.string(),
+  clientId: z.string().describe('the id of the account that owns the template'),
+  schema: JsonMap,
+  source: z.string(),
+  metadata: JsonMap,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Template = z.infer<typeof Template>;
+
+/** List items leave out `schema` (up to 1 MiB each); GET /templates/{id} has it. */
+export const TemplateSummary = Template.omit({ schema: true });
+export type TemplateSummary = z.infer<typeof TemplateSummary>;
+
+export const TemplatePage = pageSchema(TemplateSummary, z.object({}));
+export type TemplatePage = z.infer<typeof TemplatePage>;

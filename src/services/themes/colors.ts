@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+// CSS color strings (DESIGN.md "Templates and themes"). The SDK writes these values into CSS, so only these
+// exact shapes pass: hex, rgb()/rgba(), hsl()/hsla() and oklch() with plain numeric or percent arguments.
+// No keywords, var(), url(), expression(), comments, quotes, semicolons or braces can get through.
+
+const NUM = String.raw`[+-]?(?:\d{1,10}(?:\.\d{1,10})?|\.\d{1,10})%?`;
+const COMMA_ARGS = String.raw`\( *${NUM} *, *${NUM} *, *${NUM} *(?:, *${NUM} *)?\)`;
+const SPACE_ARGS = String.raw`\( *${NUM} +${NUM} +${NUM} *(?:\/ *${NUM} *)?\)`;
+const COLOR = new RegExp(
+  String.raw`^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|(?:rgba?|hsla?)(?:${COMMA_ARGS}|${SPACE_ARGS})|oklch${SPACE_ARGS})$`,
+  'i',
+);
+
+export const CssColor = z
+  .string()
+  .max(100, 'must be at most 100 characters')
+  .regex(COLOR, 'must be a CSS color: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb()/rgba(), hsl()/hsla() or oklch() with numeric arguments');
+
+/** The 22 members of a color set, exactly (spec "Theme"). */
+export const COLOR_MEMBERS = [
+  'base',
+  'baseContent',
+  'primary',
+  'primaryContent',
+  'secondary',
+  'secondaryContent',
+  'accent',
+  'accentContent',
+  'neutral',
+  'neutralContent',
+  'info',
+  'infoBg',
+  'infoContent',
+  'success',
+  'successBg',
+  'successContent',
+  'warning',
+  'warningBg',
+  'warningContent',
+  'error',
+  'errorBg',
+  'errorContent',
+] as const;
+
+export const ColorSet = z.strictObject(
+  Object.fromEntries(COLOR_MEMBERS.map((member) => [member, CssColor])) as Record<(typeof COLOR_MEMBERS)[number], typeof CssColor>,
+);
+export type ColorSet = z.infer<typeof ColorSet>;

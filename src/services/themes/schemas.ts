@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { ColorSet } from './colors';
+
+const between = (min: number, max: number) =>
+  z.number().min(min, `must be a number from ${min} to ${max}`).max(max, `must be a number from ${min} to ${max}`);
+
+export const ThemeRadius = z.strictObject({ selector: between(0, 100), field: between(0, 100), box: between(0, 100) });
+export const ThemeSizes = z.strictObject({ selector: between(0, 100), field: between(0, 100) });
+export const ThemeEffects = z.strictObject({ border: between(0, 100), depth: between(0, 1), noise: between(0, 1) });
+
+/**
+ * POST and PUT /themes: all seven members required. Unknown top-level members (such as `id` or `createdAt`
+ * echoed back from a GET) are ignored; inside the nested objects they are rejected.
+ */
+export const ThemeInput = z.object({
+  name: z.string().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
+  description: z.string().max(1000, 'must be at most 1000 characters'),
+  lightColors: ColorSet,
+  darkColors: ColorSet,
+  radius: ThemeRadius,
+  sizes: ThemeSizes,
+  effects: ThemeEffects,
+});
+export type ThemeInput = z.input<typeof ThemeInput>;
+
+export const Theme = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  lightColors: ColorSet,
+  darkColors: ColorSet,
+  radius: ThemeRadius,
+  sizes: ThemeSizes,
+  effects: ThemeEffects,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Theme = z.infer<typeof Theme>;
