@@ -7,8 +7,8 @@ import { errorResponses, jsonBody, jsonResponse } from '../schemas';
 export function themeRoutes(deps: AppDeps) {
   const { ctx } = deps;
   const router = createRouter();
-  const ThemeDoc = Theme.openapi('Theme');
-  const Input = ThemeInput.openapi('ThemeInput');
+  const ThemeDoc = Theme.meta({ id: 'Theme' });
+  const Input = ThemeInput.meta({ id: 'ThemeInput' });
   const etagHeader = { ETag: { description: 'strong entity tag of the theme', schema: { type: 'string' as const } } };
 
   const create = defineRoute(deps, 'secret', {
