@@ -10,7 +10,7 @@ export function statsRoutes(deps: AppDeps) {
     path: '/stats/overview',
     tags: ['Statistics'],
     summary: "The account's totals and its 5 newest imports",
-    responses: { 200: jsonResponse(StatsOverview.meta({ id: 'StatsOverview' }), 'The overview'), ...errorResponses() },
+    responses: { 200: jsonResponse(StatsOverview, 'The overview'), ...errorResponses() },
   });
   router.openapi(overview, (c) => c.json(statsOverview(deps.ctx, c.var.caller.principal.accountId), 200));
   return router;

@@ -19,15 +19,14 @@ const TemplateId = z.object({ id: z.string().openapi({ description: 'template id
 export function templateRoutes(deps: AppDeps) {
   const { ctx } = deps;
   const router = createRouter();
-  const TemplateDoc = Template.meta({ id: 'Template' });
 
   const create = defineRoute(deps, 'secret', {
     method: 'post',
     path: '/templates',
     tags: ['Templates'],
     summary: 'Create a template; its key is `key`, else `schema.key`, unique in the account',
-    request: { body: jsonBody(CreateTemplateInput.meta({ id: 'CreateTemplateInput' })) },
-    responses: { 201: jsonResponse(TemplateDoc, 'The template'), ...errorResponses(400, 409, 413, 415) },
+    request: { body: jsonBody(CreateTemplateInput) },
+    responses: { 201: jsonResponse(Template, 'The template'), ...errorResponses(400, 409, 413, 415) },
   });
   router.openapi(create, (c) => c.json(createTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
 
@@ -37,7 +36,7 @@ export function templateRoutes(deps: AppDeps) {
     tags: ['Templates'],
     summary: "List the account's templates (without schemas), keyset-paginated",
     request: { query: ListTemplatesInput },
-    responses: { 200: jsonResponse(TemplatePage.meta({ id: 'TemplatePage' }), 'A page of templates'), ...errorResponses(400) },
+    responses: { 200: jsonResponse(TemplatePage, 'A page of templates'), ...errorResponses(400) },
   });
   router.openapi(list, (c) => c.json(listTemplates(ctx, c.var.caller.principal.accountId, c.req.valid('query')), 200));
 
@@ -47,7 +46,7 @@ export function templateRoutes(deps: AppDeps) {
     tags: ['Templates'],
     summary: 'Read a template with its full schema (Secret Key, or Public Key from an allowed origin)',
     request: { params: TemplateId },
-    responses: { 200: jsonResponse(TemplateDoc, 'The template'), ...errorResponses(404) },
+    responses: { 200: jsonResponse(Template, 'The template'), ...errorResponses(404) },
   });
   router.openapi(get, (c) => c.json(getTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id), 200));
 
@@ -56,8 +55,8 @@ export function templateRoutes(deps: AppDeps) {
     path: '/templates/{id}',
     tags: ['Templates'],
     summary: 'Replace the schema; change key, metadata, source when given. Existing imports keep their snapshot',
-    request: { params: TemplateId, body: jsonBody(UpdateTemplateInput.meta({ id: 'UpdateTemplateInput' })) },
-    responses: { 200: jsonResponse(TemplateDoc, 'The updated template'), ...errorResponses(400, 404, 409, 413, 415) },
+    request: { params: TemplateId, body: jsonBody(UpdateTemplateInput) },
+    responses: { 200: jsonResponse(Template, 'The updated template'), ...errorResponses(400, 404, 409, 413, 415) },
   });
   router.openapi(update, (c) =>
     c.json(updateTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id, c.req.valid('json')), 200),

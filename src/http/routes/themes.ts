@@ -7,8 +7,6 @@ import { errorResponses, jsonBody, jsonResponse } from '../schemas';
 export function themeRoutes(deps: AppDeps) {
   const { ctx } = deps;
   const router = createRouter();
-  const ThemeDoc = Theme.meta({ id: 'Theme' });
-  const Input = ThemeInput.meta({ id: 'ThemeInput' });
   const etagHeader = { ETag: { description: 'strong entity tag of the theme', schema: { type: 'string' as const } } };
 
   const create = defineRoute(deps, 'secret', {
@@ -16,8 +14,8 @@ export function themeRoutes(deps: AppDeps) {
     path: '/themes',
     tags: ['Themes'],
     summary: "Create the account's theme (one per account)",
-    request: { body: jsonBody(Input) },
-    responses: { 201: { ...jsonResponse(ThemeDoc, 'The theme'), headers: etagHeader }, ...errorResponses(400, 409, 413, 415) },
+    request: { body: jsonBody(ThemeInput) },
+    responses: { 201: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader }, ...errorResponses(400, 409, 413, 415) },
   });
   router.openapi(create, (c) => {
     const theme = createTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
@@ -30,8 +28,8 @@ export function themeRoutes(deps: AppDeps) {
     path: '/themes',
     tags: ['Themes'],
     summary: "Replace the account's theme (all members required)",
-    request: { body: jsonBody(Input) },
-    responses: { 200: { ...jsonResponse(ThemeDoc, 'The theme'), headers: etagHeader }, ...errorResponses(400, 404, 413, 415) },
+    request: { body: jsonBody(ThemeInput) },
+    responses: { 200: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader }, ...errorResponses(400, 404, 413, 415) },
   });
   router.openapi(update, (c) => {
     const theme = updateTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
@@ -45,7 +43,7 @@ export function themeRoutes(deps: AppDeps) {
     tags: ['Themes'],
     summary: "The account's theme, with an ETag (If-None-Match answers 304)",
     responses: {
-      200: { ...jsonResponse(ThemeDoc, 'The theme'), headers: etagHeader },
+      200: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader },
       304: { description: 'Not modified: the If-None-Match tag is current', headers: etagHeader },
       ...errorResponses(404),
     },

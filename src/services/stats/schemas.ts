@@ -8,11 +8,11 @@ export const ImportOverview = z.object({
   updatedAt: z.string(),
   fileId: z.string().nullable(),
   meta: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: 'ImportOverview' });
 export type ImportOverview = z.infer<typeof ImportOverview>;
 
 export const StatsOverview = z.object({
   counts: z.object({ templates: z.number().int(), imports: z.number().int() }),
   latestImports: z.array(ImportOverview),
-});
+}).meta({ id: 'StatsOverview' });
 export type StatsOverview = z.infer<typeof StatsOverview>;

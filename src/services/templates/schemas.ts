@@ -40,7 +40,8 @@ export const CreateTemplateInput = z
       return z.NEVER;
     }
     return { ...input, key: fromSchema.data };
-  });
+  })
+  .meta({ id: 'CreateTemplateInput' });
 export type CreateTemplateInput = z.input<typeof CreateTemplateInput>;
 
 /** PUT /templates/{id}: `schema` replaces the schema; `key`, `metadata`, `source` change only when given. */
@@ -49,7 +50,7 @@ export const UpdateTemplateInput = z.object({
   key: TemplateKey.optional(),
   metadata: TemplateMetadata.optional(),
   source: TemplateSource.optional(),
-});
+}).meta({ id: 'UpdateTemplateInput' });
 export type UpdateTemplateInput = z.input<typeof UpdateTemplateInput>;
 
 export const TemplateOrderBy = z.enum(['createdAt', 'updatedAt']);
@@ -64,7 +65,7 @@ export type ListTemplatesInput = z.input<typeof ListTemplatesInput>;
 
 const JsonMap = z.record(z.string(), z.unknown());
 
-export const Template = z.object({
+const TemplateShape = z.object({
   id: z.string(),
   key: z.string(),
   clientId: z.string().describe('the id of the account that owns the template'),
@@ -74,11 +75,12 @@ export const Template = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
+export const Template = TemplateShape.meta({ id: 'Template' });
 export type Template = z.infer<typeof Template>;
 
 /** List items leave out `schema` (up to 1 MiB each); GET /templates/{id} has it. */
-export const TemplateSummary = Template.omit({ schema: true });
+export const TemplateSummary = TemplateShape.omit({ schema: true }).meta({ id: 'TemplateSummary' });
 export type TemplateSummary = z.infer<typeof TemplateSummary>;
 
-export const TemplatePage = pageSchema(TemplateSummary, z.object({}));
+export const TemplatePage = pageSchema(TemplateSummary, z.object({})).meta({ id: 'TemplatePage' });
 export type TemplatePage = z.infer<typeof TemplatePage>;

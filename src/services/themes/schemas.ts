@@ -20,7 +20,7 @@ export const ThemeInput = z.object({
   radius: ThemeRadius,
   sizes: ThemeSizes,
   effects: ThemeEffects,
-});
+}).meta({ id: 'ThemeInput' });
 export type ThemeInput = z.input<typeof ThemeInput>;
 
 export const Theme = z.object({
@@ -34,5 +34,5 @@ export const Theme = z.object({
   effects: ThemeEffects,
   createdAt: z.string(),
   updatedAt: z.string(),
-});
+}).meta({ id: 'Theme' });
 export type Theme = z.infer<typeof Theme>;
