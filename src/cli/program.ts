@@ -4,6 +4,7 @@ import { registerEnv } from './commands/env';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
+import { registerTemplates } from './commands/templates';
 import { reportCliError } from './errors';
 import type { CliRuntime } from './runtime';
 
@@ -27,6 +28,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerAccount(program, runtime);
   registerEnv(program, runtime);
   registerSession(program, runtime);
+  registerTemplates(program, runtime);
   return program;
 }
 

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { resolveAccount } from '../../services/accounts';
+import { listTemplates, type TemplateSummary } from '../../services/templates';
+import { printJson, printTable } from '../io';
+import { configOverrides } from '../options';
+import { withServices, type CliRuntime } from '../runtime';
+
+export function registerTemplates(program: Command, runtime: CliRuntime): void {
+  const templates = program.command('templates').description('templates of an account');
+  templates
+    .command('list')
+    .description('list every template of the account, newest first (without schemas)')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON { data: [...] }')
+    .action(async (options: { account?: string; json?: boolean }, command: Command) => {
+      const data = await withServices(runtime, configOverrides(command), (ctx) => {
+        const accountId = resolveAccount(ctx, options.account).id;
+        const all: TemplateSummary[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = listTemplates(ctx, accountId, { limit: 100, cursor });
+          all.push(...page.data);
+          cursor = page.pagination.paging.nextCursor ?? undefined;
+        } while (cursor);
+        return all;
+      });
+      if (options.json) return printJson(runtime.io, { data });
+      printTable(runtime.io, ['KEY', 'ID', 'SOURCE', 'UPDATED'], data.map((t) => [t.key, t.id, t.source, t.updatedAt]));
+    });
+}
