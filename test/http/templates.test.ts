@@ -201,6 +201,12 @@ describe('templates', () => {
       assert.deepEqual([row.key, row.metadata, row.source, row.schema], ['orders-v3', '{"m":2}', 'studio', '{"v":3}']);
     });
 
+    it('accepts the key the template already has', async () => {
+      const response = await put(id, { schema: { v: 3 }, key: 'orders-v3' });
+      assert.equal(response.status, 200);
+      assert.equal(rowOf(id)!.key, 'orders-v3');
+    });
+
     it('answers 409 when the new key belongs to another template, and changes nothing', async () => {
       const before = rowOf(id)!;
       const response = await put(id, { schema: { v: 4 }, key: 'contacts' });
