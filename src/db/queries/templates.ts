@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, lt, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gt, lt, or } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { templates } from '../schema';
 
@@ -29,18 +29,21 @@ export function countTemplates(db: Db, accountId: string): number {
   return db.select({ n: count() }).from(templates).where(eq(templates.accountId, accountId)).get()?.n ?? 0;
 }
 
-/** One keyset page of the account's templates: rows strictly after `after` in the given order. */
+export type TemplateSummaryRow = Omit<TemplateRow, 'schema'>;
+
+/** One keyset page of the account's templates, without schemas: rows strictly after `after` in the given order. */
 export function listTemplateRows(
   db: Db,
   accountId: string,
   page: { orderBy: 'createdAt' | 'updatedAt'; direction: 'asc' | 'desc'; after?: { value: string; id: string }; limit: number },
-): TemplateRow[] {
+): TemplateSummaryRow[] {
   const column = page.orderBy === 'createdAt' ? templates.createdAt : templates.updatedAt;
   const beyond = page.direction === 'desc' ? lt : gt;
   const order = page.direction === 'desc' ? desc : asc;
   const after = page.after;
+  const { schema: _schema, ...columns } = getTableColumns(templates);
   return db
-    .select()
+    .select(columns)
     .from(templates)
     .where(
       and(
