@@ -7,6 +7,7 @@ import type { CliIo } from './cli/io';
 import { runCli } from './cli/program';
 import type { CliRuntime } from './cli/runtime';
 import { createServiceContext } from './services/create-context';
+import { cleanAbandonedImports } from './services/imports';
 
 export const VERSION = '0.1.0';
 
@@ -30,6 +31,8 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const settings = config(overrides);
       const logger = createLogger(settings.logLevel, (line) => io.out(line));
       const { ctx, close } = open(overrides);
+      const abandoned = cleanAbandonedImports(ctx);
+      if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
       const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {

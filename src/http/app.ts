@@ -10,6 +10,7 @@ import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-
 import { requestLog } from './middleware/request-log';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
+import { importRoutes } from './routes/imports';
 import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', templateRoutes(deps));
   app.route('/v1', themeRoutes(deps));
   app.route('/v1', statsRoutes(deps));
+  app.route('/v1', importRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',

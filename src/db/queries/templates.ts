@@ -55,3 +55,8 @@ export function listTemplateRows(
     .limit(page.limit)
     .all();
 }
+
+/** Inserts unless the account already has a template with that key (two imports may race to auto-create it). */
+export function insertTemplateIfKeyFree(db: Db, row: TemplateRow): void {
+  db.insert(templates).values(row).onConflictDoNothing({ target: [templates.accountId, templates.key] }).run();
+}

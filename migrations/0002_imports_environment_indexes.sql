@@ -1,0 +1,2 @@
+CREATE INDEX `imports_account_environment_created` ON `imports` (`account_id`,`environment_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `imports_account_environment_updated` ON `imports` (`account_id`,`environment_id`,`updated_at`,`id`);

@@ -1,0 +1,93 @@
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../open-database';
+import { imports } from '../schema';
+
+export type ImportRow = typeof imports.$inferSelect;
+
+/** Filters of GET /imports, already normalised (dates as stored ISO strings). */
+export interface ImportFilters {
+  templateId?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  userEmail?: string | null;
+  environment?: string | null;
+}
+
+export interface ImportPageQuery {
+  orderBy: 'createdAt' | 'updatedAt';
+  direction: 'asc' | 'desc';
+  /** The last item of the previous page (keyset position), absent on the first page. */
+  after?: { value: string; id: string };
+  limit: number;
+  filters: ImportFilters;
+}
+
+export function insertImport(db: Db, row: ImportRow): void {
+  db.insert(imports).values(row).run();
+}
+
+/** Makes a written import visible: counts, statistics and times are set in the same statement as the status. */
+export function completeImport(
+  db: Db,
+  id: string,
+  values: { rowCount: number; cellStats: string; createdAt: string; updatedAt: string },
+): void {
+  db.update(imports).set({ ...values, status: 'complete', writerPid: null }).where(eq(imports.id, id)).run();
+}
+
+export function deleteImport(db: Db, id: string): void {
+  db.delete(imports).where(eq(imports.id, id)).run();
+}
+
+/** Imports still being written (or left over by a process that died while writing). */
+export function writingImports(db: Db): { id: string; writerPid: number | null }[] {
+  return db.select({ id: imports.id, writerPid: imports.writerPid }).from(imports).where(eq(imports.status, 'writing')).all();
+}
+
+/** A complete import of the account. */
+export function findImport(db: Db, accountId: string, id: string): ImportRow | undefined {
+  return db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
+    .get();
+}
+
+/** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
+export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportRow[] {
+  const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
+  const conditions = filterConditions(accountId, query.filters);
+  if (query.after) {
+    const position = sql`(${column}, ${imports.id})`;
+    const cursor = sql`(${query.after.value}, ${query.after.id})`;
+    conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
+  }
+  const order = query.direction === 'desc' ? desc : asc;
+  return db
+    .select()
+    .from(imports)
+    .where(and(...conditions))
+    .orderBy(order(column), order(imports.id))
+    .limit(query.limit)
+    .all();
+}
+
+/** How many complete imports of the account match the filters. */
+export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
+  return db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters))).get()?.n ?? 0;
+}
+
+function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
+  const conditions: SQL[] = [eq(imports.accountId, accountId), eq(imports.status, 'complete')];
+  if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
+  if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
+  if (filters.endDate) conditions.push(lt(imports.createdAt, filters.endDate));
+  // instr() instead of LIKE: `%` and `_` in the filter are plain characters.
+  if (filters.userEmail) conditions.push(sql`instr(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
+  if (filters.environment) {
+    conditions.push(
+      sql`${imports.environmentId} = (select id from environments where account_id = ${accountId} and name = ${filters.environment})`,
+    );
+  }
+  return conditions;
+}

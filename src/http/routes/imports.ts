@@ -1,0 +1,149 @@
+import { z } from '@hono/zod-openapi';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { verifySession, type Caller } from '../../services/auth';
+import type { ServiceContext } from '../../services/context';
+import {
+  createImport,
+  CreateImportBody,
+  ExportQuery,
+  exportRows,
+  getImport,
+  ImportDetail,
+  ImportListItem,
+  ImportPage,
+  listImports,
+  ListImportsQuery,
+  listRows,
+  ListRowsQuery,
+  RowPage,
+  type ImportOrigin,
+} from '../../services/imports';
+import { readJsonBody } from '../body';
+import { SESSION_HEADER, sessionFromBody } from '../credentials';
+import type { AppDeps, AppEnv } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { pullStream } from '../stream';
+
+const ImportParams = z.object({ importId: z.string().max(100) });
+
+export function importRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+
+  // POST /imports reads its body itself: the zod validator would run over every row; the rows are checked
+  // by the service's own loop instead. The route is still documented with its full body schema.
+  const { middleware, ...create } = defineRoute(deps, 'secret-or-session', {
+    method: 'post',
+    path: '/imports',
+    tags: ['Imports'],
+    summary: 'Store an import: its rows, meta and original schema (template resolved or created)',
+    request: { body: jsonBody(CreateImportBody.openapi('CreateImportInput')) },
+    responses: {
+      201: jsonResponse(ImportListItem.openapi('Import'), 'The import (create shape)'),
+      ...errorResponses(400, 413, 415),
+    },
+  });
+  router.openAPIRegistry.registerPath(create);
+  router.post('/imports', ...middleware, async (c) => {
+    const body = await readJsonBody(c);
+    const meta = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).meta : undefined;
+    const origin = await importOrigin(ctx, c, meta);
+    return c.json(await createImport(ctx, origin, body), 201);
+  });
+
+  const list = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/imports',
+    tags: ['Imports'],
+    summary: "List the account's imports (keyset pagination, newest first by default)",
+    request: { query: ListImportsQuery },
+    responses: { 200: jsonResponse(ImportPage.openapi('ImportPage'), 'A page of imports'), ...errorResponses(400) },
+  });
+  router.openapi(list, (c) => c.json(listImports(ctx, c.var.caller.principal.accountId, c.req.query()), 200));
+
+  const detail = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/imports/{importId}',
+    tags: ['Imports'],
+    summary: 'One import in detail, with cell statistics and compliance data',
+    request: { params: ImportParams },
+    responses: { 200: jsonResponse(ImportDetail.openapi('ImportDetail'), 'The import'), ...errorResponses(404) },
+  });
+  router.openapi(detail, (c) => c.json(getImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
+
+  // Rows pages are rendered as text with the stored rows spliced in, which the typed handler cannot express.
+  const { middleware: rowsMiddleware, ...rows } = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/imports/{importId}/rows',
+    tags: ['Imports'],
+    summary: "A page of the import's rows by rowIndex (use the export for 10 000+ rows)",
+    request: { params: ImportParams, query: ListRowsQuery },
+    responses: { 200: jsonResponse(RowPage.openapi('ImportRowPage'), 'A page of rows'), ...errorResponses(400, 404) },
+  });
+  router.openAPIRegistry.registerPath(rows);
+  router.get('/imports/:importId/rows', ...rowsMiddleware, (c) => {
+    const text = listRows(ctx, c.var.caller.principal.accountId, c.req.param('importId'), c.req.query());
+    return c.body(text, 200, { 'Content-Type': 'application/json' });
+  });
+
+  const exported = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/imports/{importId}/export',
+    tags: ['Imports'],
+    summary: 'All rows of the import as a streamed CSV, NDJSON or JSON file',
+    request: { params: ImportParams, query: ExportQuery },
+    responses: {
+      200: {
+        description: 'The rows, streamed in row order',
+        content: {
+          'text/csv': { schema: z.string() },
+          'application/x-ndjson': { schema: z.string() },
+          'application/json': { schema: z.array(z.record(z.string(), z.unknown())) },
+        },
+      },
+      ...errorResponses(400, 404),
+    },
+  });
+  router.openapi(exported, (c) => {
+    const file = exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
+    return c.body(pullStream(file.pieces), 200, {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="${file.fileName}"`,
+    });
+  });
+
+  return router;
+}
+
+/**
+ * Who the import comes from. With a Public Key the session token is required (header, else
+ * `meta.sessionToken`); with a Secret Key one is optional and, when sent, verified the same way. End-user
+ * fields come only from the verified session.
+ */
+async function importOrigin(ctx: ServiceContext, c: Context<AppEnv>, meta: unknown): Promise<ImportOrigin> {
+  const bodyToken = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).sessionToken : undefined;
+  let caller: Caller = c.var.caller;
+  if (caller.principal.kind === 'public') caller = await sessionFromBody(ctx, caller, bodyToken);
+  else {
+    const token = c.req.header(SESSION_HEADER) ?? bodyToken;
+    if (typeof token === 'string') caller = { ...caller, session: await verifySession(ctx, token, caller.principal) };
+  }
+  return {
+    accountId: caller.principal.accountId,
+    environmentId: caller.principal.environmentId,
+    importedFrom: caller.origin ?? 'api',
+    session: caller.session,
+    clientAddress: clientAddress(c),
+  };
+}
+
+/** The peer's address; absent when the app runs without a socket (in-process requests). */
+function clientAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+import type { CellStats } from './schemas';
+
+type CellType = CellStats['fieldBreakdown'][number]['type'];
+
+interface Column {
+  key: string;
+  type: CellType;
+  count: number;
+}
+
+const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const BOOLEAN = /^(?:true|false)$/i;
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+const DATE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{4})$/;
+
+/**
+ * Statistics of the cells of one import, fed row by row while it is written (so they are computed once):
+ * every stored cell counts in totalCells; a column's type is inferred from its non-empty cells (strings
+ * that read as numbers, booleans, e-mails or dates count as those), `empty` when it has none and `mixed`
+ * when they disagree.
+ */
+export class CellStatsCollector {
+  private readonly columns = new Map<string, Column>();
+  totalCells = 0;
+
+  /** Records one cell (the value is already known to be a string, finite number, boolean or null). */
+  add(key: string, value: string | number | boolean | null): void {
+    let column = this.columns.get(key);
+    if (column === undefined) {
+      column = { key, type: 'empty', count: 0 };
+      this.columns.set(key, column);
+    }
+    this.totalCells++;
+    if (value === null || (typeof value === 'string' && value.trim() === '')) return;
+    column.count++;
+    if (column.type === 'mixed') return;
+    const type = inferType(value);
+    if (column.type === 'empty') column.type = type;
+    else if (column.type !== type) column.type = 'mixed';
+  }
+
+  result(rowCount: number): CellStats {
+    return { totalCells: this.totalCells, rowCount, fieldBreakdown: [...this.columns.values()].map((c) => ({ ...c })) };
+  }
+}
+
+function inferType(value: string | number | boolean): CellType {
+  if (typeof value === 'number') return 'number';
+  if (typeof value === 'boolean') return 'boolean';
+  const text = value.trim();
+  if (NUMERIC.test(text)) return 'number';
+  if (BOOLEAN.test(text)) return 'boolean';
+  if (EMAIL.test(text)) return 'email';
+  if (DATE.test(text) && !Number.isNaN(Date.parse(text.replace(/^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/, '$3-$1-$2')))) {
+    return 'date';
+  }
+  return 'string';
+}

@@ -1,0 +1,37 @@
+import { validationFailed, type ErrorDetail } from '../errors';
+import type { CellStatsCollector } from './cell-stats';
+
+const MAX_DETAILS = 20;
+
+/**
+ * The hot loop of every import: checks that each row is an object of string, finite number, boolean or
+ * null cells, feeds the statistics and returns each row as JSON text (key order and keys such as
+ * `__proto__` kept: JSON.parse made them own properties, and neither for-in nor JSON.stringify copies
+ * through a prototype). `first` is the row index of rows[0]. Throws validation_failed with paths
+ * `rows.<index>[.<key>]` (at most 20).
+ */
+export function checkRows(rows: readonly unknown[], first: number, stats: CellStatsCollector): string[] {
+  const texts = new Array<string>(rows.length);
+  let details: ErrorDetail[] | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      (details ??= []).push({ path: `rows.${first + i}`, message: 'must be an object of column key -> cell value' });
+    } else {
+      const cells = row as Record<string, unknown>;
+      for (const key in cells) {
+        const value = cells[key];
+        const kind = typeof value;
+        if (kind === 'string' || kind === 'boolean' || value === null || (kind === 'number' && Number.isFinite(value))) {
+          stats.add(key, value as string | number | boolean | null);
+        } else {
+          (details ??= []).push({ path: `rows.${first + i}.${key}`, message: 'must be a string, a finite number, a boolean or null' });
+        }
+      }
+      if (details === undefined) texts[i] = JSON.stringify(row);
+    }
+    if (details !== undefined && details.length >= MAX_DETAILS) break;
+  }
+  if (details !== undefined) throw validationFailed(details);
+  return texts;
+}

@@ -1,0 +1,79 @@
+import type { SessionClaims } from '../auth';
+import type { ServiceContext } from '../context';
+import { validationFailed } from '../errors';
+import { parseInput } from '../validate';
+import { beginImport, writeRows, type ImportHeader } from './import-writer';
+import { resolveTemplate } from './resolve-template';
+import { ImportEnvelope, type ImportListItem } from './schemas';
+import { toListItem } from './views';
+
+/** Who an import comes from, as established by the transport. */
+export interface ImportOrigin {
+  accountId: string;
+  environmentId: string | null;
+  /** The request Origin for SDK imports, `api` for Secret Key calls, `cli` for operator loads. */
+  importedFrom: string;
+  /** The verified session: the only source of end-user fields. */
+  session?: SessionClaims;
+  /** The client's network address: the end-user IP when the session names none. */
+  clientAddress?: string;
+}
+
+// Credentials are never stored with an import (the list and detail responses return meta as stored).
+const UNSTORED_META = new Set(['sessionToken', 'publicKey']);
+
+/**
+ * Builds what is stored about an import from its `meta` and `originalSchema` (validated), resolving its
+ * template. End-user fields come only from the session. Throws validation_failed.
+ */
+export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, envelope: { meta?: unknown; originalSchema?: unknown }): ImportHeader {
+  const parsed = parseInput(ImportEnvelope, envelope);
+  const meta = (envelope.meta ?? {}) as Record<string, unknown>;
+  const schema = (envelope.originalSchema ?? {}) as Record<string, unknown>;
+  const schemaText = JSON.stringify(schema);
+  const templateId = resolveTemplate(ctx, origin.accountId, {
+    id: parsed.meta?.schemaId ?? parsed.originalSchema?.id,
+    key: parsed.meta?.schemaKey ?? parsed.originalSchema?.key,
+    schemaText,
+  });
+  const file = parsed.meta?.file === undefined ? null : JSON.stringify(meta.file);
+  const session = origin.session;
+  return {
+    accountId: origin.accountId,
+    environmentId: origin.environmentId,
+    templateId,
+    meta: storedMeta(meta),
+    originalSchema: schemaText,
+    file,
+    fileId: parsed.meta?.file?.fileId ?? null,
+    endUserId: session?.endUserId ?? null,
+    endUserEmail: session?.endUserEmail ?? null,
+    endUserIp: session ? (session.endUserIp ?? origin.clientAddress ?? null) : null,
+    importedFrom: origin.importedFrom,
+    sessionJti: session?.jti ?? null,
+  };
+}
+
+/**
+ * Creates an import from a parsed request body `{ rows, meta?, originalSchema? }`: template resolution,
+ * row checks, statistics, atomic write. Returns the create shape. Throws validation_failed (with the row
+ * index in `details[].path`).
+ */
+export async function createImport(ctx: ServiceContext, origin: ImportOrigin, body: unknown): Promise<ImportListItem> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw validationFailed([{ path: '', message: 'the body must be an object { rows, meta, originalSchema }' }]);
+  }
+  const { rows, meta, originalSchema } = body as Record<string, unknown>;
+  if (!Array.isArray(rows)) throw validationFailed([{ path: 'rows', message: 'must be an array of row objects' }]);
+  const header = prepareImportHeader(ctx, origin, { meta, originalSchema });
+  return toListItem(await writeRows(beginImport(ctx, header), rows));
+}
+
+/** meta as JSON text without credentials; members are copied one by one so nothing else changes. */
+function storedMeta(meta: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(meta)) {
+    if (!UNSTORED_META.has(key)) parts.push(`${JSON.stringify(key)}:${JSON.stringify(meta[key])}`);
+  }
+  return `{${parts.join(',')}}`;
+}

@@ -1,0 +1,9 @@
+export { cleanAbandonedImports } from './clean-abandoned';
+export { createImport, prepareImportHeader, type ImportOrigin } from './create-import';
+export { EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
+export { getImport } from './get-import';
+export { beginImport, SLICE_ROWS, writeRows, type ImportHeader, type ImportWriter } from './import-writer';
+export { listImports } from './list-imports';
+export { listRows } from './list-rows';
+export { toOverview } from './views';
+export * from './schemas';

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { isoTime } from '../../core/clock';
+import { newId } from '../../core/ids';
+import { findTemplate, findTemplateByKey, insertTemplateIfKeyFree } from '../../db/queries/templates';
+import type { ServiceContext } from '../context';
+import { validationFailed } from '../errors';
+
+export interface TemplateReference {
+  /** meta.schemaId, else originalSchema.id. */
+  id?: string;
+  /** meta.schemaKey, else originalSchema.key. */
+  key?: string;
+  /** originalSchema as JSON text: the schema of an auto-created template. */
+  schemaText: string;
+}
+
+/**
+ * The spec's three steps: the template with that id (in the account), else the one with that key, else a new
+ * one (`source: "import"`, schema = originalSchema). Without any key, the new template's key is derived from
+ * the schema: `import-` + the first 16 hex digits of the SHA-256 of the originalSchema JSON, so imports sent
+ * with the same schema share one template. With neither a key nor a non-empty originalSchema there is nothing
+ * to create from: validation_failed.
+ */
+export function resolveTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference): string {
+  if (reference.id !== undefined) {
+    const byId = findTemplate(ctx.db, accountId, reference.id);
+    if (byId) return byId.id;
+  }
+  let key = reference.key;
+  if (key === undefined) {
+    if (reference.schemaText === '{}') {
+      throw validationFailed([
+        { path: 'meta.schemaKey', message: 'name a template (meta.schemaId, meta.schemaKey) or send originalSchema to create one from' },
+      ]);
+    }
+    key = `import-${createHash('sha256').update(reference.schemaText).digest('hex').slice(0, 16)}`;
+  }
+  const byKey = findTemplateByKey(ctx.db, accountId, key);
+  if (byKey) return byKey.id;
+  const now = isoTime(ctx.clock);
+  // Another writer may create the same key between the lookup and here: the insert then does nothing and
+  // the re-read finds the winner's template.
+  insertTemplateIfKeyFree(ctx.db, {
+    id: newId(),
+    accountId,
+    key,
+    schema: reference.schemaText,
+    source: 'import',
+    metadata: '{}',
+    createdAt: now,
+    updatedAt: now,
+  });
+  return findTemplateByKey(ctx.db, accountId, key)!.id;
+}
