@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { registerAccount } from './commands/account';
 import { registerEnv } from './commands/env';
+import { registerExport } from './commands/export';
+import { registerImports } from './commands/imports';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
@@ -29,6 +31,8 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerEnv(program, runtime);
   registerSession(program, runtime);
   registerTemplates(program, runtime);
+  registerImports(program, runtime);
+  registerExport(program, runtime);
   return program;
 }
 

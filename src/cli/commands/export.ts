@@ -1,0 +1,72 @@
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { resolveAccount } from '../../services/accounts';
+import { exportRows, type ExportQuery, type RowExport } from '../../services/imports';
+import type { CliIo } from '../io';
+import { configOverrides } from '../options';
+import { fileSink, stdoutSink } from '../output';
+import { withServices, type CliRuntime } from '../runtime';
+
+interface ExportOptions {
+  format: string;
+  out?: string;
+  safe?: boolean;
+  account?: string;
+}
+
+export function registerExport(program: Command, runtime: CliRuntime): void {
+  program
+    .command('export')
+    .description("write all rows of an import (the same bytes as GET /v1/imports/{id}/export)")
+    .argument('<importId>', 'import id')
+    .option('--format <format>', 'csv, ndjson or json', 'csv')
+    .option('--safe', "CSV: prefix cells starting with =, +, -, @ with ' (formula injection guard)")
+    .option('--out <file>', 'write to this file instead of stdout')
+    .option('--account <name>', 'account (default: default)')
+    .action(async (importId: string, options: ExportOptions, command: Command) => {
+      await withServices(runtime, configOverrides(command), async (ctx) => {
+        const file = exportRows(ctx, resolveAccount(ctx, options.account).id, importId, {
+          format: options.format as ExportQuery['format'], // checked by the service's schema
+          safe: options.safe ? 'true' : 'false',
+        });
+        await writeExport(file, runtime.io, options.out);
+      });
+    });
+}
+
+async function writeExport(file: RowExport, io: CliIo, out: string | undefined): Promise<void> {
+  const sink = out === undefined ? stdoutSink(io) : fileSink(out);
+  const progress = io.errIsTTY && io.errStream ? progressBar(io.errStream, file.rowCount) : undefined;
+  try {
+    for (const piece of file.pieces) {
+      await sink.write(piece.text);
+      progress?.advance(piece.rows);
+    }
+    await sink.close();
+  } catch (error) {
+    await sink.discard();
+    throw error;
+  } finally {
+    progress?.stop();
+  }
+}
+
+/** Rows written / total and the rate, on stderr (drawn only when stderr is a terminal). */
+function progressBar(stream: NodeJS.WritableStream, total: number) {
+  const bar = new SingleBar({
+    stream,
+    format: 'exporting [{bar}] {value}/{total} rows | {rate} rows/s | eta {eta_formatted}',
+    hideCursor: true,
+  });
+  const started = performance.now();
+  let written = 0;
+  bar.start(total, 0, { rate: 0 });
+  return {
+    advance(rows: number) {
+      written += rows;
+      const seconds = (performance.now() - started) / 1000;
+      bar.update(written, { rate: seconds > 0 ? Math.round(written / seconds) : 0 });
+    },
+    stop: () => bar.stop(),
+  };
+}

@@ -1,0 +1,43 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import type { CliIo } from './io';
+
+/** Where a long output goes, with backpressure: a file (written aside, renamed into place on success) or stdout. */
+export interface OutputSink {
+  write(text: string): Promise<void>;
+  /** Completes the output (the file appears under its name only now). */
+  close(): Promise<void>;
+  /** Drops a partial file after a failure. */
+  discard(): Promise<void>;
+}
+
+export function fileSink(file: string): OutputSink {
+  const partial = `${file}.partial`;
+  const stream = createWriteStream(partial);
+  const finished = () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return {
+    write: (text) => writeWithBackpressure(stream, text),
+    async close() {
+      await finished();
+      await rename(partial, file);
+    },
+    async discard() {
+      await finished().catch(() => undefined);
+      await rm(partial, { force: true });
+    },
+  };
+}
+
+export function stdoutSink(io: CliIo): OutputSink {
+  const stream = io.outStream;
+  return {
+    write: async (text) => (stream ? writeWithBackpressure(stream, text) : io.out(text)),
+    close: async () => undefined,
+    discard: async () => undefined,
+  };
+}
+
+async function writeWithBackpressure(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (text !== '' && !stream.write(text)) await once(stream, 'drain');
+}
