@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { beginImport, cleanAbandonedImports, prepareImportHeader, writeRows } from '../../src/services/imports';
+import { contactRows, countRows, createImportOk, postImport } from './helpers';
+
+describe('import atomicity', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  before(async () => {
+    h = createHarness();
+    env = createTestEnvironment(h);
+    await createImportOk(h, env, { rows: contactRows(3) });
+  });
+  after(() => h.close());
+
+  const header = () =>
+    prepareImportHeader(h.ctx, { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api' }, { meta: { schemaKey: 'contacts' } });
+
+  it('a bad value in row 3000 (after a first slice was written) leaves no import and no rows', async () => {
+    const rows: Record<string, unknown>[] = contactRows(4500);
+    rows[3000] = { name: 'x', price: { amount: 1 } };
+    const response = await postImport(h, env, { rows });
+    assert.equal(response.status, 400);
+    assert.deepEqual((await json(response)).error.details, [
+      { path: 'rows.3000.price', message: 'must be a string, a finite number, a boolean or null' },
+    ]);
+    assert.equal(countRows(h, 'imports'), 1);
+    assert.equal(countRows(h, 'import_rows'), 3);
+  });
+
+  it('a storage failure part-way (injected at row 3000) leaves no import and no rows', async () => {
+    h.storage.sqlite.exec(`CREATE TRIGGER fail_row BEFORE INSERT ON import_rows WHEN NEW.row_index = 3000
+      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    try {
+      const response = await postImport(h, env, { rows: contactRows(5000) });
+      assert.equal(response.status, 500);
+      const body = await json(response);
+      assert.equal(body.error.code, 'internal_error');
+      assert.ok(!JSON.stringify(body).includes('injected'), 'no internals in the body');
+      assert.ok(h.logs.some((line) => line.includes('injected failure') && line.includes(body.error.requestId)));
+    } finally {
+      h.storage.sqlite.exec('DROP TRIGGER fail_row');
+    }
+    assert.equal(countRows(h, 'imports'), 1);
+    assert.equal(countRows(h, 'import_rows'), 3);
+  });
+
+  it('an import is invisible while written and appears whole when finished; reads keep answering meanwhile', async () => {
+    const writer = beginImport(h.ctx, header());
+    const writing = writeRows(writer, contactRows(20_000));
+    let finished = false;
+    void writing.then(() => (finished = true));
+    // writeRows yields between slices: this read runs while the import is still being written.
+    const list = await json(await call(h, 'GET', '/v1/imports', { key: env.secretKey }));
+    const detail = await call(h, 'GET', `/v1/imports/${writer.importId}`, { key: env.secretKey });
+    assert.equal(finished, false, 'the read was answered before the write finished');
+    assert.equal(list.pagination.paging.total, 1);
+    assert.equal(detail.status, 404);
+    await writing;
+    const done = await json(await call(h, 'GET', `/v1/imports/${writer.importId}`, { key: env.secretKey }));
+    assert.equal(done.cellStats.rowCount, 20_000);
+    assert.equal(countRows(h, 'import_rows', writer.importId), 20_000);
+  });
+
+  it('cleanAbandonedImports removes imports left writing by dead processes (and this pid at start), keeps live writers', () => {
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(child.stdout.toString());
+    const leftovers = [deadPid, process.pid, process.ppid].map((pid) => {
+      const writer = beginImport(h.ctx, header());
+      writer.append(contactRows(10));
+      h.storage.sqlite.prepare('UPDATE imports SET writer_pid = ? WHERE id = ?').run(pid, writer.importId);
+      return writer.importId;
+    });
+    assert.equal(cleanAbandonedImports(h.ctx), 2);
+    assert.deepEqual(leftovers.map((id) => countRows(h, 'imports', id)), [0, 0, 1]);
+    assert.deepEqual(leftovers.map((id) => countRows(h, 'import_rows', id)), [0, 0, 10]);
+    h.storage.sqlite.prepare('DELETE FROM imports WHERE id = ?').run(leftovers[2]);
+  });
+});
