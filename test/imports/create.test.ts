@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-// The harness first: it loads @hono/zod-openapi, which must extend zod before any service schema is built.
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { insertTemplate } from '../../src/db/queries/templates';
 import { issueSession } from '../../src/services/sessions';
@@ -134,7 +133,7 @@ describe('POST /v1/imports: end-user fields', () => {
       const row = h.storage.sqlite.prepare('SELECT end_user_id, environment_id, meta FROM imports WHERE id = ?').get(created.id) as Record<string, string>;
       assert.equal(row.end_user_id, 'user-42');
       assert.equal(row.environment_id, env.environmentId);
-      assert.ok(!row.meta.includes(session.sessionToken));
+      assert.ok(!row.meta!.includes(session.sessionToken));
     });
   }
 

@@ -39,9 +39,9 @@ export function importRoutes(deps: AppDeps) {
     path: '/imports',
     tags: ['Imports'],
     summary: 'Store an import: its rows, meta and original schema (template resolved or created)',
-    request: { body: jsonBody(CreateImportBody.openapi('CreateImportInput')) },
+    request: { body: jsonBody(CreateImportBody) },
     responses: {
-      201: jsonResponse(ImportListItem.openapi('Import'), 'The import (create shape)'),
+      201: jsonResponse(ImportListItem, 'The import (create shape)'),
       ...errorResponses(400, 413, 415),
     },
   });
@@ -59,7 +59,7 @@ export function importRoutes(deps: AppDeps) {
     tags: ['Imports'],
     summary: "List the account's imports (keyset pagination, newest first by default)",
     request: { query: ListImportsQuery },
-    responses: { 200: jsonResponse(ImportPage.openapi('ImportPage'), 'A page of imports'), ...errorResponses(400) },
+    responses: { 200: jsonResponse(ImportPage, 'A page of imports'), ...errorResponses(400) },
   });
   router.openapi(list, (c) => c.json(listImports(ctx, c.var.caller.principal.accountId, c.req.query()), 200));
 
@@ -69,7 +69,7 @@ export function importRoutes(deps: AppDeps) {
     tags: ['Imports'],
     summary: 'One import in detail, with cell statistics and compliance data',
     request: { params: ImportParams },
-    responses: { 200: jsonResponse(ImportDetail.openapi('ImportDetail'), 'The import'), ...errorResponses(404) },
+    responses: { 200: jsonResponse(ImportDetail, 'The import'), ...errorResponses(404) },
   });
   router.openapi(detail, (c) => c.json(getImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
 
@@ -80,7 +80,7 @@ export function importRoutes(deps: AppDeps) {
     tags: ['Imports'],
     summary: "A page of the import's rows by rowIndex (use the export for 10 000+ rows)",
     request: { params: ImportParams, query: ListRowsQuery },
-    responses: { 200: jsonResponse(RowPage.openapi('ImportRowPage'), 'A page of rows'), ...errorResponses(400, 404) },
+    responses: { 200: jsonResponse(RowPage, 'A page of rows'), ...errorResponses(400, 404) },
   });
   router.openAPIRegistry.registerPath(rows);
   router.get('/imports/:importId/rows', ...rowsMiddleware, (c) => {

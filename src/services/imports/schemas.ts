@@ -54,7 +54,7 @@ export const ImportEnvelope = z.object({ meta: ImportMeta.optional(), originalSc
 export const CellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /** The POST /imports body, for the OpenAPI document. */
-export const CreateImportBody = ImportEnvelope.extend({ rows: z.array(z.record(z.string(), CellValue)) });
+export const CreateImportBody = ImportEnvelope.extend({ rows: z.array(z.record(z.string(), CellValue)) }).meta({ id: 'CreateImportInput' });
 
 const limitParam = (min: number, max: number) =>
   z
@@ -144,7 +144,7 @@ export const ImportListItem = z.object({
   endUserEmail: nullableText,
   importedFrom: nullableText,
   rowCount: z.int(),
-});
+}).meta({ id: 'Import' });
 export type ImportListItem = z.infer<typeof ImportListItem>;
 
 /** The detail shape (GET /imports/{importId}). */
@@ -161,7 +161,7 @@ export const ImportDetail = z.object({
   endUserIp: nullableText,
   importedFrom: nullableText,
   sessionJti: nullableText,
-});
+}).meta({ id: 'ImportDetail' });
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
 /** The overview shape (latest imports of GET /stats/overview). */
@@ -191,9 +191,11 @@ export const ImportFiltersEcho = z.object({
   environment: nullableText,
 });
 
-export const ImportPage = z.object({ data: z.array(ImportListItem), pagination: pagination(ImportFiltersEcho) });
+export const ImportPage = z
+  .object({ data: z.array(ImportListItem), pagination: pagination(ImportFiltersEcho) })
+  .meta({ id: 'ImportPage' });
 export type ImportPage = z.infer<typeof ImportPage>;
 
 export const ImportRowItem = z.object({ rowIndex: z.int(), data: z.record(z.string(), CellValue) });
-export const RowPage = z.object({ data: z.array(ImportRowItem), pagination: pagination(jsonObject) });
+export const RowPage = z.object({ data: z.array(ImportRowItem), pagination: pagination(jsonObject) }).meta({ id: 'ImportRowPage' });
 export type Pagination = z.infer<ReturnType<typeof pagination<typeof jsonObject>>>;
