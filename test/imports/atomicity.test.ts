@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
-import { beginImport, cleanAbandonedImports, prepareImportHeader, writeRows } from '../../src/services/imports';
+import { beginImport, cleanAbandonedImports, prepareImportHeader, sliceRows, writeRows } from '../../src/services/imports';
 import { contactRows, countRows, createImportOk, postImport } from './helpers';
 
 describe('import atomicity', () => {
@@ -30,6 +30,16 @@ describe('import atomicity', () => {
     assert.equal(countRows(h, 'import_rows'), 3);
   });
 
+  it('a row that is not valid JSON, found after a first slice was written, leaves no import and no rows', async () => {
+    const rows = contactRows(3000).map((row) => JSON.stringify(row));
+    const rawBody = `{"meta":{"schemaKey":"contacts"},"rows":[${rows.join(',')},{"broken":tru}]}`;
+    const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody });
+    assert.equal(response.status, 400);
+    assert.equal((await json(response)).error.code, 'invalid_json');
+    assert.equal(countRows(h, 'imports'), 1);
+    assert.equal(countRows(h, 'import_rows'), 3);
+  });
+
   it('a storage failure part-way (injected at row 3000) leaves no import and no rows', async () => {
     h.storage.sqlite.exec(`CREATE TRIGGER fail_row BEFORE INSERT ON import_rows WHEN NEW.row_index = 3000
       BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
@@ -49,7 +59,7 @@ describe('import atomicity', () => {
 
   it('an import is invisible while written and appears whole when finished; reads keep answering meanwhile', async () => {
     const writer = beginImport(h.ctx, header());
-    const writing = writeRows(writer, contactRows(20_000));
+    const writing = writeRows(writer, sliceRows(contactRows(20_000)));
     let finished = false;
     void writing.then(() => (finished = true));
     // writeRows yields between slices: this read runs while the import is still being written.

@@ -19,7 +19,7 @@ import {
   RowPage,
   type ImportOrigin,
 } from '../../services/imports';
-import { readJsonBody } from '../body';
+import { readImportBody } from '../body';
 import { SESSION_HEADER, sessionFromBody } from '../credentials';
 import type { AppDeps, AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
@@ -32,8 +32,9 @@ export function importRoutes(deps: AppDeps) {
   const { ctx } = deps;
   const router = createRouter();
 
-  // POST /imports reads its body itself: the zod validator would run over every row; the rows are checked
-  // by the service's own loop instead. The route is still documented with its full body schema.
+  // POST /imports reads its body itself (readImportBody): a zod validator would parse the whole body at once
+  // and run over every row; the rows are parsed in slices and checked by the service's own loop instead.
+  // The route is still documented with its full body schema.
   const { middleware, ...create } = defineRoute(deps, 'secret-or-session', {
     method: 'post',
     path: '/imports',
@@ -47,9 +48,8 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openAPIRegistry.registerPath(create);
   router.post('/imports', ...middleware, async (c) => {
-    const body = await readJsonBody(c);
-    const meta = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).meta : undefined;
-    const origin = await importOrigin(ctx, c, meta);
+    const body = await readImportBody(c);
+    const origin = await importOrigin(ctx, c, body.meta);
     return c.json(await createImport(ctx, origin, body), 201);
   });
 

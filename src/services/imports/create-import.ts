@@ -1,8 +1,7 @@
 import type { SessionClaims } from '../auth';
 import type { ServiceContext } from '../context';
-import { validationFailed } from '../errors';
 import { parseInput } from '../validate';
-import { beginImport, writeRows, type ImportHeader } from './import-writer';
+import { beginImport, writeRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
 import { toListItem } from './views';
@@ -55,18 +54,17 @@ export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, e
 }
 
 /**
- * Creates an import from a parsed request body `{ rows, meta?, originalSchema? }`: template resolution,
- * row checks, statistics, atomic write. Returns the create shape. Throws validation_failed (with the row
- * index in `details[].path`).
+ * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
+ * arrive in slices (`sliceRows` for an array). Returns the create shape. Throws validation_failed (a row's
+ * index in `details[].path`), and whatever producing a slice throws.
  */
-export async function createImport(ctx: ServiceContext, origin: ImportOrigin, body: unknown): Promise<ImportListItem> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw validationFailed([{ path: '', message: 'the body must be an object { rows, meta, originalSchema }' }]);
-  }
-  const { rows, meta, originalSchema } = body as Record<string, unknown>;
-  if (!Array.isArray(rows)) throw validationFailed([{ path: 'rows', message: 'must be an array of row objects' }]);
-  const header = prepareImportHeader(ctx, origin, { meta, originalSchema });
-  return toListItem(await writeRows(beginImport(ctx, header), rows));
+export async function createImport(
+  ctx: ServiceContext,
+  origin: ImportOrigin,
+  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices },
+): Promise<ImportListItem> {
+  const header = prepareImportHeader(ctx, origin, body);
+  return toListItem(await writeRows(beginImport(ctx, header), body.rows));
 }
 
 /** meta as JSON text without credentials; members are copied one by one so nothing else changes. */

@@ -80,15 +80,25 @@ export function beginImport(ctx: ServiceContext, header: ImportHeader): ImportWr
   };
 }
 
+/** Rows as they arrive, in slices: each slice is checked and stored before the next one is produced. */
+export type RowSlices = Iterable<readonly unknown[]>;
+
+/** An array of rows as slices of SLICE_ROWS. */
+export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
+  for (let first = 0; first < rows.length; first += SLICE_ROWS) yield rows.slice(first, first + SLICE_ROWS);
+}
+
 /**
- * Appends all rows in slices of SLICE_ROWS, yielding to the event loop between slices, then finishes.
- * Any failure aborts the import (nothing of it stays) and is rethrown.
+ * Appends every slice, yielding to the event loop between slices, then finishes. Any failure (a bad row,
+ * a slice that cannot be produced, storage) aborts the import, so nothing of it stays, and is rethrown.
  */
-export async function writeRows(writer: ImportWriter, rows: readonly unknown[]): Promise<ImportRow> {
+export async function writeRows(writer: ImportWriter, slices: RowSlices): Promise<ImportRow> {
   try {
-    for (let first = 0; first < rows.length; first += SLICE_ROWS) {
-      if (first > 0) await new Promise(setImmediate);
-      writer.append(rows.slice(first, first + SLICE_ROWS));
+    let first = true;
+    for (const slice of slices) {
+      if (!first) await new Promise(setImmediate);
+      first = false;
+      writer.append(slice);
     }
     return writer.finish();
   } catch (error) {
