@@ -5,6 +5,8 @@ import type { CliIo } from './io';
 
 /** Where a long output goes, with backpressure: a file (written aside, renamed into place on success) or stdout. */
 export interface OutputSink {
+  /** False once the reader went away (stdout piped into `head`): the producer should stop. */
+  readonly open: boolean;
   write(text: string): Promise<void>;
   /** Completes the output (the file appears under its name only now). */
   close(): Promise<void>;
@@ -17,6 +19,7 @@ export function fileSink(file: string): OutputSink {
   const stream = createWriteStream(partial);
   const finished = () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return {
+    open: true,
     write: (text) => writeWithBackpressure(stream, text),
     async close() {
       await finished();
@@ -31,8 +34,27 @@ export function fileSink(file: string): OutputSink {
 
 export function stdoutSink(io: CliIo): OutputSink {
   const stream = io.outStream;
+  let gone = false;
+  // A reader that stops early (`importd export ID | head`) closes the pipe: that ends the output quietly.
+  // The listener stays attached: the error can arrive after the last write.
+  const isClosedPipe = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EPIPE';
+  stream?.on('error', (error) => {
+    if (isClosedPipe(error)) gone = true;
+  });
   return {
-    write: async (text) => (stream ? writeWithBackpressure(stream, text) : io.out(text)),
+    get open() {
+      return !gone;
+    },
+    async write(text) {
+      if (gone) return;
+      if (!stream) return io.out(text);
+      try {
+        await writeWithBackpressure(stream, text);
+      } catch (error) {
+        if (!isClosedPipe(error)) throw error;
+        gone = true;
+      }
+    },
     close: async () => undefined,
     discard: async () => undefined,
   };

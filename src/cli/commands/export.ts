@@ -39,6 +39,7 @@ async function writeExport(file: RowExport, io: CliIo, out: string | undefined):
   const progress = io.errIsTTY && io.errStream ? progressBar(io.errStream, file.rowCount) : undefined;
   try {
     for (const piece of file.pieces) {
+      if (!sink.open) break;
       await sink.write(piece.text);
       progress?.advance(piece.rows);
     }
