@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
-import { toOverview } from '../../src/services/imports';
-import { findImport } from '../../src/db/queries/imports';
 import { contactRows, createImportOk, walkPages } from './helpers';
 
 describe('GET /v1/imports/{id} and /rows', () => {
@@ -38,9 +36,10 @@ describe('GET /v1/imports/{id} and /rows', () => {
     assert.equal(detail.cellStats.totalCells, 750);
   });
 
-  it('has an overview shape with exactly the spec members', () => {
-    const overview = toOverview(findImport(h.ctx.db, env.accountId, imported.id)!);
-    assert.deepEqual(Object.keys(overview).sort(), ['createdAt', 'fileId', 'id', 'meta', 'templateId', 'updatedAt']);
+  it('appears in the statistics overview in the overview shape: exactly the spec members', async () => {
+    const overview = await json(await call(h, 'GET', '/v1/stats/overview', { key: env.secretKey }));
+    assert.equal(overview.latestImports[0].id, imported.id);
+    assert.deepEqual(Object.keys(overview.latestImports[0]).sort(), ['createdAt', 'fileId', 'id', 'meta', 'templateId', 'updatedAt']);
   });
 
   it('answers 404 for unknown ids and for another account’s import', async () => {

@@ -164,10 +164,6 @@ export const ImportDetail = z.object({
 }).meta({ id: 'ImportDetail' });
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
-/** The overview shape (latest imports of GET /stats/overview). */
-export const ImportOverview = ImportListItem.pick({ id: true, templateId: true, createdAt: true, updatedAt: true, fileId: true, meta: true });
-export type ImportOverview = z.infer<typeof ImportOverview>;
-
 function pagination<F extends z.ZodType>(filters: F) {
   return z.object({
     paging: z.object({

@@ -1,6 +1,6 @@
 import type { StoredRow } from '../../db/queries/import-rows';
 import type { ImportRow } from '../../db/queries/imports';
-import type { CellStats, ImportDetail, ImportListItem, ImportOverview, Pagination } from './schemas';
+import type { CellStats, ImportDetail, ImportListItem, Pagination } from './schemas';
 
 // Stored import -> the response shapes, each with exactly the members the spec lists for it.
 
@@ -38,18 +38,6 @@ export function toDetail(row: ImportRow): ImportDetail {
     endUserIp: row.endUserIp,
     importedFrom: row.importedFrom,
     sessionJti: row.sessionJti,
-  };
-}
-
-/** The overview shape (latest imports of the statistics endpoint). */
-export function toOverview(row: ImportRow): ImportOverview {
-  return {
-    id: row.id,
-    templateId: row.templateId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    fileId: row.fileId,
-    meta: JSON.parse(row.meta) as JsonObject,
   };
 }
 
