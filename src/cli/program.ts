@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAccount } from './commands/account';
 import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
+import { registerImport } from './commands/import';
 import { registerImports } from './commands/imports';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
@@ -32,6 +33,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerSession(program, runtime);
   registerTemplates(program, runtime);
   registerImports(program, runtime);
+  registerImport(program, runtime);
   registerExport(program, runtime);
   return program;
 }

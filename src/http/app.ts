@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { newRequestId } from '../core/ids';
 import { ServiceError } from '../services/errors';
+import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
@@ -33,14 +34,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use(requestLog(deps.logger));
   app.use('/v1/*', corsPreflight(deps.ctx));
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: deps.ctx.config.maxBodyBytes,
-      onError: () => {
-        throw new ServiceError('payload_too_large', `the request body exceeds ${deps.ctx.config.maxBodyBytes} bytes`);
-      },
-    }),
+  const limitBody = bodyLimit({
+    maxSize: deps.ctx.config.maxBodyBytes,
+    onError: () => {
+      throw new ServiceError('payload_too_large', `the request body exceeds ${deps.ctx.config.maxBodyBytes} bytes`);
+    },
+  });
+  // A streamed NDJSON import is read line by line in bounded memory: only its lines are limited (body.ts).
+  app.use('/v1/*', (c, next) =>
+    c.req.method === 'POST' && c.req.path === '/v1/imports' && NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitBody(c, next),
   );
 
   app.route('/', healthRoutes(deps));

@@ -1,9 +1,12 @@
 import type { Context } from 'hono';
 import { JsonSyntaxError, parseRow, splitJsonBody } from '../lib/json-body';
+import { LineTooLongError, readLines } from '../lib/lines';
+import { inSlices } from '../lib/slices';
 import { ServiceError, validationFailed } from '../services/errors';
 import { SLICE_ROWS, type RowSlices } from '../services/imports';
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
 const invalidJson = (error: JsonSyntaxError) => new ServiceError('invalid_json', `the request body is not valid JSON: ${error.message}`);
 
 export interface ImportBody {
@@ -20,8 +23,10 @@ export interface ImportBody {
  * writer then aborts the import), validation_failed (not an object, no rows array).
  */
 export async function readImportBody(c: Context): Promise<ImportBody> {
-  if (!JSON_TYPE.test(c.req.header('Content-Type') ?? '')) {
-    throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json');
+  const contentType = c.req.header('Content-Type') ?? '';
+  if (NDJSON_TYPE.test(contentType)) return readNdjsonImportBody(c);
+  if (!JSON_TYPE.test(contentType)) {
+    throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
   const text = await c.req.text();
   let split;
@@ -47,4 +52,58 @@ export async function readImportBody(c: Context): Promise<ImportBody> {
     }
   }
   return { meta: split.members.meta, originalSchema: split.members.originalSchema, rows: slices() };
+}
+
+/**
+ * Reads a streamed POST /imports body (`application/x-ndjson`): a first line `{ "meta": ..., "originalSchema":
+ * ... }`, then one row object a line. Lines are read and parsed only as the writer asks for the next slice,
+ * so a body of any size is ingested in bounded memory. Throws invalid_json (with the line number),
+ * validation_failed (the first line is not an object), payload_too_large (a line over the limit).
+ */
+async function readNdjsonImportBody(c: Context): Promise<ImportBody> {
+  const lines = readLines(byteChunks(c.req.raw.body), MAX_LINE_BYTES)[Symbol.asyncIterator]();
+  let lineNumber = 1;
+  const first = await nextLine(lines, lineNumber);
+  const header = first === undefined ? {} : parseLine(first, lineNumber);
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
+  }
+  async function* rows() {
+    for (let line = await nextLine(lines, ++lineNumber); line !== undefined; line = await nextLine(lines, ++lineNumber)) {
+      yield parseLine(line, lineNumber);
+    }
+  }
+  const { meta, originalSchema } = header as Record<string, unknown>;
+  return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS) };
+}
+
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+async function nextLine(lines: AsyncIterator<string>, lineNumber: number): Promise<string | undefined> {
+  try {
+    const next = await lines.next();
+    return next.done ? undefined : next.value;
+  } catch (error) {
+    if (error instanceof LineTooLongError) throw new ServiceError('payload_too_large', `line ${lineNumber} is longer than ${error.maxLineBytes} bytes`);
+    if (error instanceof TypeError) throw new ServiceError('invalid_json', `line ${lineNumber} is not valid UTF-8`);
+    throw error;
+  }
+}
+
+function parseLine(line: string, lineNumber: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new ServiceError('invalid_json', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
+  } finally {
+    reader.releaseLock();
+  }
 }

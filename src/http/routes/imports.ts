@@ -40,7 +40,19 @@ export function importRoutes(deps: AppDeps) {
     path: '/imports',
     tags: ['Imports'],
     summary: 'Store an import: its rows, meta and original schema (template resolved or created)',
-    request: { body: jsonBody(CreateImportBody) },
+    request: {
+      body: {
+        required: true,
+        content: {
+          ...jsonBody(CreateImportBody).content,
+          'application/x-ndjson': {
+            schema: z.string().meta({
+              description: 'Streamed import: a first line { "meta": ..., "originalSchema": ... }, then one row object a line',
+            }),
+          },
+        },
+      },
+    },
     responses: {
       201: jsonResponse(ImportListItem, 'The import (create shape)'),
       ...errorResponses(400, 413, 415),

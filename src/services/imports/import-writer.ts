@@ -80,8 +80,11 @@ export function beginImport(ctx: ServiceContext, header: ImportHeader): ImportWr
   };
 }
 
-/** Rows as they arrive, in slices: each slice is checked and stored before the next one is produced. */
-export type RowSlices = Iterable<readonly unknown[]>;
+/**
+ * Rows as they arrive, in slices: each slice is checked and stored before the next one is produced, so a
+ * streamed source (NDJSON over HTTP, a file) is read no faster than it is written and memory stays bounded.
+ */
+export type RowSlices = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]>;
 
 /** An array of rows as slices of SLICE_ROWS. */
 export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
@@ -95,7 +98,7 @@ export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown
 export async function writeRows(writer: ImportWriter, slices: RowSlices): Promise<ImportRow> {
   try {
     let first = true;
-    for (const slice of slices) {
+    for await (const slice of slices) {
       if (!first) await new Promise(setImmediate);
       first = false;
       writer.append(slice);

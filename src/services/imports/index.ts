@@ -5,4 +5,5 @@ export { getImport } from './get-import';
 export { beginImport, SLICE_ROWS, sliceRows, writeRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';
 export { listImports } from './list-imports';
 export { listRows } from './list-rows';
+export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { formatBytes } from '../../lib/format-bytes';
+import { findTemplateByKey } from '../../db/queries/templates';
+import { resolveAccount } from '../accounts';
+import type { ServiceContext } from '../context';
+import { resolveEnvironment } from '../environments';
+import { createImport } from './create-import';
+import type { RowSlices } from './import-writer';
+import type { ImportListItem } from './schemas';
+
+export interface LoadImportInput {
+  account?: string;
+  environment: string;
+  templateKey: string;
+  fileName: string;
+  sizeBytes: number;
+}
+
+/**
+ * An operator's bulk load (`importd import FILE`): the same create path as POST /imports, for an environment
+ * and a template key named on the command line; the import's schema snapshot is the template's current
+ * schema (or `{ key }` when the template does not exist yet and is created). Throws not_found (account,
+ * environment), validation_failed.
+ */
+export async function loadImport(ctx: ServiceContext, input: LoadImportInput, rows: RowSlices): Promise<ImportListItem> {
+  const account = resolveAccount(ctx, input.account);
+  const environment = resolveEnvironment(ctx, account.id, input.environment);
+  const template = findTemplateByKey(ctx.db, account.id, input.templateKey);
+  const extension = path.extname(input.fileName).slice(1).toLowerCase();
+  return createImport(
+    ctx,
+    { accountId: account.id, environmentId: environment.id, importedFrom: 'cli' },
+    {
+      meta: {
+        schemaKey: input.templateKey,
+        source: { kind: 'cli' },
+        file: { name: path.basename(input.fileName), extension, sizeBytes: input.sizeBytes, formattedSize: formatBytes(input.sizeBytes) },
+      },
+      originalSchema: template ? (JSON.parse(template.schema) as unknown) : { key: input.templateKey },
+      rows,
+    },
+  );
+}
