@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../open-database';
+import { preparedQuery } from '../prepared';
 import { apiKeys, environments } from '../schema';
 
 export type EnvironmentRow = typeof environments.$inferSelect;
@@ -35,8 +36,11 @@ export function activeKeysOf(db: Db, environmentIds: string[]): ApiKeyRow[] {
     .all();
 }
 
+const apiKeyByHash = preparedQuery((db) => db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder('hash'))).prepare());
+
+/** Runs on every authenticated request, hence prepared once. */
 export function findApiKeyByHash(db: Db, hash: string): ApiKeyRow | undefined {
-  return db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).get();
+  return apiKeyByHash(db).get({ hash });
 }
 
 export function setAllowedOrigins(db: Db, keyId: string, origins: string[]): void {

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../open-database';
+import { preparedQuery } from '../prepared';
 import { imports } from '../schema';
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -44,13 +45,17 @@ export function writingImports(db: Db): { id: string; writerPid: number | null }
   return db.select({ id: imports.id, writerPid: imports.writerPid }).from(imports).where(eq(imports.status, 'writing')).all();
 }
 
-/** A complete import of the account. */
-export function findImport(db: Db, accountId: string, id: string): ImportRow | undefined {
-  return db
+const completeImportById = preparedQuery((db) =>
+  db
     .select()
     .from(imports)
-    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
-    .get();
+    .where(and(eq(imports.accountId, sql.placeholder('accountId')), eq(imports.id, sql.placeholder('id')), eq(imports.status, 'complete')))
+    .prepare(),
+);
+
+/** A complete import of the account (every detail, rows and export request reads it: prepared once). */
+export function findImport(db: Db, accountId: string, id: string): ImportRow | undefined {
+  return completeImportById(db).get({ accountId, id });
 }
 
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../open-database';
+import { preparedQuery } from '../prepared';
 import { sessions } from '../schema';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -8,8 +9,11 @@ export function insertSession(db: Db, row: SessionRow): void {
   db.insert(sessions).values(row).run();
 }
 
+const sessionByJti = preparedQuery((db) => db.select().from(sessions).where(eq(sessions.jti, sql.placeholder('jti'))).prepare());
+
+/** Runs on every session-bound request, hence prepared once. */
 export function findSession(db: Db, jti: string): SessionRow | undefined {
-  return db.select().from(sessions).where(eq(sessions.jti, jti)).get();
+  return sessionByJti(db).get({ jti });
 }
 
 export function findAccountSession(db: Db, accountId: string, jti: string): SessionRow | undefined {
