@@ -8,8 +8,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { matchHeaders } from '../src/services/mapping/match-headers.js';
-import type { HeaderItem, MapHeadersInput } from '../src/services/mapping/schemas.js';
+import { matchHeaders } from '../src/services/mapping/match-headers';
+import type { HeaderItem, MapHeadersInput } from '../src/services/mapping/schemas';
 
 interface Case extends MapHeadersInput {
   source: string;

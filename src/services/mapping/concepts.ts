@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import raw from './vocabulary.json' with { type: 'json' };
-import { normalizeHeader, stem, type NormalizeRules } from './normalize.js';
-import { editDistance } from './similarity.js';
-import { VALUE_KINDS, type ValueKind } from './samples.js';
+import { normalizeHeader, stem, type NormalizeRules } from './normalize';
+import { editDistance } from './similarity';
+import { VALUE_KINDS, type ValueKind } from './samples';
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
 const Terms = z.object(Object.fromEntries(LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1)])) as Record<

@@ -4,11 +4,11 @@
  * evidence, then assigns one-to-one with the Hungarian algorithm.
  * Pure and deterministic; no I/O.
  */
-import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts.js';
-import { maxWeightAssignment } from './assignment.js';
-import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples.js';
-import { profileDice, tokenSimilarity, trigramProfile } from './similarity.js';
-import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas.js';
+import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
+import { maxWeightAssignment } from './assignment';
+import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
+import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
+import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
 
 export interface MatchOptions {
   /** Minimum confidence for a mapping (default 0.5). */
@@ -34,8 +34,14 @@ export interface MatchResult {
   uncertain: UncertainPair[];
 }
 
+interface Variant {
+  features: HeaderFeatures;
+  grams: Int32Array;
+}
+
 interface Prepared {
-  variants: { features: HeaderFeatures; grams: Int32Array }[];
+  /** The label, and the key when it reads differently. */
+  variants: Variant[];
   /** Units of label plus description, when a description is given. */
   description: Unit[] | null;
   /** Normalised distinct sample values. */
@@ -109,26 +115,48 @@ function guardsCovered(own: Set<number>, other: Set<number>): number {
   return factor;
 }
 
-/** Qualified on one side only: a mild penalty, so an equally qualified rival wins. */
-function oneSided(ids: Set<string>): number {
+/**
+ * Qualifier family -> concepts that some header of one side carries with a
+ * qualifier of that family ("Shipping ZIP" -> order_party: {postal_code}).
+ */
+type QualifiedConcepts = Map<string, Set<number>>;
+
+function qualifiedConcepts(side: Prepared[]): QualifiedConcepts {
+  const out: QualifiedConcepts = new Map();
+  for (const p of side)
+    for (const family of p.variants[0]!.features.qualifiers.keys()) {
+      const set = out.get(family) ?? out.set(family, new Set()).get(family)!;
+      for (const u of p.variants[0]!.features.units) if (u.concept >= 0) set.add(u.concept);
+    }
+  return out;
+}
+
+/**
+ * One header is qualified ("Billing ZIP"), the other is not ("ZIP"). Mild
+ * penalty, unless the unqualified header's own side also has a qualified
+ * sibling with the same concept: then it is deliberately the other one.
+ */
+function oneSidedFactor(ids: Set<string>, family: string, plain: HeaderFeatures, plainSide: QualifiedConcepts): number {
   let factor = 1;
   for (const id of ids) factor = Math.min(factor, unqualifiedFactor.get(id) ?? 0.9);
+  const siblings = plainSide.get(family);
+  if (siblings && plain.units.some((u) => u.concept >= 0 && siblings.has(u.concept))) factor *= 0.5;
   return factor;
 }
 
 /** Multiplicative penalties for qualified near-misses. */
-function guardFactor(a: HeaderFeatures, b: HeaderFeatures): number {
+function guardFactor(a: HeaderFeatures, b: HeaderFeatures, aSide: QualifiedConcepts, bSide: QualifiedConcepts): number {
   let factor = 1;
   for (const [family, qa] of a.qualifiers) {
     const qb = b.qualifiers.get(family);
-    if (!qb) factor *= oneSided(qa);
+    if (!qb) factor *= oneSidedFactor(qa, family, b, bSide);
     else {
       let shared = false;
       for (const q of qa) if (qb.has(q)) shared = true;
       if (!shared) factor *= 0.3; // billing vs shipping, home vs work
     }
   }
-  for (const [family, qb] of b.qualifiers) if (!a.qualifiers.has(family)) factor *= oneSided(qb);
+  for (const [family, qb] of b.qualifiers) if (!a.qualifiers.has(family)) factor *= oneSidedFactor(qb, family, a, aSide);
   // "Email consent" is not "Email": a meaning-changing concept must be on both sides.
   if (a.guards.size > 0) factor *= guardsCovered(a.guards, b.guards);
   if (b.guards.size > 0) factor *= guardsCovered(b.guards, a.guards);
@@ -140,10 +168,12 @@ function guardFactor(a: HeaderFeatures, b: HeaderFeatures): number {
   return factor;
 }
 
-function nameScore(
-  a: { features: HeaderFeatures; grams: Int32Array },
-  b: { features: HeaderFeatures; grams: Int32Array },
-): number {
+interface Sides {
+  schema: QualifiedConcepts;
+  file: QualifiedConcepts;
+}
+
+function nameScore(a: Variant, b: Variant, sides: Sides): number {
   const fa = a.features;
   const fb = b.features;
   if (fa.text.length > 0 && fa.text === fb.text) return 1;
@@ -151,7 +181,7 @@ function nameScore(
   const chars = profileDice(a.grams, b.grams);
   // Characters matter more when the vocabulary did not understand the words.
   const charWeight = 0.15 + 0.3 * Math.max(fa.residualShare, fb.residualShare);
-  return (dice * (1 - charWeight) + chars * charWeight) * guardFactor(fa, fb);
+  return (dice * (1 - charWeight) + chars * charWeight) * guardFactor(fa, fb, sides.schema, sides.file);
 }
 
 /** Moves a score towards 1 when value kinds agree and down when they clash. */
@@ -161,9 +191,9 @@ function kindEvidence(score: number, compat: number, strength: number): number {
   return score;
 }
 
-function scorePair(s: Prepared, f: Prepared): number {
+function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   let score = 0;
-  for (const vs of s.variants) for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf));
+  for (const vs of s.variants) for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides));
   // Two descriptions are a second opinion; they can raise a score, never lower it.
   if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description));
   const expectedS = s.variants[0]!.features.expectedKind;
@@ -215,11 +245,12 @@ export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {})
   const schema = input.schemaHeaders.map(prepare);
   const file = input.fileHeaders.map(prepare);
   const columnsFor = candidateColumns(schema, file);
+  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file) };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = schema.map((s, i) => {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
-      const score = scorePair(s, file[j]!);
+      const score = scorePair(s, file[j]!, sides);
       if (score >= threshold - margin) scored.push({ col: j, score });
     }
     scored.sort((x, y) => y.score - x.score || x.col - y.col);

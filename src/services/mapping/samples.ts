@@ -88,18 +88,16 @@ export function inferSamplesKind(samples: readonly string[] | undefined): ValueK
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   if (total === 0) return null;
-  let current = counts;
-  for (let pass = 0; pass < 3; pass++) {
-    for (const [k, n] of current) if (n >= total * 0.7) return k;
-    // Widen every kind by one level per pass (integer -> decimal -> number).
-    const widened = new Map<ValueKind, number>();
-    for (const [k, n] of current) {
-      const up = MERGE[k] ?? k;
-      widened.set(up, (widened.get(up) ?? 0) + n);
-    }
-    current = widened;
+  const dominant = () => [...counts].find(([, n]) => n >= total * 0.7)?.[0];
+  let found = dominant();
+  // Widen one kind at a time (integer -> decimal -> number, date -> datetime) until one dominates.
+  for (const [from, to] of Object.entries(MERGE) as [ValueKind, ValueKind][]) {
+    if (found) break;
+    counts.set(to, (counts.get(to) ?? 0) + (counts.get(from) ?? 0));
+    counts.delete(from);
+    found = dominant();
   }
-  return null;
+  return found ?? null;
 }
 
 const NUMERIC = new Set<ValueKind>(['integer', 'decimal', 'number', 'money', 'percent']);

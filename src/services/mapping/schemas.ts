@@ -1,9 +1,9 @@
 /**
  * Contract of the header-mapping service: the request body of
  * POST /v1/intelligence/map-headers and its response. HTTP validation,
- * OpenAPI and TypeScript types all derive from these schemas.
+ * OpenAPI (through the `.meta({ id })` names) and TypeScript types all derive from these schemas.
  */
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 
 export const MAX_HEADERS = 2000;
 
@@ -14,7 +14,7 @@ export const HeaderItem = z
     samples: z.array(z.string().max(1000)).max(20).optional(),
     description: z.string().max(2000).optional(),
   })
-  .openapi('HeaderItem');
+  .meta({ id: 'HeaderItem' });
 export type HeaderItem = z.infer<typeof HeaderItem>;
 
 /** Reports every repeated key of a header list at its own path ("schemaHeaders.3.key"). */
@@ -32,14 +32,14 @@ export const MapHeadersInput = z
     schemaHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys),
     fileHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys),
   })
-  .openapi('MapHeadersInput');
+  .meta({ id: 'MapHeadersInput' });
 export type MapHeadersInput = z.infer<typeof MapHeadersInput>;
 
 export const HeaderMapping = z
   .object({ fileKey: z.string(), confidence: z.number().min(0).max(1) })
-  .openapi('HeaderMapping');
+  .meta({ id: 'HeaderMapping' });
 export type HeaderMapping = z.infer<typeof HeaderMapping>;
 
 /** One entry per schema key that found a match; unmatched keys are left out. */
-export const MapHeadersOutput = z.record(z.string(), HeaderMapping).openapi('MapHeadersOutput');
+export const MapHeadersOutput = z.record(z.string(), HeaderMapping).meta({ id: 'MapHeadersOutput' });
 export type MapHeadersOutput = z.infer<typeof MapHeadersOutput>;
