@@ -131,6 +131,13 @@ function splitCompound(word: string, depth = 0): Ref[] | undefined {
   return undefined;
 }
 
+/** Same length, one adjacent pair swapped ("emial" / "email"). */
+function isTransposition(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
 const typoCache = new Map<string, Ref | null>();
 /** One-edit typo repair ("Emial", "Adress", "Frist name") when exactly one vocabulary key fits. */
 function repairTypo(text: string): Ref | undefined {
@@ -140,6 +147,8 @@ function repairTypo(text: string): Ref | undefined {
   let found: Ref | null = null;
   for (const k of keysByInitial.get(text[0]!) ?? []) {
     if (Math.abs(k.length - text.length) > 1 || editDistance(k, text, 1) > 1) continue;
+    // A one-letter substitution in a short word is often another real word ("internal" / "interval").
+    if (k.length === text.length && text.length < 10 && !isTransposition(k, text)) continue;
     const ref = exact.get(k)!;
     if (found !== null && found !== ref) {
       found = null;

@@ -11,7 +11,7 @@ import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
 
 export interface MatchOptions {
-  /** Minimum confidence for a mapping (default 0.5). */
+  /** Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes). */
   threshold?: number;
   /** Scores this close to the threshold, or to a rival, are reported as uncertain (default 0.12). */
   uncertainMargin?: number;
@@ -240,7 +240,11 @@ function candidateColumns(schema: Prepared[], file: Prepared[]): (row: number) =
  * gives the same output. Schema keys scoring below the threshold stay unmatched.
  */
 export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {}): MatchResult {
-  const threshold = options.threshold ?? 0.5;
+  // Many headers on one side against few on the other means many chance look-alikes
+  // per true pair: demand a little more (+0.1 per factor of ten in the size ratio).
+  const sizes = [input.schemaHeaders.length, input.fileHeaders.length];
+  const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
+  const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
   const margin = options.uncertainMargin ?? 0.12;
   const schema = input.schemaHeaders.map(prepare);
   const file = input.fileHeaders.map(prepare);

@@ -55,7 +55,9 @@ export function inferValueKind(raw: string): ValueKind | null {
   if (/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return 'iban';
   if (/^\d{8}$|^\d{12,14}$/.test(v) && isValidGtin(v)) return 'gtin';
   if (/^[-+]?\d+([.,]\d+)?\s?%$/.test(v)) return 'percent';
-  if (/^[-+(]?(\p{Sc}|[A-Z]{3})\s?[-+]?\d[\d.,'\s]*\)?$|^[-+]?\d[\d.,'\s]*\s?(\p{Sc}|[A-Z]{3})$/u.test(v)) return 'money';
+  const money = /^[-+(]?(\p{Sc}|[A-Z]{3})?\s?[-+]?\d[\d.,'\s]*\)?\s?(\p{Sc}|[A-Z]{3})?$/u.exec(v);
+  const code = money?.[1] ?? money?.[2];
+  if (money && code && (!/^[A-Z]{3}$/.test(code) || CURRENCIES.has(code))) return 'money';
   if (/^[-+]?\d{1,3}([,.']\d{3})+$|^[-+]?\d+$/.test(v)) return /^0\d{6,}$/.test(v) ? 'phone' : 'integer';
   if (/^[-+]?\d*[.,]\d+$/.test(v)) return 'decimal';
   if (DATE_PATTERNS.some((re) => re.test(v))) return 'date';
