@@ -5,7 +5,7 @@
  * Pure and deterministic; no I/O.
  */
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
-import { maxWeightAssignment } from './assignment';
+import { assignByComponents } from './assignment';
 import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
@@ -281,47 +281,4 @@ export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {})
       });
   });
   return { mappings, uncertain };
-}
-
-/**
- * Hungarian assignment on each connected group of rows and columns linked by
- * an above-threshold candidate, so the cubic step only sees small matrices.
- */
-function assignByComponents(candidates: { col: number; score: number }[][], threshold: number): Int32Array {
-  const result = new Int32Array(candidates.length).fill(-1);
-  const rowsOfCol = new Map<number, number[]>();
-  candidates.forEach((list, i) => {
-    for (const c of list) if (c.score >= threshold) (rowsOfCol.get(c.col) ?? rowsOfCol.set(c.col, []).get(c.col)!).push(i);
-  });
-  const seen = new Uint8Array(candidates.length);
-  for (let start = 0; start < candidates.length; start++) {
-    if (seen[start]) continue;
-    const rows: number[] = [];
-    const cols = new Map<number, number>();
-    const stack = [start];
-    seen[start] = 1;
-    while (stack.length > 0) {
-      const r = stack.pop()!;
-      rows.push(r);
-      for (const c of candidates[r]!) {
-        if (c.score < threshold || cols.has(c.col)) continue;
-        cols.set(c.col, cols.size);
-        for (const other of rowsOfCol.get(c.col)!) if (!seen[other]) (seen[other] = 1), stack.push(other);
-      }
-    }
-    if (cols.size === 0) continue;
-    rows.sort((x, y) => x - y);
-    const colList = [...cols.keys()].sort((x, y) => x - y);
-    colList.forEach((c, k) => cols.set(c, k));
-    const weights = new Float64Array(rows.length * colList.length);
-    rows.forEach((r, k) => {
-      for (const c of candidates[r]!) if (c.score >= threshold) weights[k * colList.length + cols.get(c.col)!] = c.score;
-    });
-    const picks = maxWeightAssignment(weights, rows.length, colList.length);
-    rows.forEach((r, k) => {
-      const c = picks[k]!;
-      if (c >= 0 && weights[k * colList.length + c]! > 0) result[r] = colList[c]!;
-    });
-  }
-  return result;
 }

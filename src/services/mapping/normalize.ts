@@ -93,7 +93,8 @@ function replaceSymbols(text: string, rules: NormalizeRules): string {
 
 /** Normalise one header label into content tokens, numbers and units. */
 export function normalizeHeader(label: string, rules: NormalizeRules): NormalizedHeader {
-  const folded = foldText(label);
+  // Dotted acronyms are one word: "D.O.B." -> "DOB", "P. O. #" -> "PO #".
+  const folded = foldText(label).replace(/\b([A-Za-z])\.\s?(?=[A-Za-z]\b)/g, '$1');
   const withSymbols = replaceSymbols(folded, rules);
   const tokens: string[] = [];
   const numbers: string[] = [];
