@@ -1,0 +1,284 @@
+/**
+ * Offline header matcher: scores every plausible schema x file pair from
+ * concepts, tokens and characters, applies near-miss guards and value-kind
+ * evidence, then assigns one-to-one with the Hungarian algorithm.
+ * Pure and deterministic; no I/O.
+ */
+import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
+import { assignByComponents } from './assignment';
+import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
+import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
+import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
+
+export interface MatchOptions {
+  /** Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes). */
+  threshold?: number;
+  /** Scores this close to the threshold, or to a rival, are reported as uncertain (default 0.12). */
+  uncertainMargin?: number;
+}
+
+export interface Candidate {
+  fileKey: string;
+  score: number;
+}
+
+/** A schema key the matcher is unsure about, with its best file candidates. */
+export interface UncertainPair {
+  schemaKey: string;
+  chosen: string | null;
+  candidates: Candidate[];
+}
+
+export interface MatchResult {
+  mappings: MapHeadersOutput;
+  uncertain: UncertainPair[];
+}
+
+interface Variant {
+  features: HeaderFeatures;
+  grams: Int32Array;
+}
+
+interface Prepared {
+  /** The label, and the key when it reads differently. */
+  variants: Variant[];
+  /** Units of label plus description, when a description is given. */
+  description: Unit[] | null;
+  /** Normalised distinct sample values. */
+  values: Set<string>;
+  kind: ValueKind | null;
+}
+
+// Above this many pairs, only pairs sharing a concept or token are scored.
+const FULL_SCAN_PAIRS = 250_000;
+// Candidates kept per schema key for the assignment; bounds the Hungarian step.
+const MAX_CANDIDATES = 8;
+
+function prepare(item: HeaderItem): Prepared {
+  const main = analyzeHeader(item.label.trim() || item.key);
+  const variants = [{ features: main, grams: trigramProfile(main.text) }];
+  // A key that reads differently ("msrp" for "RRP") is a second name, if the vocabulary knows it.
+  if (item.key !== item.label && item.label.trim()) {
+    const alt = analyzeHeader(item.key);
+    if (alt.text !== main.text && alt.units.some((u) => u.concept >= 0)) variants.push({ features: alt, grams: trigramProfile(alt.text) });
+  }
+  // Long descriptions add little beyond their first words and cost time.
+  const desc = item.description?.trim();
+  const description = desc ? [...main.units, ...analyzeHeader(desc.split(/\s+/).slice(0, 40).join(' ')).units] : null;
+  const values = new Set((item.samples ?? []).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
+  return { variants, description, values, kind: inferSamplesKind(item.samples) };
+}
+
+function unitSimilarity(a: Unit, b: Unit): number {
+  if (a.concept >= 0 && b.concept >= 0)
+    return a.concept === b.concept ? 1 : (relatedness.get(a.concept * conceptCount + b.concept) ?? 0);
+  if (a.concept === QUALIFIER || b.concept === QUALIFIER) return a.concept === b.concept && a.token === b.token ? 1 : 0;
+  if (a.concept === TOKEN && b.concept === TOKEN) return tokenSimilarity(a.token, b.token);
+  // A stray word of a multi-word term ("first" of first_name) is weak evidence.
+  const word = a.concept === TOKEN ? a : b;
+  return partialWords.get(word.token)?.has(word === a ? b.concept : a.concept) ? 0.5 : 0;
+}
+
+const scratch = { best: new Float64Array(64) };
+/** Weighted soft Dice: each unit counts with its best counterpart on the other side. */
+function softDice(a: Unit[], b: Unit[]): number {
+  if (scratch.best.length < b.length) scratch.best = new Float64Array(b.length * 2);
+  const bestB = scratch.best.fill(0, 0, b.length);
+  let matched = 0;
+  let total = 0;
+  for (let i = 0; i < a.length; i++) {
+    const ua = a[i]!;
+    let best = 0;
+    for (let j = 0; j < b.length; j++) {
+      const sim = unitSimilarity(ua, b[j]!);
+      if (sim > best) best = sim;
+      if (sim > bestB[j]!) bestB[j] = sim;
+    }
+    matched += ua.weight * best;
+    total += ua.weight;
+  }
+  for (let j = 0; j < b.length; j++) {
+    matched += b[j]!.weight * bestB[j]!;
+    total += b[j]!.weight;
+  }
+  return total === 0 ? 0 : matched / total;
+}
+
+function guardsCovered(own: Set<number>, other: Set<number>): number {
+  let factor = 1;
+  for (const g of own) {
+    if (other.has(g)) continue;
+    let close = false;
+    for (const h of other) if ((relatedness.get(g * conceptCount + h) ?? 0) >= 0.8) close = true;
+    if (!close) factor *= 0.4;
+  }
+  return factor;
+}
+
+/**
+ * Qualifier family -> concepts that some header of one side carries with a
+ * qualifier of that family ("Shipping ZIP" -> order_party: {postal_code}).
+ */
+type QualifiedConcepts = Map<string, Set<number>>;
+
+function qualifiedConcepts(side: Prepared[]): QualifiedConcepts {
+  const out: QualifiedConcepts = new Map();
+  for (const p of side)
+    for (const family of p.variants[0]!.features.qualifiers.keys()) {
+      const set = out.get(family) ?? out.set(family, new Set()).get(family)!;
+      for (const u of p.variants[0]!.features.units) if (u.concept >= 0) set.add(u.concept);
+    }
+  return out;
+}
+
+/**
+ * One header is qualified ("Billing ZIP"), the other is not ("ZIP"). Mild
+ * penalty, unless the unqualified header's own side also has a qualified
+ * sibling with the same concept: then it is deliberately the other one.
+ */
+function oneSidedFactor(ids: Set<string>, family: string, plain: HeaderFeatures, plainSide: QualifiedConcepts): number {
+  let factor = 1;
+  for (const id of ids) factor = Math.min(factor, unqualifiedFactor.get(id) ?? 0.9);
+  const siblings = plainSide.get(family);
+  if (siblings && plain.units.some((u) => u.concept >= 0 && siblings.has(u.concept))) factor *= 0.5;
+  return factor;
+}
+
+/** Multiplicative penalties for qualified near-misses. */
+function guardFactor(a: HeaderFeatures, b: HeaderFeatures, aSide: QualifiedConcepts, bSide: QualifiedConcepts): number {
+  let factor = 1;
+  for (const [family, qa] of a.qualifiers) {
+    const qb = b.qualifiers.get(family);
+    if (!qb) factor *= oneSidedFactor(qa, family, b, bSide);
+    else {
+      let shared = false;
+      for (const q of qa) if (qb.has(q)) shared = true;
+      if (!shared) factor *= 0.3; // billing vs shipping, home vs work
+    }
+  }
+  for (const [family, qb] of b.qualifiers) if (!a.qualifiers.has(family)) factor *= oneSidedFactor(qb, family, a, aSide);
+  // "Email consent" is not "Email": a meaning-changing concept must be on both sides.
+  if (a.guards.size > 0) factor *= guardsCovered(a.guards, b.guards);
+  if (b.guards.size > 0) factor *= guardsCovered(b.guards, a.guards);
+  if (a.numbers !== '' && b.numbers !== '') {
+    if (a.numbers !== b.numbers) factor *= 0.55; // "Address 1" vs "Address 2"
+  } else if ((a.numbers || '1') !== '1' || (b.numbers || '1') !== '1') factor *= 0.75; // "Address 2" vs "Address"
+  if (a.measureUnits.length > 0 && b.measureUnits.length > 0 && !a.measureUnits.some((u) => b.measureUnits.includes(u)))
+    factor *= 0.85;
+  return factor;
+}
+
+interface Sides {
+  schema: QualifiedConcepts;
+  file: QualifiedConcepts;
+}
+
+function nameScore(a: Variant, b: Variant, sides: Sides): number {
+  const fa = a.features;
+  const fb = b.features;
+  if (fa.text.length > 0 && fa.text === fb.text) return 1;
+  const dice = softDice(fa.units, fb.units);
+  const chars = profileDice(a.grams, b.grams);
+  // Characters matter more when the vocabulary did not understand the words.
+  const charWeight = 0.15 + 0.3 * Math.max(fa.residualShare, fb.residualShare);
+  return (dice * (1 - charWeight) + chars * charWeight) * guardFactor(fa, fb, sides.schema, sides.file);
+}
+
+/** Moves a score towards 1 when value kinds agree and down when they clash. */
+function kindEvidence(score: number, compat: number, strength: number): number {
+  if (compat >= 0.99) return score + (1 - score) * 0.25 * strength;
+  if (compat <= 0.3) return score * (1 - strength * (0.3 - compat) * 1.5);
+  return score;
+}
+
+function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
+  let score = 0;
+  for (const vs of s.variants) for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides));
+  // Two descriptions are a second opinion; they can raise a score, never lower it.
+  if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description));
+  const expectedS = s.variants[0]!.features.expectedKind;
+  const expectedF = f.variants[0]!.features.expectedKind;
+  if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
+  else if (f.kind && expectedS) score = kindEvidence(score, kindCompatibility(expectedS, f.kind), 0.6);
+  else if (s.kind && expectedF) score = kindEvidence(score, kindCompatibility(s.kind, expectedF), 0.6);
+  const overlap = sampleOverlap(s.values, f.values);
+  if (overlap > 0 && s.kind !== 'boolean' && s.kind !== 'gender') score += (1 - score) * 0.3 * overlap;
+  return Math.min(1, Math.max(0, score));
+}
+
+/** Keys that make two headers worth scoring when the input is too large to score every pair. */
+function blockingKeys(p: Prepared, expand: boolean): string[] {
+  const keys = new Set<string>();
+  for (const v of p.variants)
+    for (const u of v.features.units) {
+      if (u.concept < 0) {
+        keys.add(`t:${u.token.slice(0, 4)}`); // prefix, so typos and abbreviations still meet
+        continue;
+      }
+      keys.add(`c:${u.concept}`);
+      if (expand) for (let o = 0; o < conceptCount; o++) if (relatedness.has(u.concept * conceptCount + o)) keys.add(`c:${o}`);
+    }
+  return [...keys];
+}
+
+function candidateColumns(schema: Prepared[], file: Prepared[]): (row: number) => Iterable<number> {
+  const all = file.map((_, j) => j);
+  if (schema.length * file.length <= FULL_SCAN_PAIRS) return () => all;
+  const postings = new Map<string, number[]>();
+  file.forEach((f, j) => {
+    for (const k of blockingKeys(f, false)) (postings.get(k) ?? postings.set(k, []).get(k)!).push(j);
+  });
+  return (row) => {
+    const cols = new Set<number>();
+    for (const k of blockingKeys(schema[row]!, true)) for (const j of postings.get(k) ?? []) cols.add(j);
+    return [...cols].sort((x, y) => x - y);
+  };
+}
+
+/**
+ * Map schema headers to file headers offline. Deterministic: the same input
+ * gives the same output. Schema keys scoring below the threshold stay unmatched.
+ */
+export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {}): MatchResult {
+  // Many headers on one side against few on the other means many chance look-alikes
+  // per true pair: demand a little more (+0.1 per factor of ten in the size ratio).
+  const sizes = [input.schemaHeaders.length, input.fileHeaders.length];
+  const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
+  const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
+  const margin = options.uncertainMargin ?? 0.12;
+  const schema = input.schemaHeaders.map(prepare);
+  const file = input.fileHeaders.map(prepare);
+  const columnsFor = candidateColumns(schema, file);
+  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file) };
+  // Per schema row, its strongest candidates (score-descending, then column order).
+  const candidates: { col: number; score: number }[][] = schema.map((s, i) => {
+    const scored: { col: number; score: number }[] = [];
+    for (const j of columnsFor(i)) {
+      const score = scorePair(s, file[j]!, sides);
+      if (score >= threshold - margin) scored.push({ col: j, score });
+    }
+    scored.sort((x, y) => y.score - x.score || x.col - y.col);
+    return scored.slice(0, MAX_CANDIDATES);
+  });
+  const assigned = assignByComponents(candidates, threshold);
+  const mappings: MapHeadersOutput = {};
+  const uncertain: UncertainPair[] = [];
+  schema.forEach((_, i) => {
+    const schemaKey = input.schemaHeaders[i]!.key;
+    const col = assigned[i]!;
+    const chosen = candidates[i]!.find((c) => c.col === col);
+    if (chosen) mappings[schemaKey] = { fileKey: input.fileHeaders[col]!.key, confidence: Math.round(chosen.score * 1000) / 1000 };
+    const top = candidates[i]!.slice(0, 3);
+    const rival = top.find((c) => c.col !== col);
+    const unsure = chosen
+      ? chosen.score < threshold + margin || (rival !== undefined && chosen.score - rival.score < margin / 2)
+      : top.length > 0;
+    if (unsure)
+      uncertain.push({
+        schemaKey,
+        chosen: chosen ? input.fileHeaders[col]!.key : null,
+        candidates: top.map((c) => ({ fileKey: input.fileHeaders[c.col]!.key, score: Math.round(c.score * 1000) / 1000 })),
+      });
+  });
+  return { mappings, uncertain };
+}

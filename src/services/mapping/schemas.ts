@@ -1,0 +1,45 @@
+/**
+ * Contract of the header-mapping service: the request body of
+ * POST /v1/intelligence/map-headers and its response. HTTP validation,
+ * OpenAPI (through the `.meta({ id })` names) and TypeScript types all derive from these schemas.
+ */
+import { z } from 'zod';
+
+export const MAX_HEADERS = 2000;
+
+export const HeaderItem = z
+  .object({
+    key: z.string().min(1).max(500),
+    label: z.string().max(500),
+    samples: z.array(z.string().max(1000)).max(20).optional(),
+    description: z.string().max(2000).optional(),
+  })
+  .meta({ id: 'HeaderItem' });
+export type HeaderItem = z.infer<typeof HeaderItem>;
+
+/** Reports every repeated key of a header list at its own path ("schemaHeaders.3.key"). */
+function uniqueKeys(items: HeaderItem[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  items.forEach((item, index) => {
+    if (seen.has(item.key))
+      ctx.addIssue({ code: 'custom', message: `duplicate key "${item.key}"`, path: [index, 'key'], input: item.key });
+    seen.add(item.key);
+  });
+}
+
+export const MapHeadersInput = z
+  .object({
+    schemaHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys),
+    fileHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys),
+  })
+  .meta({ id: 'MapHeadersInput' });
+export type MapHeadersInput = z.infer<typeof MapHeadersInput>;
+
+export const HeaderMapping = z
+  .object({ fileKey: z.string(), confidence: z.number().min(0).max(1) })
+  .meta({ id: 'HeaderMapping' });
+export type HeaderMapping = z.infer<typeof HeaderMapping>;
+
+/** One entry per schema key that found a match; unmatched keys are left out. */
+export const MapHeadersOutput = z.record(z.string(), HeaderMapping).meta({ id: 'MapHeadersOutput' });
+export type MapHeadersOutput = z.infer<typeof MapHeadersOutput>;

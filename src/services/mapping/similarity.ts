@@ -1,0 +1,109 @@
+/**
+ * String similarity primitives used by the header matcher. All functions are
+ * pure, symmetric and return values in [0, 1] (distances excepted).
+ */
+
+/** Jaro-Winkler similarity; good at short tokens with typos and shared prefixes. */
+export function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length;
+  const lb = b.length;
+  if (la === 0 || lb === 0) return 0;
+  const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  const matchedA = new Uint8Array(la);
+  const matchedB = new Uint8Array(lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const lo = Math.max(0, i - window);
+    const hi = Math.min(lb - 1, i + window);
+    for (let j = lo; j <= hi; j++) {
+      if (matchedB[j] === 0 && a.charCodeAt(i) === b.charCodeAt(j)) {
+        matchedA[i] = 1;
+        matchedB[j] = 1;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  let transpositions = 0;
+  let k = 0;
+  for (let i = 0; i < la; i++) {
+    if (matchedA[i] === 0) continue;
+    while (matchedB[k] === 0) k++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions++;
+    k++;
+  }
+  const jaro = (matches / la + matches / lb + (matches - transpositions / 2) / matches) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < la && prefix < lb && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transposition),
+ * stopping early once it exceeds `max`; returns max + 1 in that case.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const lb = b.length;
+  let prev2 = new Array<number>(lb + 1).fill(0);
+  let prev = Array.from({ length: lb + 1 }, (_, j) => j);
+  let cur = new Array<number>(lb + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= lb; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, cur] = [prev, cur, prev2];
+  }
+  return Math.min(prev[lb]!, max + 1);
+}
+
+/**
+ * Character trigrams of a string padded with spaces, as sorted 32-bit hashes:
+ * computed once per header so pair comparisons are a linear merge.
+ */
+export function trigramProfile(s: string): Int32Array {
+  const padded = `  ${s} `;
+  const out = new Int32Array(Math.max(0, padded.length - 2));
+  for (let i = 0; i + 3 <= padded.length; i++)
+    out[i] = Math.imul(Math.imul(padded.charCodeAt(i), 65599) + padded.charCodeAt(i + 1), 65599) + padded.charCodeAt(i + 2);
+  return out.sort();
+}
+
+/** Dice coefficient of two trigram profiles (multiset intersection), in [0, 1]. */
+export function profileDice(a: Int32Array, b: Int32Array): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  let i = 0;
+  let j = 0;
+  let shared = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return (2 * shared) / (a.length + b.length);
+}
+
+/**
+ * Similarity of two tokens the vocabulary does not know: exact, one typo,
+ * or one a clear prefix-abbreviation of the other ("categ" / "category").
+ */
+export function tokenSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < 4) return 0;
+  if (editDistance(a, b, 1) <= 1) return 0.85;
+  if (a.startsWith(b) || b.startsWith(a)) return 0.7;
+  return jaroWinkler(a, b) >= 0.93 ? 0.6 : 0;
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { matchHeaders } from '../../src/services/mapping/match-headers';
+import type { HeaderItem } from '../../src/services/mapping/schemas';
+
+const items = (labels: string[]): HeaderItem[] => labels.map((label) => ({ key: label, label }));
+/** schema label -> file label of the offline answer. */
+function pairs(schema: string[] | HeaderItem[], file: string[] | HeaderItem[]): Record<string, string> {
+  const s = typeof schema[0] === 'string' ? items(schema as string[]) : (schema as HeaderItem[]);
+  const f = typeof file[0] === 'string' ? items(file as string[]) : (file as HeaderItem[]);
+  const { mappings } = matchHeaders({ schemaHeaders: s, fileHeaders: f });
+  return Object.fromEntries(Object.entries(mappings).map(([k, v]) => [k, v.fileKey]));
+}
+
+describe('matchHeaders', () => {
+  it('maps synonyms across languages and formats', () => {
+    assert.deepEqual(
+      pairs(['First name', 'Last name', 'Email', 'Postal code', 'Date of birth'], ['E-Mail-Adresse', 'PLZ', 'Nachname', 'Geb.-Datum', 'Vorname']),
+      { 'First name': 'Vorname', 'Last name': 'Nachname', Email: 'E-Mail-Adresse', 'Postal code': 'PLZ', 'Date of birth': 'Geb.-Datum' },
+    );
+    assert.deepEqual(pairs(['Quantity', 'Unit price'], ['unitPriceNet', 'qty']), { Quantity: 'qty', 'Unit price': 'unitPriceNet' });
+  });
+
+  it('does not take "Email consent" for "Email"', () => {
+    assert.deepEqual(pairs(['Email'], ['Email consent']), {});
+    assert.deepEqual(pairs(['Email', 'Consent'], ['Email consent', 'E-mail']), { Email: 'E-mail', Consent: 'Email consent' });
+  });
+
+  it('does not take a shipping ZIP, or a plain ZIP beside one, for a billing ZIP', () => {
+    assert.deepEqual(pairs(['Billing ZIP'], ['Shipping ZIP']), {});
+    assert.deepEqual(pairs(['Billing ZIP', 'ZIP'], ['Shipping ZIP', 'ZIP code']), { ZIP: 'ZIP code' });
+    assert.deepEqual(pairs(['Billing ZIP', 'Shipping ZIP'], ['Lieferadresse PLZ', 'Rechnungsadresse PLZ']), {
+      'Billing ZIP': 'Rechnungsadresse PLZ',
+      'Shipping ZIP': 'Lieferadresse PLZ',
+    });
+  });
+
+  it('keeps "Created by" and "Created at" apart', () => {
+    assert.deepEqual(pairs(['Created at'], ['Created by']), {});
+    assert.deepEqual(pairs(['Created by', 'Created at'], ['createdAt', 'createdBy']), { 'Created by': 'createdBy', 'Created at': 'createdAt' });
+  });
+
+  it('assigns one-to-one by total score, not greedily', () => {
+    // Greedy gives "Address" the best pair ("Street address") and leaves "Street" with a worse one.
+    const result = pairs(['Address', 'Street'], ['Street address', 'Address line 2']);
+    assert.deepEqual(result, { Street: 'Street address', Address: 'Address line 2' });
+    const used = Object.values(pairs(['Phone', 'Mobile', 'Fax'], ['Telephone', 'Tel. (mobile)', 'Telefax']));
+    assert.equal(new Set(used).size, used.length);
+  });
+
+  it('leaves a schema key unmatched below the threshold', () => {
+    assert.deepEqual(pairs(['Country', 'Email'], ['Colour', 'Email address']), { Email: 'Email address' });
+    const input = { schemaHeaders: items(['Mobile']), fileHeaders: items(['Phone']) };
+    assert.equal(matchHeaders(input).mappings.Mobile?.fileKey, 'Phone');
+    const strict = matchHeaders(input, { threshold: 0.95, uncertainMargin: 0.5 });
+    assert.deepEqual(strict.mappings, {});
+    assert.deepEqual(strict.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Mobile', null, 'Phone']]);
+  });
+
+  it('uses samples: values decide between look-alike names', () => {
+    const schema: HeaderItem[] = [{ key: 'contact', label: 'Contact', samples: ['jane@example.com'] }];
+    const file: HeaderItem[] = [
+      { key: 'c1', label: 'Contact 1', samples: ['+1 555 0101', '+1 555 0102'] },
+      { key: 'c2', label: 'Contact 2', samples: ['a@example.org', 'b@example.org'] },
+    ];
+    assert.deepEqual(pairs(schema, file), { contact: 'c2' });
+  });
+
+  it('uses the key when it names the column better than the label', () => {
+    assert.deepEqual(pairs([{ key: 'postal_code', label: 'Code (5 digits)' }], ['City', 'Postleitzahl']), { postal_code: 'Postleitzahl' });
+  });
+
+  it('returns {} for empty inputs and is deterministic', () => {
+    assert.deepEqual(matchHeaders({ schemaHeaders: [], fileHeaders: [] }), { mappings: {}, uncertain: [] });
+    assert.deepEqual(pairs(['Email'], []), {});
+    const input = { schemaHeaders: items(['Name', 'Full name', 'Email']), fileHeaders: items(['Name', 'E-mail', 'Nom complet']) };
+    assert.deepEqual(matchHeaders(input), matchHeaders(input));
+  });
+
+  it('bounds the work on large inputs', () => {
+    const many = Array.from({ length: 600 }, (_, i) => `Custom field ${i}`);
+    const result = matchHeaders({ schemaHeaders: items(many), fileHeaders: items([...many].reverse()) });
+    assert.equal(result.mappings['Custom field 42']?.fileKey, 'Custom field 42');
+    const used = Object.values(result.mappings).map((m) => m.fileKey);
+    assert.equal(new Set(used).size, used.length);
+  });
+});

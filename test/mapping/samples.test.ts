@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap } from '../../src/services/mapping/samples';
+
+describe('inferValueKind', () => {
+  const cases: [string, string][] = [
+    ['jane.doe@example.com', 'email'], ['https://example.com/a', 'url'], ['+49 30 1234567', 'phone'], ['2024-01-31', 'date'],
+    ['31.01.2024', 'date'], ['2024-01-31 12:00', 'datetime'], ['42', 'integer'], ['4.5', 'decimal'], ['€12.50', 'money'],
+    ['15%', 'percent'], ['yes', 'boolean'], ['DE', 'country'], ['EUR', 'currency'], ['DE89370400440532013000', 'iban'],
+    ['4006381333931', 'gtin'], ['550e8400-e29b-41d4-a716-446655440000', 'uuid'], ['SW1A 1AA', 'postal'], ['Jane', 'text'],
+  ];
+  for (const [value, kind] of cases) it(`${value} is ${kind}`, () => assert.equal(inferValueKind(value), kind));
+});
+
+describe('inferSamplesKind', () => {
+  it('takes the dominant kind and widens mixed numbers', () => {
+    assert.equal(inferSamplesKind(['a@b.io', 'c@d.io', 'e@f.io']), 'email');
+    assert.equal(inferSamplesKind(['1', '2.5', '3']), 'decimal');
+    assert.equal(inferSamplesKind([]), null);
+    assert.equal(inferSamplesKind(undefined), null);
+  });
+});
+
+describe('kindCompatibility and sampleOverlap', () => {
+  it('scores same kinds 1, clashes 0 and free text next to typed data low', () => {
+    assert.equal(kindCompatibility('email', 'email'), 1);
+    assert.equal(kindCompatibility('email', 'date'), 0);
+    assert.ok(kindCompatibility('integer', 'decimal') > 0.5);
+    assert.ok(kindCompatibility('text', 'email') < 0.3);
+  });
+  it('measures shared values', () => {
+    assert.equal(sampleOverlap(new Set(['a', 'b']), new Set(['b', 'c', 'd'])), 0.5);
+    assert.equal(sampleOverlap(new Set(), new Set(['a'])), 0);
+  });
+});
