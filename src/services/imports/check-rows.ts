@@ -1,5 +1,6 @@
 import { validationFailed, type ErrorDetail } from '../errors';
-import type { CellStatsCollector } from './cell-stats';
+import { CellStatsCollector } from './cell-stats';
+import type { CellStats } from './schemas';
 
 const MAX_DETAILS = 20;
 
@@ -34,4 +35,21 @@ export function checkRows(rows: readonly unknown[], first: number, stats: CellSt
   }
   if (details !== undefined) throw validationFailed(details);
   return texts;
+}
+
+/** Checks consecutive slices of one import's rows, numbering them and collecting their statistics. */
+export class RowChecker {
+  private readonly collector = new CellStatsCollector();
+  private checked = 0;
+
+  /** Throws validation_failed (paths use the row's index in the whole import). */
+  check(rows: readonly unknown[]): string[] {
+    const texts = checkRows(rows, this.checked, this.collector);
+    this.checked += texts.length;
+    return texts;
+  }
+
+  stats(): CellStats {
+    return this.collector.result(this.checked);
+  }
 }

@@ -1,7 +1,7 @@
 import type { SessionClaims } from '../auth';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
-import { beginImport, writeRows, type ImportHeader, type RowSlices } from './import-writer';
+import { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
 import { toListItem } from './views';
@@ -55,16 +55,18 @@ export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, e
 
 /**
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
- * arrive in slices (`sliceRows` for an array). Returns the create shape. Throws validation_failed (a row's
- * index in `details[].path`), and whatever producing a slice throws.
+ * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
+ * already checked (by the parse worker). Returns the create shape. Throws validation_failed (a row's index
+ * in `details[].path`), and whatever producing a slice throws.
  */
 export async function createImport(
   ctx: ServiceContext,
   origin: ImportOrigin,
-  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices },
+  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows },
 ): Promise<ImportListItem> {
   const header = prepareImportHeader(ctx, origin, body);
-  return toListItem(await writeRows(beginImport(ctx, header), body.rows));
+  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows);
+  return toListItem(await writeRows(beginImport(ctx, header), rows));
 }
 
 /** meta as JSON text without credentials; members are copied one by one so nothing else changes. */

@@ -3,11 +3,14 @@ import { newId } from '../../core/ids';
 import { insertRowTexts } from '../../db/queries/import-rows';
 import { completeImport, deleteImport, insertImport, type ImportRow } from '../../db/queries/imports';
 import type { ServiceContext } from '../context';
-import { CellStatsCollector } from './cell-stats';
-import { checkRows } from './check-rows';
+import { RowChecker } from './check-rows';
+import type { CellStats } from './schemas';
 
-/** Rows written per transaction; between slices the event loop serves other requests. */
-export const SLICE_ROWS = 2000;
+/**
+ * Rows written per transaction; between slices the event loop serves other requests. 500 rows take a few
+ * milliseconds to store, which bounds how long any other request waits behind a large import.
+ */
+export const SLICE_ROWS = 500;
 
 /** Everything stored about an import except its rows and statistics. */
 export type ImportHeader = Pick<
@@ -27,17 +30,17 @@ export type ImportHeader = Pick<
 >;
 
 /**
- * Writes one import: `begin` stores it as 'writing' (invisible to every read), `append` checks and stores
- * slices of rows in order, `finish` stores the counts and statistics and flips it to 'complete' in one
+ * Writes one import: `begin` stores it as 'writing' (invisible to every read), `append` stores slices of
+ * checked rows in order, `finish` stores the counts and statistics and flips it to 'complete' in one
  * statement, `abort` deletes it with its rows. A process killed in between leaves a 'writing' import that
- * cleanAbandonedImports removes. Used by POST /imports; built for streamed and CLI ingest as well.
+ * cleanAbandonedImports removes. Used by POST /imports (JSON and NDJSON) and the CLI's bulk load.
  */
 export interface ImportWriter {
   readonly importId: string;
   readonly rowCount: number;
-  /** Checks and stores rows in one transaction. Throws validation_failed (the caller then aborts). */
-  append(rows: readonly unknown[]): void;
-  finish(): ImportRow;
+  /** Stores rows already checked and encoded as JSON text (RowChecker) in one transaction. */
+  append(texts: readonly string[]): void;
+  finish(stats: CellStats): ImportRow;
   abort(): void;
 }
 
@@ -54,23 +57,21 @@ export function beginImport(ctx: ServiceContext, header: ImportHeader): ImportWr
     updatedAt: startedAt,
   };
   insertImport(ctx.db, row);
-  const stats = new CellStatsCollector();
-  const store = ctx.sqlite.transaction((first: number, texts: string[]) => insertRowTexts(ctx.sqlite, row.id, first, texts));
+  const store = ctx.sqlite.transaction((first: number, texts: readonly string[]) => insertRowTexts(ctx.sqlite, row.id, first, texts));
   let rowCount = 0;
   return {
     importId: row.id,
     get rowCount() {
       return rowCount;
     },
-    append(rows) {
-      const texts = checkRows(rows, rowCount, stats);
+    append(texts) {
       store(rowCount, texts);
       rowCount += texts.length;
     },
-    finish() {
+    finish(stats) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
-      const values = { rowCount, cellStats: JSON.stringify(stats.result(rowCount)), createdAt: completedAt, updatedAt: completedAt };
+      const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
       completeImport(ctx.db, row.id, values);
       return { ...row, ...values, status: 'complete', writerPid: null };
     },
@@ -86,24 +87,39 @@ export function beginImport(ctx: ServiceContext, header: ImportHeader): ImportWr
  */
 export type RowSlices = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]>;
 
+/** Rows checked and encoded slice by slice, and the statistics of them all once every slice has been read. */
+export interface CheckedRows {
+  slices: Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
+  stats(): CellStats;
+}
+
 /** An array of rows as slices of SLICE_ROWS. */
 export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
   for (let first = 0; first < rows.length; first += SLICE_ROWS) yield rows.slice(first, first + SLICE_ROWS);
+}
+
+/** Checks rows on this thread as the writer asks for them (the parse worker does the same off-thread). */
+export function checkInThread(slices: RowSlices): CheckedRows {
+  const checker = new RowChecker();
+  async function* checked() {
+    for await (const rows of slices) yield checker.check(rows);
+  }
+  return { slices: checked(), stats: () => checker.stats() };
 }
 
 /**
  * Appends every slice, yielding to the event loop between slices, then finishes. Any failure (a bad row,
  * a slice that cannot be produced, storage) aborts the import, so nothing of it stays, and is rethrown.
  */
-export async function writeRows(writer: ImportWriter, slices: RowSlices): Promise<ImportRow> {
+export async function writeRows(writer: ImportWriter, rows: CheckedRows): Promise<ImportRow> {
   try {
     let first = true;
-    for await (const slice of slices) {
+    for await (const texts of rows.slices) {
       if (!first) await new Promise(setImmediate);
       first = false;
-      writer.append(slice);
+      writer.append(texts);
     }
-    return writer.finish();
+    return writer.finish(rows.stats());
   } catch (error) {
     writer.abort();
     throw error;

@@ -1,0 +1,14 @@
+import { createHarness, createTestEnvironment, call } from './test/helpers/harness.ts';
+import { importBody } from './bench/data.ts';
+const h = createHarness({ config: { IMPORTD_LOG_LEVEL: 'warn' } });
+const env = createTestEnvironment(h);
+const body = importBody(100000);
+await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: importBody(1000) });
+let last = performance.now(); const t0 = last; const lags: string[] = [];
+const timer = setInterval(() => { const now = performance.now(); if (now - last > 15) lags.push(`${(last - t0).toFixed(0)}+${(now - last).toFixed(0)}`); last = now; }, 1);
+const s = performance.now();
+const r = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: body });
+console.log('status', r.status, 'ms', (performance.now() - s).toFixed(0));
+clearInterval(timer);
+console.log('lags (start+ms):', lags.join(' '));
+h.close();
