@@ -1,6 +1,7 @@
 import type { StoredRow } from '../../db/queries/import-rows';
 import type { ImportRow } from '../../db/queries/imports';
-import type { CellStats, ImportDetail, ImportListItem, Pagination } from './schemas';
+import type { Pagination } from '../pagination';
+import type { CellStats, ImportDetail, ImportListItem } from './schemas';
 
 // Stored import -> the response shapes, each with exactly the members the spec lists for it.
 
@@ -45,7 +46,7 @@ export function toDetail(row: ImportRow): ImportDetail {
  * A rows page as JSON text: each row's stored JSON is spliced in as it is, so a page costs no parse and no
  * re-serialisation of the row data.
  */
-export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination): string {
+export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<Record<string, never>>): string {
   let data = '';
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;

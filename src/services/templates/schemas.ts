@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonObject } from '../json';
-import { Direction, PageCursor, PageLimit, pageSchema } from '../pagination';
+import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 
 /** A template schema may be large (many fields and rules) but never more than 1 MiB of JSON. */
 export const TEMPLATE_SCHEMA_MAX_BYTES = 1024 * 1024;
@@ -56,7 +56,7 @@ export type UpdateTemplateInput = z.input<typeof UpdateTemplateInput>;
 export const TemplateOrderBy = z.enum(['createdAt', 'updatedAt']);
 
 export const ListTemplatesInput = z.object({
-  limit: PageLimit,
+  limit: pageLimit(0),
   cursor: PageCursor,
   orderBy: TemplateOrderBy.default('createdAt'),
   direction: Direction.default('desc'),
