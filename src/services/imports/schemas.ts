@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonRecord } from '../json';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 
 // Inputs of the imports service (HTTP and CLI both hand it raw strings for query parameters) and the
@@ -105,8 +106,10 @@ export const ExportQuery = z.object({
 });
 export type ExportQuery = z.input<typeof ExportQuery>;
 
-const jsonObject = z.record(z.string(), z.unknown());
 const nullableText = z.string().nullable();
+
+/** The members every shape of an import starts with. */
+const importHead = { id: z.string(), templateId: z.string(), createdAt: z.string(), updatedAt: z.string() };
 
 export const CellStats = z.object({
   totalCells: z.int(),
@@ -119,13 +122,10 @@ export type CellStats = z.infer<typeof CellStats>;
 
 /** The list and create shape of an import. */
 export const ImportListItem = z.object({
-  id: z.string(),
-  templateId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...importHead,
   fileId: nullableText,
-  file: jsonObject.nullable(),
-  meta: jsonObject,
+  file: JsonRecord.nullable(),
+  meta: JsonRecord,
   endUserId: nullableText,
   endUserEmail: nullableText,
   importedFrom: nullableText,
@@ -135,12 +135,9 @@ export type ImportListItem = z.infer<typeof ImportListItem>;
 
 /** The detail shape (GET /imports/{importId}). */
 export const ImportDetail = z.object({
-  id: z.string(),
-  templateId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  meta: jsonObject,
-  file: jsonObject.nullable(),
+  ...importHead,
+  meta: JsonRecord,
+  file: JsonRecord.nullable(),
   cellStats: CellStats,
   endUserId: nullableText,
   endUserEmail: nullableText,

@@ -1,22 +1,18 @@
 import type { StoredRow } from '../../db/queries/import-rows';
 import type { ImportRow } from '../../db/queries/imports';
+import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
 
 // Stored import -> the response shapes, each with exactly the members the spec lists for it.
 
-type JsonObject = Record<string, unknown>;
-
 /** The list and create shape. */
 export function toListItem(row: ImportRow): ImportListItem {
   return {
-    id: row.id,
-    templateId: row.templateId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    ...head(row),
     fileId: row.fileId,
-    file: parseNullable(row.file),
-    meta: JSON.parse(row.meta) as JsonObject,
+    file: parseJsonObject(row.file),
+    meta: parseJsonObject(row.meta),
     endUserId: row.endUserId,
     endUserEmail: row.endUserEmail,
     importedFrom: row.importedFrom,
@@ -27,12 +23,9 @@ export function toListItem(row: ImportRow): ImportListItem {
 /** The detail shape. */
 export function toDetail(row: ImportRow): ImportDetail {
   return {
-    id: row.id,
-    templateId: row.templateId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    meta: JSON.parse(row.meta) as JsonObject,
-    file: parseNullable(row.file),
+    ...head(row),
+    meta: parseJsonObject(row.meta),
+    file: parseJsonObject(row.file),
     cellStats: JSON.parse(row.cellStats) as CellStats,
     endUserId: row.endUserId,
     endUserEmail: row.endUserEmail,
@@ -55,6 +48,7 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<R
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
 }
 
-function parseNullable(text: string | null): JsonObject | null {
-  return text === null ? null : (JSON.parse(text) as JsonObject);
+/** The members every shape of an import starts with. */
+function head(row: ImportRow) {
+  return { id: row.id, templateId: row.templateId, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject } from '../json';
+import { jsonObject, JsonRecord } from '../json';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 
 /** A template schema may be large (many fields and rules) but never more than 1 MiB of JSON. */
@@ -63,15 +63,13 @@ export const ListTemplatesInput = z.object({
 });
 export type ListTemplatesInput = z.input<typeof ListTemplatesInput>;
 
-const JsonMap = z.record(z.string(), z.unknown());
-
 const TemplateShape = z.object({
   id: z.string(),
   key: z.string(),
   clientId: z.string().describe('the id of the account that owns the template'),
-  schema: JsonMap,
+  schema: JsonRecord,
   source: z.string(),
-  metadata: JsonMap,
+  metadata: JsonRecord,
   createdAt: z.string(),
   updatedAt: z.string(),
 });
