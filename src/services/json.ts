@@ -27,3 +27,13 @@ function serializedSize(value: unknown): number | undefined {
     return undefined;
   }
 }
+
+/** A stored free-form JSON object in a response (meta, file, schema, metadata), for the OpenAPI document. */
+export const JsonRecord = z.record(z.string(), z.unknown());
+
+/** Reads a JSON object the service stored itself (so it is known to be an object). */
+export function parseJsonObject(text: string): Record<string, unknown>;
+export function parseJsonObject(text: string | null): Record<string, unknown> | null;
+export function parseJsonObject(text: string | null): Record<string, unknown> | null {
+  return text === null ? null : (JSON.parse(text) as Record<string, unknown>);
+}

@@ -1,17 +1,23 @@
-import { createHash } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import type { ServiceContext } from './context';
 import { validationFailed } from './errors';
 
-// Keyset pagination shared by every list (DESIGN.md "Pagination"): the cursor is base64url JSON of the last
-// item's sort value and id, plus a short hash of the sort and filters it was made for.
+// Keyset pagination of every list (DESIGN.md "Pagination"). The cursor is base64url JSON of the last item's
+// position plus a MAC keyed by the session secret over that position and what the cursor is bound to: the
+// list and its owner (`scope`: list name, account, parent ids), the sort and the filters. An edited or forged
+// cursor, or one replayed against another list, account, sort or filter set, fails the MAC and is rejected.
 
-/** 1-100, default 20; 0 answers only the total. Numbers (CLI) or digit strings (query strings). */
-export const PageLimit = z
-  .union([z.number(), z.string().regex(/^\d{1,3}$/, 'must be an integer from 0 to 100').transform(Number)])
-  .pipe(z.number().int('must be an integer from 0 to 100').min(0, 'must be an integer from 0 to 100').max(100, 'must be an integer from 0 to 100'))
-  .default(20);
+/** Page size: `min`-100, default 20 (lists allow 0: only the total). Numbers (CLI) or digit strings (query). */
+export function pageLimit(min: 0 | 1) {
+  const message = `must be an integer from ${min} to 100`;
+  return z
+    .union([z.number(), z.string().regex(/^-?\d{1,6}$/, message).transform(Number)])
+    .pipe(z.number().int(message).min(min, message).max(100, message))
+    .default(20);
+}
 
-/** Absent, empty or `null` (the spec types it "null or string") all mean the first page. */
+/** Absent, empty or `null` (the spec types it "null or string"; clients send back the null they got) = first page. */
 export const PageCursor = z
   .string()
   .max(512)
@@ -21,14 +27,21 @@ export const PageCursor = z
 export const Direction = z.enum(['asc', 'desc']);
 export type Direction = z.infer<typeof Direction>;
 
-/** Where a page ends: the sort value and id of its last item. */
-export interface Keyset {
-  value: string;
-  id: string;
-}
+/** Where a page ends: the last item's sort value and, when values can tie, its id. */
+export type Keyset = { value: string; id: string } | { value: number };
+type KeysetKind = 'string' | 'number';
+type KeysetOf<K extends KeysetKind> = Extract<Keyset, { value: K extends 'string' ? string : number }>;
 
-/** What a cursor is bound to: the sort and the filters of the query. */
-export interface PageQuery<F extends Record<string, unknown>> {
+const keysetShapes = {
+  string: z.object({ v: z.string().max(100), i: z.string().max(100) }).transform(({ v, i }) => ({ value: v, id: i })),
+  number: z.object({ v: z.int().min(0) }).transform(({ v }) => ({ value: v })),
+};
+
+/** One page request of one list: the parsed query plus what its cursors are bound to. */
+export interface PageRequest<F extends Record<string, unknown>, K extends KeysetKind = KeysetKind> {
+  /** The list and its owner, e.g. `['imports', accountId]`; a cursor is valid only within the same scope. */
+  scope: readonly unknown[];
+  keyset: K;
   limit: number;
   cursor: string | undefined;
   orderBy: string;
@@ -36,88 +49,99 @@ export interface PageQuery<F extends Record<string, unknown>> {
   filters: F;
 }
 
-export interface Page<T, F> {
-  data: T[];
-  pagination: {
-    paging: { limit: number; count: number; cursor: string | null; nextCursor: string | null; hasNext: boolean; total: number };
-    filters: F;
-    sort: { orderBy: string; direction: Direction };
-  };
+export interface Pagination<F> {
+  paging: { limit: number; count: number; cursor: string | null; nextCursor: string | null; hasNext: boolean; total: number };
+  filters: F;
+  sort: { orderBy: string; direction: Direction };
 }
 
-/** Decodes the query's cursor, or throws validation_failed (path `cursor`) when it is foreign or corrupt. */
-export function decodeCursor(query: PageQuery<Record<string, unknown>>): Keyset | undefined {
-  if (query.cursor === undefined) return undefined;
-  const bad = () => validationFailed([{ path: 'cursor', message: 'is not a cursor of this list with this sort and these filters' }]);
-  let parsed: unknown;
+/** The position after which the page starts (undefined: first page). Throws validation_failed (path `cursor`). */
+export function decodeCursor<K extends KeysetKind>(
+  ctx: ServiceContext,
+  request: PageRequest<Record<string, unknown>, K>,
+): KeysetOf<K> | undefined {
+  if (request.cursor === undefined) return undefined;
+  let payload: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
+    payload = JSON.parse(Buffer.from(request.cursor, 'base64url').toString('utf8'));
   } catch {
-    throw bad();
+    throw invalidCursor();
   }
-  const shape = z.object({ b: z.literal(bindingOf(query)), v: z.string().max(100), i: z.string().max(100) }).safeParse(parsed);
-  if (!shape.success) throw bad();
-  return { value: shape.data.v, id: shape.data.i };
+  const signed = z.object({ m: z.string().max(100) }).safeParse(payload);
+  const position = keysetShapes[request.keyset].safeParse(payload);
+  if (!signed.success || !position.success) throw invalidCursor();
+  const expected = Buffer.from(mac(ctx, request, position.data));
+  const given = Buffer.from(signed.data.m);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
+  return position.data as KeysetOf<K>;
 }
 
 /**
- * Builds the page from up to `limit + 1` rows fetched after the cursor (the extra row only says whether a
- * next page exists) and the total of the filtered list.
+ * Splits up to `limit + 1` rows fetched after the cursor into the page's rows (the extra row only says
+ * whether a next page exists) and its `pagination` member, whose nextCursor is signed for this request.
  */
-export function buildPage<R, T, F extends Record<string, unknown>>(
+export function buildPage<R, F extends Record<string, unknown>, K extends KeysetKind>(
+  ctx: ServiceContext,
+  request: PageRequest<F, K>,
   rows: R[],
-  query: PageQuery<F>,
   total: number,
-  keysetOf: (row: R) => Keyset,
-  render: (row: R) => T,
-): Page<T, F> {
-  const hasNext = query.limit > 0 && rows.length > query.limit;
-  const pageRows = rows.slice(0, query.limit);
+  keysetOf: (row: R) => KeysetOf<K>,
+): { rows: R[]; pagination: Pagination<F> } {
+  const hasNext = request.limit > 0 && rows.length > request.limit;
+  const pageRows = rows.slice(0, request.limit);
   const last = pageRows[pageRows.length - 1];
   return {
-    data: pageRows.map(render),
+    rows: pageRows,
     pagination: {
       paging: {
-        limit: query.limit,
+        limit: request.limit,
         count: pageRows.length,
-        cursor: query.cursor ?? null,
-        nextCursor: hasNext && last ? encodeCursor(query, keysetOf(last)) : null,
+        cursor: request.cursor ?? null,
+        nextCursor: hasNext && last ? encodeCursor(ctx, request, keysetOf(last)) : null,
         hasNext,
         total,
       },
-      filters: query.filters,
-      sort: { orderBy: query.orderBy, direction: query.direction },
+      filters: request.filters,
+      sort: { orderBy: request.orderBy, direction: request.direction },
     },
   };
 }
 
-/** The response schema of a list of `item`, for the OpenAPI document. */
+/** The response schema of a page of `item`, for the OpenAPI document. */
 export function pageSchema<I extends z.ZodType, F extends z.ZodType>(item: I, filters: F) {
   return z.object({
     data: z.array(item),
     pagination: z.object({
       paging: z.object({
-        limit: z.number().int(),
-        count: z.number().int(),
+        limit: z.int(),
+        count: z.int(),
         cursor: z.string().nullable(),
         nextCursor: z.string().nullable(),
         hasNext: z.boolean(),
-        total: z.number().int(),
+        total: z.int(),
       }),
-      filters: filters,
+      filters,
       sort: z.object({ orderBy: z.string(), direction: Direction }),
     }),
   });
 }
 
-function encodeCursor(query: PageQuery<Record<string, unknown>>, at: Keyset): string {
-  return Buffer.from(JSON.stringify({ b: bindingOf(query), v: at.value, i: at.id })).toString('base64url');
+function encodeCursor(ctx: ServiceContext, request: PageRequest<Record<string, unknown>>, at: Keyset): string {
+  const payload = { v: at.value, i: 'id' in at ? at.id : undefined, m: mac(ctx, request, at) };
+  return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
-function bindingOf(query: PageQuery<Record<string, unknown>>): string {
-  const filters = Object.entries(query.filters).sort(([a], [b]) => a.localeCompare(b));
-  return createHash('sha256')
-    .update(JSON.stringify([query.orderBy, query.direction, filters]))
+function mac(ctx: ServiceContext, request: PageRequest<Record<string, unknown>>, at: Keyset): string {
+  const filters = Object.entries(request.filters).sort(([a], [b]) => (a < b ? -1 : 1));
+  const binding = [...request.scope, request.keyset, request.orderBy, request.direction, filters];
+  return createHmac('sha256', ctx.sessionSecret)
+    .update(JSON.stringify(['importd-cursor-v2', binding, at.value, 'id' in at ? at.id : null]))
     .digest('base64url')
-    .slice(0, 16);
+    .slice(0, 22);
+}
+
+function invalidCursor() {
+  return validationFailed([
+    { path: 'cursor', message: 'is not a cursor of this list: it does not decode, or was made for another sort or filters' },
+  ]);
 }

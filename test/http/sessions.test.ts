@@ -184,4 +184,61 @@ describe('sessions', () => {
       assert.match((await json(response)).error.message, /expired/);
     });
   });
+
+  describe('the token against POST /v1/imports', () => {
+    const stored = () =>
+      h.storage.sqlite.prepare('SELECT (SELECT count(*) FROM imports) AS imports, (SELECT count(*) FROM import_rows) AS rows').get();
+    /** Posts a one-row import with `as`'s Public Key and origin, the token in the header or in `meta.sessionToken`. */
+    const postImport = (token: string, via: 'X-Session-Token' | 'meta.sessionToken', as: TestEnvironment = env) =>
+      call(h, 'POST', '/v1/imports', {
+        key: as.publicKey,
+        origin: as.origin,
+        ...(via === 'X-Session-Token' && { session: token }),
+        body: { meta: { schemaKey: 'contacts', ...(via === 'meta.sessionToken' && { sessionToken: token }) }, rows: [{ name: 'a' }] },
+      });
+    const accepted = async (response: Response, token: string) => {
+      assert.equal(response.status, 201, await response.clone().text());
+      const { id } = await json(response);
+      const row = h.storage.sqlite.prepare('SELECT environment_id AS environmentId, session_jti AS jti, end_user_id AS endUserId FROM imports WHERE id = ?').get(id);
+      assert.deepEqual(row, { environmentId: env.environmentId, jti: jtiOf(token), endUserId: 'u' });
+    };
+    /** 401 invalid_session and nothing stored, not even a partial import. */
+    const rejected = async (send: () => Promise<Response>, message?: RegExp) => {
+      const before = stored();
+      const response = await send();
+      assert.equal(response.status, 401, await response.clone().text());
+      const { error } = await json(response);
+      assert.equal(error.code, 'invalid_session');
+      if (message) assert.match(error.message, message);
+      assert.deepEqual(stored(), before);
+    };
+
+    for (const via of ['X-Session-Token', 'meta.sessionToken'] as const) {
+      it(`is accepted with its environment's Public Key (token in ${via}); the import records the session`, async () => {
+        const { sessionToken } = await json(await issue({ endUserId: 'u' }));
+        await accepted(await postImport(sessionToken, via), sessionToken);
+      });
+
+      it(`is rejected with another environment's Public Key, same account or another (token in ${via})`, async () => {
+        const { sessionToken } = await json(await issue({ endUserId: 'u' }));
+        await rejected(() => postImport(sessionToken, via, sibling));
+        await rejected(() => postImport(sessionToken, via, other));
+      });
+
+      it(`is rejected after DELETE /v1/sessions/{jti} (token in ${via})`, async () => {
+        const { sessionToken } = await json(await issue({ endUserId: 'u' }));
+        await accepted(await postImport(sessionToken, via), sessionToken);
+        assert.equal((await call(h, 'DELETE', `/v1/sessions/${jtiOf(sessionToken)}`, { key: env.secretKey })).status, 200);
+        await rejected(() => postImport(sessionToken, via));
+      });
+
+      it(`is rejected once expired, by the injected clock (token in ${via})`, async () => {
+        const { sessionToken } = await json(await issue({ endUserId: 'u', expiresIn: 60 }));
+        clock.advance(59_999);
+        await accepted(await postImport(sessionToken, via), sessionToken);
+        clock.advance(1);
+        await rejected(() => postImport(sessionToken, via), /expired/);
+      });
+    }
+  });
 });

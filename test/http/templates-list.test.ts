@@ -171,4 +171,23 @@ describe('GET /v1/templates', () => {
       assert.deepEqual(body.error.details.map((d: { path: string }) => d.path), ['cursor']);
     });
   }
+
+  it('rejects an edited cursor, one made by another server and one replayed by another account', async () => {
+    const cursor = await cursorFor('?limit=5');
+    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+    const edited = Buffer.from(JSON.stringify({ ...decoded, v: '2000-01-01T00:00:00.000Z' })).toString('base64url');
+    const foreign = createHarness();
+    const otherSecret = createTestEnvironment(foreign);
+    createTemplate(foreign.ctx, otherSecret.accountId, { schema: {}, key: 'a' });
+    createTemplate(foreign.ctx, otherSecret.accountId, { schema: {}, key: 'b' });
+    const resigned = (await json(await call(foreign, 'GET', '/v1/templates?limit=1', { key: otherSecret.secretKey }))).pagination.paging.nextCursor;
+    foreign.close();
+    for (const [attempt, key] of [[edited, env.secretKey], [resigned, env.secretKey], [cursor, other.secretKey]] as const) {
+      const { status, body } = await list(`?limit=5&cursor=${attempt}`, key);
+      assert.equal(status, 400);
+      assert.equal(body.error.code, 'validation_failed');
+      assert.deepEqual(body.error.details.map((d: { path: string }) => d.path), ['cursor']);
+    }
+    assert.equal((await list(`?limit=5&cursor=${cursor}`)).status, 200);
+  });
 });

@@ -82,8 +82,13 @@ export function countImports(db: Db, accountId: string, filters: ImportFilters):
   return db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters))).get()?.n ?? 0;
 }
 
+/** The account's imports that finished writing: an import still being written is visible nowhere. */
+export function completeImportsOf(accountId: string): SQL {
+  return and(eq(imports.accountId, accountId), eq(imports.status, 'complete'))!;
+}
+
 function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
-  const conditions: SQL[] = [eq(imports.accountId, accountId), eq(imports.status, 'complete')];
+  const conditions: SQL[] = [completeImportsOf(accountId)];
   if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
   if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
   if (filters.endDate) conditions.push(lt(imports.createdAt, filters.endDate));

@@ -2,6 +2,7 @@ import { errors, jwtVerify } from 'jose';
 import { findSession } from '../../db/queries/sessions';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
+import { parseJsonObject } from '../json';
 import type { SessionClaims } from './principal';
 
 const invalid = (why: string) => new ServiceError('invalid_session', `the session token is ${why}`);
@@ -37,7 +38,7 @@ export async function verifySession(
     templateId: row.templateId,
     endUserEmail: row.endUserEmail,
     endUserIp: row.endUserIp,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    metadata: parseJsonObject(row.metadata),
     expiresAt: row.expiresAt,
   };
 }

@@ -1,17 +1,17 @@
 import { countImports, listImportPage } from '../../db/queries/imports';
 import type { ServiceContext } from '../context';
+import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
-import { decodeCursor, encodeCursor } from './cursor';
 import { ListImportsQuery, type ImportPage } from './schemas';
 import { toListItem } from './views';
 
 /**
  * One page of the account's complete imports, keyset-paginated (no OFFSET: every page costs the same).
  * `limit=0` answers only `total`. Throws validation_failed (bad parameter, or a cursor that was not made for
- * this sort and these filters).
+ * this account, sort and filters).
  */
 export function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): ImportPage {
-  const query = parseInput(ListImportsQuery, input);
+  const { limit, cursor, orderBy, direction, ...query } = parseInput(ListImportsQuery, input);
   const filters = {
     templateId: query.templateId ?? null,
     startDate: query.startDate ?? null,
@@ -19,36 +19,9 @@ export function listImports(ctx: ServiceContext, accountId: string, input: ListI
     userEmail: query.userEmail ?? null,
     environment: query.environment ?? null,
   };
-  const sort = { orderBy: query.orderBy, direction: query.direction };
-  const binding = ['imports', accountId, sort, filters];
-  const position = query.cursor === undefined ? undefined : decodeCursor(ctx, binding, query.cursor);
-  const total = countImports(ctx.db, accountId, filters);
-  const rows =
-    query.limit === 0
-      ? []
-      : listImportPage(ctx.db, accountId, {
-          ...sort,
-          filters,
-          limit: query.limit + 1,
-          after: position && { value: String(position.value), id: position.id ?? '' },
-        });
-  const hasNext = rows.length > query.limit;
-  const items = hasNext ? rows.slice(0, query.limit) : rows;
-  const last = items[items.length - 1];
-  return {
-    data: items.map(toListItem),
-    pagination: {
-      paging: {
-        limit: query.limit,
-        count: items.length,
-        cursor: query.cursor ?? null,
-        nextCursor:
-          hasNext && last ? encodeCursor(ctx, binding, { value: query.orderBy === 'createdAt' ? last.createdAt : last.updatedAt, id: last.id }) : null,
-        hasNext,
-        total,
-      },
-      filters,
-      sort,
-    },
-  };
+  const request: PageRequest<typeof filters, 'string'> = { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters };
+  const after = decodeCursor(ctx, request);
+  const rows = limit === 0 ? [] : listImportPage(ctx.db, accountId, { orderBy, direction, filters, after, limit: limit + 1 });
+  const page = buildPage(ctx, request, rows, countImports(ctx.db, accountId, filters), (row) => ({ value: row[orderBy], id: row.id }));
+  return { data: page.rows.map(toListItem), pagination: page.pagination };
 }

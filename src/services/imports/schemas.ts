@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { JsonRecord } from '../json';
+import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 
 // Inputs of the imports service (HTTP and CLI both hand it raw strings for query parameters) and the
 // response shapes, member for member as the spec lists them.
@@ -56,21 +58,6 @@ export const CellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]
 /** The POST /imports body, for the OpenAPI document. */
 export const CreateImportBody = ImportEnvelope.extend({ rows: z.array(z.record(z.string(), CellValue)) }).meta({ id: 'CreateImportInput' });
 
-const limitParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^-?\d{1,6}$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.int().min(min, `must be ${min} to ${max}`).max(max, `must be ${min} to ${max}`))
-    .default(20);
-
-// `cursor=` and `cursor=null` both mean the first page (clients often send the null they were given).
-const cursorParam = z
-  .string()
-  .max(2000)
-  .optional()
-  .transform((value) => (value === '' || value === 'null' ? undefined : value));
-
 const dateParam = z
   .string()
   .regex(
@@ -88,9 +75,9 @@ const dateParam = z
 
 export const ListImportsQuery = z.object({
   orderBy: z.enum(['createdAt', 'updatedAt']).default('createdAt'),
-  direction: z.enum(['asc', 'desc']).default('desc'),
-  limit: limitParam(0, 100),
-  cursor: cursorParam,
+  direction: Direction.default('desc'),
+  limit: pageLimit(0),
+  cursor: PageCursor,
   templateId: z.uuid().optional(),
   startDate: dateParam.optional(),
   endDate: dateParam.optional(),
@@ -101,9 +88,9 @@ export type ListImportsQuery = z.input<typeof ListImportsQuery>;
 
 export const ListRowsQuery = z.object({
   sortBy: z.enum(['rowIndex']).default('rowIndex'),
-  direction: z.enum(['asc', 'desc']).default('asc'),
-  limit: limitParam(1, 100),
-  cursor: cursorParam,
+  direction: Direction.default('asc'),
+  limit: pageLimit(1),
+  cursor: PageCursor,
 });
 export type ListRowsQuery = z.input<typeof ListRowsQuery>;
 
@@ -119,8 +106,10 @@ export const ExportQuery = z.object({
 });
 export type ExportQuery = z.input<typeof ExportQuery>;
 
-const jsonObject = z.record(z.string(), z.unknown());
 const nullableText = z.string().nullable();
+
+/** The members every shape of an import starts with. */
+const importHead = { id: z.string(), templateId: z.string(), createdAt: z.string(), updatedAt: z.string() };
 
 export const CellStats = z.object({
   totalCells: z.int(),
@@ -133,13 +122,10 @@ export type CellStats = z.infer<typeof CellStats>;
 
 /** The list and create shape of an import. */
 export const ImportListItem = z.object({
-  id: z.string(),
-  templateId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...importHead,
   fileId: nullableText,
-  file: jsonObject.nullable(),
-  meta: jsonObject,
+  file: JsonRecord.nullable(),
+  meta: JsonRecord,
   endUserId: nullableText,
   endUserEmail: nullableText,
   importedFrom: nullableText,
@@ -149,12 +135,9 @@ export type ImportListItem = z.infer<typeof ImportListItem>;
 
 /** The detail shape (GET /imports/{importId}). */
 export const ImportDetail = z.object({
-  id: z.string(),
-  templateId: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  meta: jsonObject,
-  file: jsonObject.nullable(),
+  ...importHead,
+  meta: JsonRecord,
+  file: JsonRecord.nullable(),
   cellStats: CellStats,
   endUserId: nullableText,
   endUserEmail: nullableText,
@@ -164,21 +147,6 @@ export const ImportDetail = z.object({
 }).meta({ id: 'ImportDetail' });
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
-function pagination<F extends z.ZodType>(filters: F) {
-  return z.object({
-    paging: z.object({
-      limit: z.int(),
-      count: z.int(),
-      cursor: nullableText,
-      nextCursor: nullableText,
-      hasNext: z.boolean(),
-      total: z.int(),
-    }),
-    filters,
-    sort: z.object({ orderBy: z.string(), direction: z.enum(['asc', 'desc']) }),
-  });
-}
-
 export const ImportFiltersEcho = z.object({
   templateId: nullableText,
   startDate: nullableText,
@@ -187,11 +155,8 @@ export const ImportFiltersEcho = z.object({
   environment: nullableText,
 });
 
-export const ImportPage = z
-  .object({ data: z.array(ImportListItem), pagination: pagination(ImportFiltersEcho) })
-  .meta({ id: 'ImportPage' });
+export const ImportPage = pageSchema(ImportListItem, ImportFiltersEcho).meta({ id: 'ImportPage' });
 export type ImportPage = z.infer<typeof ImportPage>;
 
 export const ImportRowItem = z.object({ rowIndex: z.int(), data: z.record(z.string(), CellValue) });
-export const RowPage = z.object({ data: z.array(ImportRowItem), pagination: pagination(jsonObject) }).meta({ id: 'ImportRowPage' });
-export type Pagination = z.infer<ReturnType<typeof pagination<typeof jsonObject>>>;
+export const RowPage = pageSchema(ImportRowItem, z.object({})).meta({ id: 'ImportRowPage' });

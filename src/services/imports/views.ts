@@ -1,21 +1,18 @@
 import type { StoredRow } from '../../db/queries/import-rows';
 import type { ImportRow } from '../../db/queries/imports';
-import type { CellStats, ImportDetail, ImportListItem, Pagination } from './schemas';
+import { parseJsonObject } from '../json';
+import type { Pagination } from '../pagination';
+import type { CellStats, ImportDetail, ImportListItem } from './schemas';
 
 // Stored import -> the response shapes, each with exactly the members the spec lists for it.
-
-type JsonObject = Record<string, unknown>;
 
 /** The list and create shape. */
 export function toListItem(row: ImportRow): ImportListItem {
   return {
-    id: row.id,
-    templateId: row.templateId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    ...head(row),
     fileId: row.fileId,
-    file: parseNullable(row.file),
-    meta: JSON.parse(row.meta) as JsonObject,
+    file: parseJsonObject(row.file),
+    meta: parseJsonObject(row.meta),
     endUserId: row.endUserId,
     endUserEmail: row.endUserEmail,
     importedFrom: row.importedFrom,
@@ -26,12 +23,9 @@ export function toListItem(row: ImportRow): ImportListItem {
 /** The detail shape. */
 export function toDetail(row: ImportRow): ImportDetail {
   return {
-    id: row.id,
-    templateId: row.templateId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    meta: JSON.parse(row.meta) as JsonObject,
-    file: parseNullable(row.file),
+    ...head(row),
+    meta: parseJsonObject(row.meta),
+    file: parseJsonObject(row.file),
     cellStats: JSON.parse(row.cellStats) as CellStats,
     endUserId: row.endUserId,
     endUserEmail: row.endUserEmail,
@@ -45,7 +39,7 @@ export function toDetail(row: ImportRow): ImportDetail {
  * A rows page as JSON text: each row's stored JSON is spliced in as it is, so a page costs no parse and no
  * re-serialisation of the row data.
  */
-export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination): string {
+export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<Record<string, never>>): string {
   let data = '';
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -54,6 +48,7 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination):
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
 }
 
-function parseNullable(text: string | null): JsonObject | null {
-  return text === null ? null : (JSON.parse(text) as JsonObject);
+/** The members every shape of an import starts with. */
+function head(row: ImportRow) {
+  return { id: row.id, templateId: row.templateId, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }

@@ -1,6 +1,8 @@
-import { countCompleteImports, latestCompleteImports } from '../../db/queries/stats';
+import { countImports } from '../../db/queries/imports';
+import { latestCompleteImports } from '../../db/queries/stats';
 import { countTemplates } from '../../db/queries/templates';
 import type { ServiceContext } from '../context';
+import { parseJsonObject } from '../json';
 import type { StatsOverview } from './schemas';
 
 export const LATEST_IMPORTS = 5;
@@ -9,14 +11,14 @@ export const LATEST_IMPORTS = 5;
 export function statsOverview(ctx: ServiceContext, accountId: string): StatsOverview {
   // One read transaction: the counts and the list describe the same moment.
   return ctx.db.transaction(() => ({
-    counts: { templates: countTemplates(ctx.db, accountId), imports: countCompleteImports(ctx.db, accountId) },
+    counts: { templates: countTemplates(ctx.db, accountId), imports: countImports(ctx.db, accountId, {}) },
     latestImports: latestCompleteImports(ctx.db, accountId, LATEST_IMPORTS).map((row) => ({
       id: row.id,
       templateId: row.templateId,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       fileId: row.fileId,
-      meta: JSON.parse(row.meta) as Record<string, unknown>,
+      meta: parseJsonObject(row.meta),
     })),
   }));
 }

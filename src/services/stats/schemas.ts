@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonRecord } from '../json';
 
 /** An import in the overview's shape: exactly these six members (spec "Import"). */
 export const ImportOverview = z.object({
@@ -7,7 +8,7 @@ export const ImportOverview = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   fileId: z.string().nullable(),
-  meta: z.record(z.string(), z.unknown()),
+  meta: JsonRecord,
 }).meta({ id: 'ImportOverview' });
 export type ImportOverview = z.infer<typeof ImportOverview>;
 

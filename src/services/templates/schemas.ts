@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { jsonObject } from '../json';
-import { Direction, PageCursor, PageLimit, pageSchema } from '../pagination';
+import { jsonObject, JsonRecord } from '../json';
+import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 
 /** A template schema may be large (many fields and rules) but never more than 1 MiB of JSON. */
 export const TEMPLATE_SCHEMA_MAX_BYTES = 1024 * 1024;
@@ -56,22 +56,20 @@ export type UpdateTemplateInput = z.input<typeof UpdateTemplateInput>;
 export const TemplateOrderBy = z.enum(['createdAt', 'updatedAt']);
 
 export const ListTemplatesInput = z.object({
-  limit: PageLimit,
+  limit: pageLimit(0),
   cursor: PageCursor,
   orderBy: TemplateOrderBy.default('createdAt'),
   direction: Direction.default('desc'),
 });
 export type ListTemplatesInput = z.input<typeof ListTemplatesInput>;
 
-const JsonMap = z.record(z.string(), z.unknown());
-
 const TemplateShape = z.object({
   id: z.string(),
   key: z.string(),
   clientId: z.string().describe('the id of the account that owns the template'),
-  schema: JsonMap,
+  schema: JsonRecord,
   source: z.string(),
-  metadata: JsonMap,
+  metadata: JsonRecord,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

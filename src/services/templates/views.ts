@@ -1,10 +1,11 @@
 import type { TemplateRow, TemplateSummaryRow } from '../../db/queries/templates';
+import { parseJsonObject } from '../json';
 import type { Template, TemplateSummary } from './schemas';
 
 /** The API shape of a stored template; `clientId` is the owning account's id. */
 export function toTemplate(row: TemplateRow): Template {
   const { id, key, clientId, ...rest } = toTemplateSummary(row);
-  return { id, key, clientId, schema: JSON.parse(row.schema) as Record<string, unknown>, ...rest };
+  return { id, key, clientId, schema: parseJsonObject(row.schema), ...rest };
 }
 
 /** A list item: the template without its schema. */
@@ -14,7 +15,7 @@ export function toTemplateSummary(row: TemplateSummaryRow): TemplateSummary {
     key: row.key,
     clientId: row.accountId,
     source: row.source,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    metadata: parseJsonObject(row.metadata),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

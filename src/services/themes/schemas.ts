@@ -8,6 +8,9 @@ export const ThemeRadius = z.strictObject({ selector: between(0, 100), field: be
 export const ThemeSizes = z.strictObject({ selector: between(0, 100), field: between(0, 100) });
 export const ThemeEffects = z.strictObject({ border: between(0, 100), depth: between(0, 1), noise: between(0, 1) });
 
+/** The colors, radius, sizes and effects of a theme: the same members in and out. */
+const themeStyle = { lightColors: ColorSet, darkColors: ColorSet, radius: ThemeRadius, sizes: ThemeSizes, effects: ThemeEffects };
+
 /**
  * POST and PUT /themes: all seven members required. Unknown top-level members (such as `id` or `createdAt`
  * echoed back from a GET) are ignored; inside the nested objects they are rejected.
@@ -15,11 +18,7 @@ export const ThemeEffects = z.strictObject({ border: between(0, 100), depth: bet
 export const ThemeInput = z.object({
   name: z.string().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
   description: z.string().max(1000, 'must be at most 1000 characters'),
-  lightColors: ColorSet,
-  darkColors: ColorSet,
-  radius: ThemeRadius,
-  sizes: ThemeSizes,
-  effects: ThemeEffects,
+  ...themeStyle,
 }).meta({ id: 'ThemeInput' });
 export type ThemeInput = z.input<typeof ThemeInput>;
 
@@ -27,11 +26,7 @@ export const Theme = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  lightColors: ColorSet,
-  darkColors: ColorSet,
-  radius: ThemeRadius,
-  sizes: ThemeSizes,
-  effects: ThemeEffects,
+  ...themeStyle,
   createdAt: z.string(),
   updatedAt: z.string(),
 }).meta({ id: 'Theme' });
