@@ -1,13 +1,11 @@
 import type { Context } from 'hono';
-import { JsonSyntaxError, parseRow, splitJsonBody } from '../lib/json-body';
 import { LineTooLongError, readLines } from '../lib/lines';
 import { inSlices } from '../lib/slices';
 import { ServiceError, validationFailed } from '../services/errors';
-import { SLICE_ROWS, type RowSlices } from '../services/imports';
+import { SLICE_ROWS, splitImportBody, type RowSlices } from '../services/imports';
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
-const invalidJson = (error: JsonSyntaxError) => new ServiceError('invalid_json', `the request body is not valid JSON: ${error.message}`);
 
 export interface ImportBody {
   meta?: unknown;
@@ -28,30 +26,8 @@ export async function readImportBody(c: Context): Promise<ImportBody> {
   if (!JSON_TYPE.test(contentType)) {
     throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
-  const text = await c.req.text();
-  let split;
-  try {
-    split = await splitJsonBody(text, SLICE_ROWS);
-  } catch (error) {
-    if (error instanceof JsonSyntaxError) throw invalidJson(error);
-    throw error;
-  }
-  if (split.notAnObject) throw validationFailed([{ path: '', message: 'the body must be an object { rows, meta, originalSchema }' }]);
-  const { starts, ends } = split.rows ?? {};
-  if (!starts || !ends) throw validationFailed([{ path: 'rows', message: 'must be an array of row objects' }]);
-  function* slices() {
-    for (let first = 0; first < starts!.length; first += SLICE_ROWS) {
-      const slice: unknown[] = [];
-      try {
-        for (let i = first; i < Math.min(first + SLICE_ROWS, starts!.length); i++) slice.push(parseRow(text, starts![i]!, ends![i]!));
-      } catch (error) {
-        if (error instanceof JsonSyntaxError) throw invalidJson(error);
-        throw error;
-      }
-      yield slice;
-    }
-  }
-  return { meta: split.members.meta, originalSchema: split.members.originalSchema, rows: slices() };
+  const split = await splitImportBody(await c.req.text());
+  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices };
 }
 
 /**

@@ -64,8 +64,14 @@ export async function createImport(
   origin: ImportOrigin,
   body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows },
 ): Promise<ImportListItem> {
-  const header = prepareImportHeader(ctx, origin, body);
   const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows);
+  let header: ImportHeader;
+  try {
+    header = prepareImportHeader(ctx, origin, body);
+  } catch (error) {
+    await rows.discard?.();
+    throw error;
+  }
   return toListItem(await writeRows(beginImport(ctx, header), rows));
 }
 

@@ -6,11 +6,6 @@ import type { ServiceContext } from '../context';
 import { RowChecker } from './check-rows';
 import type { CellStats } from './schemas';
 
-/**
- * Rows written per transaction; between slices the event loop serves other requests. 500 rows take a few
- * milliseconds to store, which bounds how long any other request waits behind a large import.
- */
-export const SLICE_ROWS = 500;
 
 /** Everything stored about an import except its rows and statistics. */
 export type ImportHeader = Pick<
@@ -91,11 +86,8 @@ export type RowSlices = Iterable<readonly unknown[]> | AsyncIterable<readonly un
 export interface CheckedRows {
   slices: Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
   stats(): CellStats;
-}
-
-/** An array of rows as slices of SLICE_ROWS. */
-export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
-  for (let first = 0; first < rows.length; first += SLICE_ROWS) yield rows.slice(first, first + SLICE_ROWS);
+  /** Stops the producer when the rows will not be read (the import failed before its first slice). */
+  discard?(): Promise<void>;
 }
 
 /** Checks rows on this thread as the writer asks for them (the parse worker does the same off-thread). */

@@ -1,0 +1,44 @@
+import { JsonSyntaxError, parseRow, splitJsonBody } from '../../lib/json-body';
+import { ServiceError, validationFailed } from '../errors';
+import { SLICE_ROWS } from './slices';
+
+export interface SplitImportBody {
+  meta?: unknown;
+  originalSchema?: unknown;
+  /** The rows, parsed one slice at a time as they are asked for (a bad one throws invalid_json then). */
+  slices: Generator<unknown[]>;
+}
+
+const invalidJson = (error: JsonSyntaxError) => new ServiceError('invalid_json', `the request body is not valid JSON: ${error.message}`);
+
+/**
+ * Splits a JSON import body `{ rows, meta, originalSchema }`: the other members are parsed at once, the rows
+ * located without parsing (yielding to the event loop as it scans) and parsed per slice later. Used on the
+ * request thread for small bodies and by the parse worker for large ones. Throws invalid_json,
+ * validation_failed (not an object, no rows array).
+ */
+export async function splitImportBody(text: string): Promise<SplitImportBody> {
+  let split;
+  try {
+    split = await splitJsonBody(text, SLICE_ROWS * 4);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw invalidJson(error);
+    throw error;
+  }
+  if (split.notAnObject) throw validationFailed([{ path: '', message: 'the body must be an object { rows, meta, originalSchema }' }]);
+  const { starts, ends } = split.rows ?? {};
+  if (!starts || !ends) throw validationFailed([{ path: 'rows', message: 'must be an array of row objects' }]);
+  function* slices() {
+    for (let first = 0; first < starts!.length; first += SLICE_ROWS) {
+      const slice: unknown[] = [];
+      try {
+        for (let i = first; i < Math.min(first + SLICE_ROWS, starts!.length); i++) slice.push(parseRow(text, starts![i]!, ends![i]!));
+      } catch (error) {
+        if (error instanceof JsonSyntaxError) throw invalidJson(error);
+        throw error;
+      }
+      yield slice;
+    }
+  }
+  return { meta: split.members.meta, originalSchema: split.members.originalSchema, slices: slices() };
+}

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ServiceError } from '../errors';
+import type { CheckedRows } from './import-writer';
+import type { WorkerMessage, WorkerRequest } from './parse-protocol';
+import type { CellStats } from './schemas';
+
+/** Where the worker's code comes from: a file next to this module, or source text (inside the executable). */
+export type WorkerScript = { file: string } | { source: string };
+
+/** The worker file beside this module: `.ts` when run from source (tests), the bundled `.cjs` otherwise. */
+export function siblingWorkerScript(): WorkerScript {
+  return __filename.endsWith('.ts')
+    ? { file: path.join(__dirname, 'parse-worker.ts') }
+    : { file: path.join(__dirname, 'parse-worker.cjs') };
+}
+
+export interface ParsedImportBody {
+  meta: unknown;
+  originalSchema: unknown;
+  rows: CheckedRows;
+}
+
+interface Job {
+  messages: WorkerMessage[];
+  wake?: () => void;
+}
+
+/**
+ * One worker thread that parses and checks large JSON import bodies, one at a time in arrival order, while
+ * the request thread keeps serving; its checked slices are stored by the request thread as they arrive.
+ * Started on first use; it does not keep the process alive.
+ */
+export class ParsePool {
+  private worker: Worker | undefined;
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+
+  constructor(private readonly script: WorkerScript) {}
+
+  /** Hands the body over (its buffer is transferred) and resolves once meta and originalSchema are parsed. */
+  async parse(body: Uint8Array): Promise<ParsedImportBody> {
+    const id = this.nextId++;
+    const job: Job = { messages: [] };
+    this.jobs.set(id, job);
+    const buffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.slice().buffer;
+    this.start().postMessage({ id, body: buffer as ArrayBuffer } satisfies WorkerRequest, [buffer as ArrayBuffer]);
+    const messages = this.receive(id, job);
+    const head = await messages.next();
+    if (head.done || head.value.type !== 'head') throw new Error('parse worker: no head');
+    let stats: CellStats | undefined;
+    async function* slices() {
+      for await (const message of { [Symbol.asyncIterator]: () => messages }) {
+        if (message.type === 'rows') yield message.texts;
+        else if (message.type === 'end') stats = message.stats;
+      }
+    }
+    return {
+      meta: head.value.meta,
+      originalSchema: head.value.originalSchema,
+      rows: {
+        slices: slices(),
+        stats: () => {
+          if (!stats) throw new Error('parse worker: statistics asked for before the last slice');
+          return stats;
+        },
+        discard: async () => {
+          await messages.return(undefined);
+        },
+      },
+    };
+  }
+
+  /** Stops the worker (pending parses fail). */
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private async *receive(id: number, job: Job): AsyncGenerator<WorkerMessage> {
+    try {
+      for (;;) {
+        while (job.messages.length === 0) await new Promise<void>((resolve) => (job.wake = resolve));
+        const message = job.messages.shift()!;
+        if (message.type === 'error') throw new ServiceError(message.error.code, message.error.message, message.error.details);
+        yield message;
+        if (message.type === 'end') return;
+      }
+    } finally {
+      this.jobs.delete(id);
+    }
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker =
+      'file' in this.script ? new Worker(this.script.file) : new Worker(this.script.source, { eval: true });
+    worker.unref();
+    worker.on('message', (message: WorkerMessage) => this.deliver(message));
+    const fail = (error: unknown) => {
+      this.worker = undefined;
+      for (const [id] of this.jobs) {
+        this.deliver({ id, type: 'error', error: { code: 'internal_error', message: `parse worker stopped: ${String(error)}` } });
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(`exit ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private deliver(message: WorkerMessage): void {
+    const job = this.jobs.get(message.id);
+    if (!job) return;
+    job.messages.push(message);
+    job.wake?.();
+    job.wake = undefined;
+  }
+}

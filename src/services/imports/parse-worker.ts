@@ -1,0 +1,40 @@
+// The parse worker's thread: decodes, parses and checks a large JSON import body off the request thread, so
+// a 100 000-row body never holds the event loop; the request thread only stores the checked slices.
+import { parentPort } from 'node:worker_threads';
+import { ServiceError } from '../errors';
+import { RowChecker } from './check-rows';
+import { splitImportBody } from './json-import-body';
+import type { WorkerError, WorkerMessage, WorkerRequest } from './parse-protocol';
+
+const port = parentPort!;
+port.on('message', ({ id, body }: WorkerRequest) => {
+  const post = (message: WorkerMessage) => port.postMessage(message);
+  parse(body).then(
+    async (split) => {
+      post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
+      const checker = new RowChecker();
+      try {
+        for (const slice of split.slices) post({ id, type: 'rows', texts: checker.check(slice) });
+        post({ id, type: 'end', stats: checker.stats() });
+      } catch (error) {
+        post({ id, type: 'error', error: describe(error) });
+      }
+    },
+    (error) => post({ id, type: 'error', error: describe(error) }),
+  );
+});
+
+async function parse(body: ArrayBuffer) {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new ServiceError('invalid_json', 'the request body is not valid UTF-8');
+  }
+  return splitImportBody(text);
+}
+
+function describe(error: unknown): WorkerError {
+  if (error instanceof ServiceError) return { code: error.code, message: error.message, details: error.details };
+  return { code: 'internal_error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+}

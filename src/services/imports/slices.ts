@@ -1,0 +1,10 @@
+/**
+ * Rows handled per slice: checked, then stored in one transaction; between slices the event loop serves
+ * other requests. 500 rows take a few milliseconds, which bounds how long any request waits behind an import.
+ */
+export const SLICE_ROWS = 500;
+
+/** An array of rows as slices of SLICE_ROWS. */
+export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
+  for (let first = 0; first < rows.length; first += SLICE_ROWS) yield rows.slice(first, first + SLICE_ROWS);
+}
