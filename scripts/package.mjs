@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ensureReleaseAddon, ensureReleaseNode, RELEASE_NODE_VERSION } from './package/release-runtime.mjs';
+import { ADDON_HEADERS_NODE_VERSION, ensureReleaseAddon, ensureReleaseNode, RELEASE_NODE_VERSION } from './package/release-runtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);
@@ -38,11 +38,12 @@ function runtime() {
       addon: path.resolve('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
     };
   }
-  const nodeDir = ensureReleaseNode(cacheDir);
+  const node = path.join(ensureReleaseNode(cacheDir, RELEASE_NODE_VERSION), 'bin', 'node');
+  const headersDir = ensureReleaseNode(cacheDir, ADDON_HEADERS_NODE_VERSION);
   return {
-    node: path.join(nodeDir, 'bin', 'node'),
+    node,
     nodeVersion: RELEASE_NODE_VERSION,
-    addon: path.resolve(ensureReleaseAddon(cacheDir, nodeDir)),
+    addon: path.resolve(ensureReleaseAddon(cacheDir, headersDir, ADDON_HEADERS_NODE_VERSION, node)),
   };
 }
 

@@ -109,6 +109,15 @@ async function run() {
   const session = cli(['session', 'issue', '--env', 'prod', '--end-user', 'u1', '--db', db]);
   check('session issue prints a bare token', session.code === 0 && /^[\w-]+\.[\w-]+\.[\w-]+\n$/.test(session.stdout), session.stderr);
   const token = session.stdout.trim();
+  // An addon built against the wrong headers aborts at random garbage collections (see
+  // scripts/package/release-runtime.mjs): repeated short commands make such a crash show up here.
+  const repeated = [];
+  for (let i = 1; i <= 12; i++) {
+    repeated.push(cli(i <= 4 ? ['env', 'create', `extra-${i}`, '--json', '--db', db] : ['env', 'list', '--json', '--db', db]));
+  }
+  const crashed = repeated.find((result) => result.code !== 0);
+  check('12 more commands in a row all exit 0', crashed === undefined, crashed?.stderr);
+  check('env list sees every environment', JSON.parse(repeated.at(-1).stdout).data.length === 5, repeated.at(-1).stdout);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
