@@ -24,6 +24,7 @@ const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** Runs a tool; its output is shown, less lines matching `quiet` (postject's harmless ELF warnings). */
 function run(command, args, quiet) {
   const result = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (result.error) throw result.error;
   const output = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line && !quiet?.test(line));
   if (output.length > 0) console.log(output.join('\n'));
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
@@ -62,7 +63,9 @@ const policy = fast ? 'refused' : 'ignored';
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
-// 1. One CommonJS file with every dependency inside; only Node's built-in modules stay outside.
+// 1. One CommonJS file with every dependency inside; only Node's built-in modules stay outside. better-sqlite3
+// bundles cleanly: its `bindings` file lookup runs only when no nativeBinding is given, and the executable
+// always gives the loaded addon.
 const bundle = path.join(work, 'importd.cjs');
 await build({
   entryPoints: ['src/executable/entry.ts'],
