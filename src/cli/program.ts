@@ -4,6 +4,7 @@ import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
 import { registerImport } from './commands/import';
 import { registerImports } from './commands/imports';
+import { registerHealthcheck } from './commands/healthcheck';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
@@ -35,6 +36,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImports(program, runtime);
   registerImport(program, runtime);
   registerExport(program, runtime);
+  registerHealthcheck(program, runtime);
   return program;
 }
 

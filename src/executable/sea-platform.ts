@@ -1,0 +1,50 @@
+import { constants, homedir, tmpdir } from 'node:os';
+import type { MigrationSource } from '../db/migrations';
+import type { Platform } from '../main';
+import { cacheFolders, installAddon } from './addon-cache';
+
+/** Asset keys, as scripts/package.mjs writes them into the SEA configuration. */
+export const ADDON_ASSET = 'better_sqlite3.node';
+export const MIGRATIONS_ASSET_PREFIX = 'migrations/';
+
+/** The part of `node:sea` the executable uses (a parameter so tests need no executable). */
+export interface SeaAssets {
+  getAsset(key: string): ArrayBuffer;
+  getAsset(key: string, encoding: string): string;
+}
+
+/** Migration files read from the executable's assets, named as in the `migrations/` folder. */
+export function assetMigrationSource(sea: SeaAssets): MigrationSource {
+  return { read: (relativePath) => sea.getAsset(`${MIGRATIONS_ASSET_PREFIX}${relativePath}`, 'utf8') };
+}
+
+/** Loads a native addon from a file: inside a SEA `require()` only resolves built-in modules. */
+export function dlopenAddon(file: string): object {
+  const module = { exports: {} };
+  process.dlopen(module, file, constants.dlopen.RTLD_NOW);
+  return module.exports;
+}
+
+/**
+ * The platform the app runs on inside the executable: the SQLite addon extracted to a private cache folder
+ * and loaded from there, the migrations carried as assets, and the embedded Node version for `--version`.
+ */
+export function seaPlatform(sea: SeaAssets, env: Record<string, string | undefined>): Platform {
+  const uid = process.getuid?.() ?? -1;
+  const folders = cacheFolders({ env, homedir: safeHomedir(), tmpdir: tmpdir(), uid });
+  const addon = installAddon(new Uint8Array(sea.getAsset(ADDON_ASSET)), folders, uid, dlopenAddon);
+  return {
+    nativeBinding: addon.exports,
+    migrations: assetMigrationSource(sea),
+    versionSuffix: ` (node ${process.version})`,
+  };
+}
+
+/** `os.homedir()` throws when the user has no passwd entry (some containers run an arbitrary uid). */
+function safeHomedir(): string {
+  try {
+    return homedir();
+  } catch {
+    return '';
+  }
+}
