@@ -12,6 +12,7 @@ import { requestLog } from './middleware/request-log';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { importRoutes } from './routes/imports';
+import { mappingRoutes } from './routes/mapping';
 import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', themeRoutes(deps));
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));
+  app.route('/v1', mappingRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { ServiceError } from '../../src/services/errors';
 import { mapHeaders, matchHeaders, resolveWithLlm, type MatchResult } from '../../src/services/mapping';
 
 // Offline answer with one confident pair and one the matcher is unsure about.
@@ -112,6 +113,16 @@ describe('mapHeaders', () => {
   it('returns the offline mappings without an LLM', async () => {
     assert.deepEqual(await mapHeaders(unsure), matchHeaders(unsure).mappings);
     assert.equal((await mapHeaders(unsure)).phone?.fileKey, 'a');
+    assert.equal(received.length, 0);
+  });
+
+  it('rejects invalid input with validation_failed at the offending path, before any LLM call', async () => {
+    const bad = { schemaHeaders: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }], fileHeaders: [{ key: 'x', label: 7 }] };
+    await assert.rejects(mapHeaders(bad as never, llm()), (error: ServiceError) => {
+      assert.equal(error.code, 'validation_failed');
+      assert.deepEqual(error.details?.map((d) => d.path).sort(), ['fileHeaders.0.label', 'schemaHeaders.1.key']);
+      return true;
+    });
     assert.equal(received.length, 0);
   });
 

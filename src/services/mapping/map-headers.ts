@@ -1,6 +1,7 @@
+import { parseInput } from '../validate';
 import { resolveWithLlm, type LlmOptions } from './llm-resolver';
 import { matchHeaders } from './match-headers';
-import type { MapHeadersInput, MapHeadersOutput } from './schemas';
+import { MapHeadersInput, type MapHeadersOutput } from './schemas';
 
 /**
  * Map an uploaded file's column headers to a template's headers.
@@ -11,10 +12,11 @@ import type { MapHeadersInput, MapHeadersOutput } from './schemas';
  * matched schema key (`fileKey`, `confidence` 0-1); each file key is used at
  * most once and unmatched schema keys are left out.
  *
- * `input` must already satisfy `MapHeadersInput` (the transport validates it
- * and reports VALIDATION errors); this function itself throws no service errors.
+ * Throws validation_failed (with each issue's path, e.g. `schemaHeaders.3.key`)
+ * when `input` does not satisfy `MapHeadersInput`; never fails because of the LLM.
  */
 export async function mapHeaders(input: MapHeadersInput, llm?: LlmOptions): Promise<MapHeadersOutput> {
-  const offline = matchHeaders(input);
-  return llm ? resolveWithLlm(offline, input, llm) : offline.mappings;
+  const data = parseInput(MapHeadersInput, input);
+  const offline = matchHeaders(data);
+  return llm ? resolveWithLlm(offline, data, llm) : offline.mappings;
 }

@@ -1,0 +1,25 @@
+import { mapHeaders, MapHeadersInput, MapHeadersOutput } from '../../services/mapping';
+import type { AppDeps } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+
+export function mappingRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+
+  const map = defineRoute(deps, 'secret-or-public', {
+    method: 'post',
+    path: '/intelligence/map-headers',
+    tags: ['Intelligence'],
+    summary: "Map a file's column headers to a template's headers (offline matcher, optional LLM for unsure pairs)",
+    request: { body: jsonBody(MapHeadersInput) },
+    responses: {
+      200: jsonResponse(MapHeadersOutput, 'One `{ fileKey, confidence }` per matched schema key; unmatched keys are left out'),
+      ...errorResponses(400, 413, 415),
+    },
+  });
+  // config.llm has exactly the resolver's options (url, model, apiKey, timeoutMs, sendSamples).
+  router.openapi(map, async (c) => c.json(await mapHeaders(c.req.valid('json'), ctx.config.llm), 200));
+
+  return router;
+}
