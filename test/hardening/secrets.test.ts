@@ -69,7 +69,7 @@ describe('keys and session tokens never reach logs or responses', () => {
     const secrets = [env.secretKey, env.publicKey, token];
     const unknownKey = `sk_${'Z'.repeat(40)}`;
     const routes = await listRoutes(h);
-    const variants = (url: string) => [
+    const variants = (url: string): { headers: Record<string, string>; url?: string }[] => [
       { headers: { Authorization: `Bearer ${env.secretKey}` } },
       { headers: { Authorization: `Bearer ${env.publicKey}`, Origin: env.origin, 'X-Session-Token': token } },
       { headers: { 'X-Public-Key': env.publicKey, Origin: 'https://evil.example.net', 'X-Session-Token': token } },
