@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAccount } from './commands/account';
+import { registerEndUser } from './commands/end-user';
 import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
 import { registerImport } from './commands/import';
@@ -35,6 +36,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImports(program, runtime);
   registerImport(program, runtime);
   registerExport(program, runtime);
+  registerEndUser(program, runtime);
   return program;
 }
 

@@ -8,6 +8,7 @@ import { bodyLimit } from './middleware/body-limit';
 import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
+import { complianceRoutes } from './routes/compliance';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { importRoutes } from './routes/imports';
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', themeRoutes(deps));
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));
+  app.route('/v1', complianceRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',
