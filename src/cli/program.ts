@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAccount } from './commands/account';
+import { registerBackup } from './commands/backup';
 import { registerEndUser } from './commands/end-user';
 import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
@@ -37,6 +38,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImport(program, runtime);
   registerExport(program, runtime);
   registerEndUser(program, runtime);
+  registerBackup(program, runtime);
   return program;
 }
 

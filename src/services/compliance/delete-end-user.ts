@@ -1,3 +1,4 @@
+import { WRITE_TRANSACTION } from '../../db/open-database';
 import { countRowsOfEndUser, deleteImportsOfEndUser, deleteSessionsOfEndUser } from '../../db/queries/compliance';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
@@ -16,5 +17,5 @@ export function deleteEndUserData(ctx: ServiceContext, accountId: string, endUse
     const imports = deleteImportsOfEndUser(ctx.db, accountId, id);
     const sessions = deleteSessionsOfEndUser(ctx.db, accountId, id);
     return { endUserId: id, deleted: { imports, rows, sessions } };
-  });
+  }, WRITE_TRANSACTION);
 }

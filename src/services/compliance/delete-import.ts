@@ -1,3 +1,4 @@
+import { WRITE_TRANSACTION } from '../../db/open-database';
 import { countRowsOfImport, deleteImportRow, findCompleteImport } from '../../db/queries/compliance';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
@@ -14,5 +15,5 @@ export function deleteImport(ctx: ServiceContext, accountId: string, importId: s
     const rows = countRowsOfImport(ctx.db, found.id);
     deleteImportRow(ctx.db, found.id);
     return { id: found.id, deleted: true as const, rows };
-  });
+  }, WRITE_TRANSACTION);
 }

@@ -1,3 +1,4 @@
+import { WRITE_TRANSACTION } from '../../db/open-database';
 import { deleteImportRow, deleteRowsOfImport, hideExpiredImports } from '../../db/queries/compliance';
 import type { ServiceContext } from '../context';
 import type { PurgeResult } from './schemas';
@@ -23,14 +24,14 @@ export async function purgeExpiredImports(ctx: ServiceContext, signal?: AbortSig
   const cutoff = new Date(ctx.clock().getTime() - days * 86_400_000).toISOString();
   for (;;) {
     if (signal?.aborted) return result;
-    const hidden = ctx.db.transaction(() => hideExpiredImports(ctx.db, cutoff, IMPORTS_PER_BATCH, process.pid));
+    const hidden = ctx.db.transaction(() => hideExpiredImports(ctx.db, cutoff, IMPORTS_PER_BATCH, process.pid), WRITE_TRANSACTION);
     if (hidden.length === 0) return result;
     for (const id of hidden) {
       for (;;) {
         await yieldToRequests();
         // Stopping here leaves this import hidden and partly emptied: a left-over write, removed at next start.
         if (signal?.aborted) return result;
-        const deleted = ctx.db.transaction(() => deleteRowsOfImport(ctx.db, id, ROWS_PER_BATCH));
+        const deleted = ctx.db.transaction(() => deleteRowsOfImport(ctx.db, id, ROWS_PER_BATCH), WRITE_TRANSACTION);
         result.rows += deleted;
         if (deleted < ROWS_PER_BATCH) break;
       }
