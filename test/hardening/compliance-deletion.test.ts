@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createRuntime } from '../../src/main';
 import { runCli } from '../../src/cli/program';
+import { authFailureSuite } from '../helpers/auth-suite';
 import { call, createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { dumpData, insertImport } from '../helpers/imports-fixture';
 
@@ -153,4 +154,73 @@ describe('DELETE /v1/imports/{importId}', () => {
     }
     assert.deepEqual(dumpData(h), before);
   });
+});
+
+describe('compliance deletion through the imports API', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  let other: TestEnvironment;
+  before(() => {
+    h = createHarness();
+    env = createTestEnvironment(h);
+    other = createTestEnvironment(h, { account: 'other-co' });
+  });
+  after(() => h.close());
+
+  const postAs = async (target: TestEnvironment, endUserId: string, rows: number) => {
+    const { sessionToken } = await createTestSession(h, target, { endUserId });
+    const response = await call(h, 'POST', '/v1/imports', {
+      key: target.publicKey,
+      origin: target.origin,
+      session: sessionToken,
+      body: { rows: Array.from({ length: rows }, (_, i) => ({ name: `${endUserId}-${i}` })), meta: { schemaKey: 'people' }, originalSchema: {} },
+    });
+    assert.equal(response.status, 201, await response.clone().text());
+    return (await json(response)).id as string;
+  };
+
+  it('leaves nothing of the end-user readable, and everything of others', async () => {
+    const carol = [await postAs(env, 'carol', 3), await postAs(env, 'carol', 4)];
+    const dave = await postAs(env, 'dave', 2);
+    const theirCarol = await postAs(other, 'carol', 5);
+
+    const response = await call(h, 'DELETE', '/v1/end-users/carol', { key: env.secretKey });
+    assert.deepEqual(await json(response), { endUserId: 'carol', deleted: { imports: 2, rows: 7, sessions: 2 } });
+
+    for (const id of carol) {
+      for (const url of [`/v1/imports/${id}`, `/v1/imports/${id}/rows`, `/v1/imports/${id}/export?format=ndjson`]) {
+        assert.equal((await call(h, 'GET', url, { key: env.secretKey })).status, 404, url);
+      }
+    }
+    const listed = await json(await call(h, 'GET', '/v1/imports?limit=100', { key: env.secretKey }));
+    assert.deepEqual(listed.data.map((i: { id: string }) => i.id), [dave]);
+    const daveRows = await json(await call(h, 'GET', `/v1/imports/${dave}/rows`, { key: env.secretKey }));
+    assert.equal(daveRows.data.length, 2);
+    const theirs = await json(await call(h, 'GET', `/v1/imports/${theirCarol}/rows?limit=100`, { key: other.secretKey }));
+    assert.equal(theirs.data.length, 5);
+    const leftover = h.storage.sqlite.prepare("SELECT count(*) FROM import_rows WHERE data LIKE '%carol%' AND import_id != ?").pluck().get(theirCarol);
+    assert.equal(leftover, 0);
+
+    const one = await call(h, 'DELETE', `/v1/imports/${dave}`, { key: env.secretKey });
+    assert.deepEqual(await json(one), { id: dave, deleted: true, rows: 2 });
+    assert.equal((await call(h, 'GET', `/v1/imports/${dave}`, { key: env.secretKey })).status, 404);
+  });
+});
+
+describe('compliance routes: credentials', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  let other: TestEnvironment;
+  before(() => {
+    h = createHarness();
+    env = createTestEnvironment(h);
+    other = createTestEnvironment(h, { account: 'other-co' });
+  });
+  after(() => h.close());
+  for (const [method, name, path] of [
+    ['DELETE', '/v1/end-users/{endUserId}', () => '/v1/end-users/someone'],
+    ['DELETE', '/v1/imports/{importId}', () => '/v1/imports/01890000-0000-7000-8000-000000000000'],
+  ] as const) {
+    authFailureSuite({ name: `${method} ${name}`, harness: () => h, env: () => env, other: () => other, method, path, credential: 'secret' });
+  }
 });

@@ -34,10 +34,6 @@ export function countRowsOfImport(db: Db, importId: string): number {
   return db.select({ n: count() }).from(importRows).where(eq(importRows.importId, importId)).get()!.n;
 }
 
-export function deleteImportRow(db: Db, id: string): void {
-  db.delete(imports).where(eq(imports.id, id)).run();
-}
-
 /** Hides up to `limit` complete imports created before `cutoff` (status 'writing', so no reader sees them). */
 export function hideExpiredImports(db: Db, cutoff: string, limit: number, pid: number): string[] {
   const ids = db

@@ -1,5 +1,6 @@
 import { WRITE_TRANSACTION } from '../../db/open-database';
-import { countRowsOfImport, deleteImportRow, findCompleteImport } from '../../db/queries/compliance';
+import { deleteImport as deleteImportRow } from '../../db/queries/imports';
+import { countRowsOfImport, findCompleteImport } from '../../db/queries/compliance';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { DeletedImport } from './schemas';

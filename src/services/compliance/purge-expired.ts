@@ -1,5 +1,6 @@
 import { WRITE_TRANSACTION } from '../../db/open-database';
-import { deleteImportRow, deleteRowsOfImport, hideExpiredImports } from '../../db/queries/compliance';
+import { deleteImport } from '../../db/queries/imports';
+import { deleteRowsOfImport, hideExpiredImports } from '../../db/queries/compliance';
 import type { ServiceContext } from '../context';
 import type { PurgeResult } from './schemas';
 
@@ -35,7 +36,7 @@ export async function purgeExpiredImports(ctx: ServiceContext, signal?: AbortSig
         result.rows += deleted;
         if (deleted < ROWS_PER_BATCH) break;
       }
-      deleteImportRow(ctx.db, id);
+      deleteImport(ctx.db, id);
       result.imports++;
     }
   }
