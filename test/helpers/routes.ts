@@ -41,3 +41,19 @@ export async function listRoutes(h: Harness): Promise<RouteInfo[]> {
 export function fillPath(route: RouteInfo, value: (name: string) => string): string {
   return route.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(value(name)));
 }
+
+/** Every property name the OpenAPI document mentions (request and response members), for generated bodies. */
+export async function documentPropertyNames(h: Harness): Promise<string[]> {
+  const doc = (await (await h.app.request('/v1/openapi.json')).json()) as unknown;
+  const names = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties' && typeof value === 'object' && value !== null) Object.keys(value).forEach((name) => names.add(name));
+      walk(value);
+    }
+  };
+  walk(doc);
+  return [...names].sort();
+}
