@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { createBackup } from '../../src/services/backup';
 import { ServiceError } from '../../src/services/errors';
-import { runBinary, startBinary, type BinaryServer } from '../helpers/binary';
+import { runBinAsync, startServe, type ServerProcess } from '../helpers/process';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { insertImport } from '../helpers/imports-fixture';
 
@@ -69,11 +69,11 @@ describe('createBackup', () => {
 describe('importd backup while importd serve is writing', () => {
   let h: Harness;
   let env: TestEnvironment;
-  let server: BinaryServer;
+  let server: ServerProcess;
   before(async () => {
     h = createHarness();
     env = createTestEnvironment(h);
-    server = await startBinary(h.dbPath, { IMPORTD_RATE_LIMIT: '0' });
+    server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0' });
   });
   after(async () => {
     await server.stop();
@@ -105,7 +105,7 @@ describe('importd backup while importd serve is writing', () => {
     let backup;
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      backup = await runBinary(['backup', file, '--db', h.dbPath, '--json']);
+      backup = await runBinAsync(['backup', file, '--db', h.dbPath, '--json']);
       await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       writing = false;
@@ -132,17 +132,17 @@ describe('importd backup while importd serve is writing', () => {
     assert.ok(source.sessions!.length > copy.sessions!.length, 'writes went on during and after the backup');
 
     // Once writes stop, a forced second backup equals the source; restored, it serves the same data.
-    const second = await runBinary(['backup', file, '--db', h.dbPath]);
+    const second = await runBinAsync(['backup', file, '--db', h.dbPath]);
     assert.equal(second.code, 4, 'refuses to overwrite without --force');
     assert.match(second.stderr, /error \[conflict\]: .*--force/);
-    const forced = await runBinary(['backup', file, '--db', h.dbPath, '--force']);
+    const forced = await runBinAsync(['backup', file, '--db', h.dbPath, '--force']);
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, /^backup written to .*live\.db \(\d+ bytes, \d+ pages, \d+ ms\)\n$/);
     assert.deepEqual(contents(file), contents(h.dbPath));
 
     const restoredPath = path.join(h.dir, 'restored.db');
     copyFileSync(file, restoredPath);
-    const restored = await startBinary(restoredPath);
+    const restored = await startServe(restoredPath);
     try {
       // lastUsedAt moves with this very request, so compare what it cannot change.
       const list = async (url: string) => {

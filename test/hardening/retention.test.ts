@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { purgeExpiredImports, scheduleRetention } from '../../src/services/compliance';
-import { startBinary } from '../helpers/binary';
+import { startServe } from '../helpers/process';
 import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { dumpData, insertImport } from '../helpers/imports-fixture';
 import { waitFor } from '../helpers/live-server';
@@ -94,10 +94,10 @@ describe('importd serve applies retention at start', () => {
       const env = createTestEnvironment(h);
       const expired = insertImport(h, env, { createdAt: new Date(Date.now() - 10 * DAY).toISOString(), rows: 5 });
       const fresh = insertImport(h, env, { rows: 2 });
-      const server = await startBinary(h.dbPath, { IMPORTD_RETENTION_DAYS: '7' });
+      const server = await startServe(h.dbPath, { IMPORTD_RETENTION_DAYS: '7' });
       try {
-        await waitFor(() => server.stdout().includes('"msg":"retention purge"'));
-        assert.match(server.stdout(), /"msg":"retention purge","retentionDays":7,"imports":1,"rows":5/);
+        await waitFor(() => server.output().includes('"msg":"retention purge"'));
+        assert.match(server.output(), /"msg":"retention purge","retentionDays":7,"imports":1,"rows":5/);
         assert.deepEqual(dumpData(h).imports.map((i) => i.id), [fresh]);
         assert.notEqual(expired, fresh);
       } finally {

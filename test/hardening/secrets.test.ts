@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { hashesEqual, hashKey } from '../../src/core/keys';
 import { redactSecrets } from '../../src/core/logger';
 import { call, createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
-import { startBinary, type BinaryServer } from '../helpers/binary';
+import { startServe, type ServerProcess } from '../helpers/process';
 import { fillPath, listRoutes } from '../helpers/routes';
 
 const SECRET_PATTERNS = [/sk_[0-9A-Za-z]{8,}/, /pk_[0-9A-Za-z]{8,}/, /eyJ[\w-]+\.[\w-]+\./];
@@ -45,13 +45,13 @@ describe('keys are compared in constant time', () => {
 describe('keys and session tokens never reach logs or responses', () => {
   let h: Harness;
   let env: TestEnvironment;
-  let server: BinaryServer;
+  let server: ServerProcess;
   let token: string;
   before(async () => {
     h = createHarness();
     env = createTestEnvironment(h);
     token = (await createTestSession(h, env)).sessionToken;
-    server = await startBinary(h.dbPath);
+    server = await startServe(h.dbPath);
   });
   after(async () => {
     await server.stop();
@@ -100,7 +100,7 @@ describe('keys and session tokens never reach logs or responses', () => {
     }
     assert.ok(checked >= routes.length * 12);
     assert.ok(h.logs.length >= checked / 2, 'the in-process app logged every request');
-    const serverLines = server.stdout().trim().split('\n');
+    const serverLines = server.output().trim().split('\n');
     assert.ok(serverLines.length >= checked / 2, 'the server logged every request');
     for (const line of [...h.logs, ...serverLines]) {
       for (const pattern of SECRET_PATTERNS) assert.doesNotMatch(line, pattern, line);
