@@ -44,7 +44,7 @@ describe('crash safety: SIGKILL in the middle of a large import', () => {
       const rows = rowsOf(tag, 50);
       const response = await post(server.url, rows);
       assert.equal(response.status, 201);
-      earlier.push({ id: (await response.json()).id, rows });
+      earlier.push({ id: ((await response.json()) as { id: string }).id, rows });
     }
 
     const reader = new Database(h.dbPath, { readonly: true });
@@ -78,7 +78,7 @@ describe('crash safety: SIGKILL in the middle of a large import', () => {
     } finally {
       db.close();
     }
-    const listed = await (await fetch(`${server.url}/v1/imports?limit=100`, { headers: { Authorization: `Bearer ${env.secretKey}` } })).json();
+    const listed = (await (await fetch(`${server.url}/v1/imports?limit=100`, { headers: { Authorization: `Bearer ${env.secretKey}` } })).json()) as { data: { id: string }[] };
     assert.deepEqual(listed.data.map((i: { id: string }) => i.id).sort(), earlier.map((e) => e.id).sort());
     for (const { id, rows } of earlier) assert.deepEqual(await allRows(server.url, id), rows);
   });
