@@ -6,6 +6,7 @@ import { startServer } from './http/server';
 import type { CliIo } from './cli/io';
 import { runCli } from './cli/program';
 import type { CliRuntime } from './cli/runtime';
+import { scheduleRetention } from './services/compliance';
 import { createServiceContext } from './services/create-context';
 import { cleanAbandonedImports } from './services/imports';
 
@@ -34,6 +35,10 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const abandoned = cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
       const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger);
+      const retention = scheduleRetention(ctx, {
+        purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
+        failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
+      });
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info('shutting down', { signal });
@@ -43,6 +48,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         process.on('SIGTERM', stop).on('SIGINT', stop);
       });
       await server.close();
+      await retention.stop();
       close();
       logger.info('stopped');
     },

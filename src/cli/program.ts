@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerAccount } from './commands/account';
+import { registerBackup } from './commands/backup';
+import { registerEndUser } from './commands/end-user';
 import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
 import { registerImport } from './commands/import';
@@ -37,6 +39,8 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImport(program, runtime);
   registerExport(program, runtime);
   registerHealthcheck(program, runtime);
+  registerEndUser(program, runtime);
+  registerBackup(program, runtime);
   return program;
 }
 

@@ -7,11 +7,21 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-/** One JSON object a line. Callers pass fields only; keys and tokens are never among them. */
+// Key- and token-shaped text: importd keys (sk_/pk_ + base62) and JWTs (three base64url parts, the first
+// one a JSON object, so "eyJ"). Callers never log them on purpose; this catches a client that put one in a
+// URL path or an error message that quoted one.
+const SECRET_SHAPES = /(?:sk|pk)_[0-9A-Za-z]{8,}|eyJ[\w-]*\.[\w-]+(?:\.[\w-]*)?/g;
+
+/** Replaces anything shaped like an API key or session token with `[redacted]`. */
+export function redactSecrets(text: string): string {
+  return text.replace(SECRET_SHAPES, '[redacted]');
+}
+
+/** One JSON object a line, with key- and token-shaped text redacted. Callers pass fields only. */
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
   const emit = (at: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[at] < LEVELS[level]) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields })}\n`);
+    write(`${redactSecrets(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }))}\n`);
   };
   return {
     info: (msg, fields) => emit('info', msg, fields),

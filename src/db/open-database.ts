@@ -13,6 +13,14 @@ export interface Storage {
   close(): void;
 }
 
+/**
+ * The options of every transaction that writes: `ctx.db.transaction(fn, WRITE_TRANSACTION)`. A deferred
+ * transaction that reads and then writes cannot wait for the lock when another connection (a CLI command,
+ * a second process) wrote in between: SQLite fails it at once with SQLITE_BUSY, busy_timeout or not.
+ * BEGIN IMMEDIATE takes the write lock first, so it waits its turn (up to busy_timeout) instead.
+ */
+export const WRITE_TRANSACTION = { behavior: 'immediate' } as const;
+
 export interface OpenOptions {
   migrations?: MigrationSource;
   /** The loaded better-sqlite3 addon, when it cannot be found by path (inside the executable). */

@@ -1,14 +1,14 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { newRequestId } from '../core/ids';
-import { ServiceError } from '../services/errors';
 import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
+import { bodyLimit } from './middleware/body-limit';
 import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
+import { complianceRoutes } from './routes/compliance';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { importRoutes } from './routes/imports';
@@ -35,12 +35,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use(requestLog(deps.logger));
   app.use('/v1/*', corsPreflight(deps.ctx));
-  const limitBody = bodyLimit({
-    maxSize: deps.ctx.config.maxBodyBytes,
-    onError: () => {
-      throw new ServiceError('payload_too_large', `the request body exceeds ${deps.ctx.config.maxBodyBytes} bytes`);
-    },
-  });
+  const limitBody = bodyLimit(deps.ctx.config.maxBodyBytes);
   // A streamed NDJSON import is read line by line in bounded memory: only its lines are limited (body.ts).
   app.use('/v1/*', (c, next) =>
     c.req.method === 'POST' && c.req.path === '/v1/imports' && NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitBody(c, next),
@@ -54,6 +49,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));
   app.route('/v1', mappingRoutes(deps));
+  app.route('/v1', complianceRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',

@@ -3,6 +3,7 @@ import { authenticateKey, requireAllowedOrigin, requireKeyKind, verifySession, t
 import type { ServiceContext } from '../services/context';
 import { ServiceError } from '../services/errors';
 import type { AppEnv } from './env';
+import { rateLimiterOf } from './middleware/rate-limit';
 
 /**
  * What each route accepts (DESIGN.md "Which credential each endpoint takes"):
@@ -20,6 +21,8 @@ export const PUBLIC_KEY_HEADER = 'X-Public-Key';
 export function requireCredential(ctx: ServiceContext, credential: Credential): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = authenticateKey(ctx, presentedKey(c));
+    // Counted per key once the key is known, before any other check, so every authenticated answer has the headers.
+    rateLimiterOf(ctx).hit(c, key.keyId);
     requireKeyKind(key, credential === 'secret' ? ['secret'] : ['secret', 'public']);
     const caller: Caller = { principal: key };
     if (key.kind === 'public') {

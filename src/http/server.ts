@@ -3,6 +3,9 @@ import type { Server } from 'node:http';
 import type { Config } from '../config/config';
 import type { Logger } from '../core/logger';
 
+/** Larger request heads are refused with 431 by Node's parser before the app sees them. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
 export interface RunningServer {
   port: number;
   /** Stops accepting connections, lets in-flight requests finish, then resolves. */
@@ -19,9 +22,13 @@ export function startServer(fetch: (request: Request) => Response | Promise<Resp
         port: config.port,
         serverOptions: {
           requestTimeout: config.requestTimeoutSeconds * 1000,
-          headersTimeout: 20_000,
+          // Node requires headersTimeout <= requestTimeout.
+          headersTimeout: Math.min(20_000, config.requestTimeoutSeconds * 1000),
+          // How often Node looks for connections past those timeouts (default 30 s, which would let a
+          // slowloris client hold a socket half a minute longer than the timeout says).
+          connectionsCheckingInterval: 1_000,
           keepAliveTimeout: 5_000,
-          maxHeaderSize: 16 * 1024,
+          maxHeaderSize: MAX_HEADER_BYTES,
         },
       },
       (info) => {

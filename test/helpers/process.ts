@@ -60,3 +60,15 @@ export async function startServe(dbPath: string, env: Record<string, string> = {
     },
   };
 }
+
+/** Runs `./bin/importd ARGS` to completion without blocking the event loop (for tests that keep serving meanwhile). */
+export function runBinAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -11,6 +11,7 @@ import {
   type ApiKeyRow,
   type EnvironmentRow,
 } from '../../db/queries/environments';
+import { WRITE_TRANSACTION } from '../../db/open-database';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';
@@ -51,7 +52,7 @@ export function createEnvironment(ctx: ServiceContext, accountId: string, input:
     if (findEnvironmentByName(ctx.db, accountId, name)) throw conflict(`environment ${name} already exists`);
     insertEnvironment(ctx.db, environment);
     return { name, secretKey: issue('secret', []), publicKey: { ...issue('public', allowedOrigins), allowedOrigins } };
-  });
+  }, WRITE_TRANSACTION);
 }
 
 /** Replaces the allowed origins of the environment's Public Key. Throws validation_failed, not_found. */
@@ -69,7 +70,7 @@ export function updateEnvironmentOrigins(
     const publicKey = keys.find((key) => key.kind === 'public');
     if (publicKey) setAllowedOrigins(ctx.db, publicKey.id, allowedOrigins);
     return toView(environment, keys.map((key) => (key === publicKey ? { ...key, allowedOrigins } : key)));
-  });
+  }, WRITE_TRANSACTION);
 }
 
 /** Lists the account's environments with their active keys (prefixes only). */

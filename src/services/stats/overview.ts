@@ -20,5 +20,5 @@ export function statsOverview(ctx: ServiceContext, accountId: string): StatsOver
       fileId: row.fileId,
       meta: parseJsonObject(row.meta),
     })),
-  }));
+  }), { behavior: 'deferred' });
 }

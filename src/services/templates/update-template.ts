@@ -1,5 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { isUniqueViolation } from '../../db/errors';
+import { WRITE_TRANSACTION } from '../../db/open-database';
 import { findTemplate, updateTemplateRow } from '../../db/queries/templates';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
@@ -29,5 +30,5 @@ export function updateTemplate(ctx: ServiceContext, accountId: string, id: strin
       throw error;
     }
     return toTemplate(findTemplate(ctx.db, accountId, id)!);
-  });
+  }, WRITE_TRANSACTION);
 }

@@ -1,6 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import { isUniqueViolation } from '../../db/errors';
+import { WRITE_TRANSACTION } from '../../db/open-database';
 import { findThemeOfAccount, insertTheme, updateThemeRow, type ThemeRow } from '../../db/queries/themes';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
@@ -31,7 +32,7 @@ export function updateTheme(ctx: ServiceContext, accountId: string, input: Theme
     const changes = { ...serialize(data), updatedAt: isoTime(ctx.clock) };
     updateThemeRow(ctx.db, accountId, changes);
     return toTheme({ ...existing, ...changes });
-  });
+  }, WRITE_TRANSACTION);
 }
 
 /** The account's theme. Throws not_found (none created yet). */

@@ -1,0 +1,41 @@
+import { z } from '@hono/zod-openapi';
+import { DeletedEndUser, DeletedImport, deleteEndUserData, deleteImport } from '../../services/compliance';
+import type { AppDeps } from '../env';
+import { createRouter, defineRoute } from '../route';
+import { errorResponses, jsonResponse } from '../schemas';
+
+/** Deletion on request: one end-user's data (GDPR/CCPA), or one import. */
+export function complianceRoutes(deps: AppDeps) {
+  const { ctx } = deps;
+  const router = createRouter();
+
+  const deleteEndUser = defineRoute(deps, 'secret', {
+    method: 'delete',
+    path: '/end-users/{endUserId}',
+    tags: ['Compliance'],
+    summary: "Delete every import (with its rows) and every session of an end-user in the key's account, atomically",
+    request: { params: z.object({ endUserId: z.string().min(1).max(255) }) },
+    responses: {
+      200: jsonResponse(DeletedEndUser, 'What was deleted (zeros when nothing was stored)'),
+      ...errorResponses(400),
+    },
+  });
+  router.openapi(deleteEndUser, (c) =>
+    c.json(deleteEndUserData(ctx, c.var.caller.principal.accountId, c.req.valid('param').endUserId), 200),
+  );
+
+  const removeImport = defineRoute(deps, 'secret', {
+    method: 'delete',
+    path: '/imports/{importId}',
+    tags: ['Imports'],
+    summary: 'Delete an import and all its rows',
+    request: { params: z.object({ importId: z.string().max(100) }) },
+    responses: {
+      200: jsonResponse(DeletedImport, 'The import and its rows are deleted'),
+      ...errorResponses(404),
+    },
+  });
+  router.openapi(removeImport, (c) => c.json(deleteImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
+
+  return router;
+}

@@ -1,0 +1,2 @@
+export { createBackup } from './create-backup';
+export * from './schemas';

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Hono } from 'hono';
+import type { AppEnv } from '../../src/http/env';
+import { bodyLimit } from '../../src/http/middleware/body-limit';
+import { createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { openSocket, startLiveServer, waitFor, type LiveServer } from '../helpers/live-server';
+
+const MAX = 4096;
+
+/** A request body that records how many bytes the server pulled from it. */
+function meteredBody(total: number, chunkSize = 512, fill = 0x20) {
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pulled >= total) return controller.close();
+      const size = Math.min(chunkSize, total - pulled);
+      pulled += size;
+      controller.enqueue(new Uint8Array(size).fill(fill));
+    },
+  }, { highWaterMark: 0 });
+  return { stream, pulled: () => pulled };
+}
+
+function send(h: Harness, env: TestEnvironment, body: ReadableStream<Uint8Array>, headers: Record<string, string>) {
+  return h.app.request('/v1/environments', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+describe('request body limit (in process)', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  before(() => {
+    h = createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
+    env = createTestEnvironment(h);
+  });
+  after(() => h.close());
+
+  it('refuses a declared Content-Length over the limit without reading a byte of the body', async () => {
+    const body = meteredBody(10 * MAX);
+    const response = await send(h, env, body.stream, { 'Content-Length': String(10 * MAX) });
+    assert.equal(response.status, 413);
+    assert.equal((await json(response)).error.code, 'payload_too_large');
+    assert.equal(body.pulled(), 0);
+  });
+
+  it('stops reading a chunked body as soon as it passes the limit', async () => {
+    const body = meteredBody(1024 * 1024);
+    const response = await send(h, env, body.stream, { 'Transfer-Encoding': 'chunked' });
+    assert.equal(response.status, 413);
+    const error = (await json(response)).error;
+    assert.equal(error.code, 'payload_too_large');
+    assert.match(error.requestId, /^req_/);
+    // The stream is pulled a little ahead of the reader, never to the end.
+    assert.ok(body.pulled() <= MAX + 4 * 512, `pulled ${body.pulled()} bytes`);
+  });
+
+  it('accepts a chunked body under the limit', async () => {
+    const text = JSON.stringify({ name: 'chunked', allowedOrigins: [] });
+    const bytes = new TextEncoder().encode(text);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 7) controller.enqueue(bytes.slice(i, i + 7));
+        controller.close();
+      },
+    });
+    const response = await send(h, env, stream, { 'Transfer-Encoding': 'chunked' });
+    assert.equal(response.status, 201);
+    assert.equal((await json(response)).name, 'chunked');
+  });
+
+  it('accepts a body of exactly the limit (the limit is inclusive)', async () => {
+    const text = JSON.stringify({ name: 'exact', allowedOrigins: [] });
+    const padded = text + ' '.repeat(MAX - text.length);
+    const response = await h.app.request('/v1/environments', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json', 'Content-Length': String(MAX) },
+      body: padded,
+    });
+    assert.equal(response.status, 201);
+  });
+});
+
+describe('body limit middleware', () => {
+  it('hands a chunked body to the handler as a stream, not buffered first', async () => {
+    const body = meteredBody(3 * 1024, 256);
+    const app = new Hono<AppEnv>().use(bodyLimit(MAX)).post('/', async (c) => {
+      const reader = c.req.raw.body!.getReader();
+      await reader.read();
+      const pulledAtFirstChunk = body.pulled();
+      while (!(await reader.read()).done);
+      return c.json({ pulledAtFirstChunk, total: body.pulled() });
+    });
+    const response = await app.request('/', {
+      method: 'POST',
+      headers: { 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/octet-stream' },
+      body: body.stream,
+      duplex: 'half',
+    } as RequestInit);
+    const result = await json(response);
+    assert.equal(result.total, 3 * 1024);
+    assert.ok(result.pulledAtFirstChunk <= 3 * 256, `pulled ${result.pulledAtFirstChunk} bytes before the first read`);
+  });
+});
+
+describe('request body limit (real server)', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  let server: LiveServer;
+  before(async () => {
+    h = createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
+    env = createTestEnvironment(h);
+    server = await startLiveServer(h);
+  });
+  after(async () => {
+    await server.close();
+    h.close();
+  });
+
+  it('answers 413 to a 1 GB Content-Length before the client sends any body', async () => {
+    const socket = await openSocket(server.port);
+    socket.write(
+      `POST /v1/environments HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${env.secretKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n',
+    );
+    await waitFor(() => socket.received().includes('\r\n\r\n{'));
+    assert.match(socket.received(), /^HTTP\/1\.1 413 /);
+    assert.match(socket.received(), /"code":"payload_too_large"/);
+    socket.destroy();
+  });
+
+  it('answers 413 to a chunked body while it is still being sent', async () => {
+    const socket = await openSocket(server.port);
+    socket.write(
+      `POST /v1/environments HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${env.secretKey}\r\n` +
+        'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    let sent = 0;
+    const chunk = `400\r\n${' '.repeat(1024)}\r\n`;
+    while (!socket.received().includes('HTTP/1.1') && sent < 1024 * 1024) {
+      socket.write(chunk);
+      sent += 1024;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.match(socket.received(), /^HTTP\/1\.1 413 /);
+    assert.ok(sent < 256 * 1024, `the server answered only after ${sent} bytes`);
+    socket.destroy();
+  });
+
+  it('keeps serving after refusing bodies', async () => {
+    const response = await fetch(`${server.url}/v1/environments`, { headers: { Authorization: `Bearer ${env.secretKey}` } });
+    assert.equal(response.status, 200);
+  });
+});

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { purgeExpiredImports, scheduleRetention } from '../../src/services/compliance';
+import { startServe } from '../helpers/process';
+import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { dumpData, insertImport } from '../helpers/imports-fixture';
+import { waitFor } from '../helpers/live-server';
+
+const DAY = 86_400_000;
+
+describe('retention (IMPORTD_RETENTION_DAYS)', () => {
+  const clock = testClock('2026-03-01T00:00:00.000Z');
+  let h: Harness;
+  let env: TestEnvironment;
+  let other: TestEnvironment;
+  const daysAgo = (days: number) => new Date(clock().getTime() - days * DAY).toISOString();
+  before(() => {
+    h = createHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' } });
+    env = createTestEnvironment(h);
+    other = createTestEnvironment(h, { account: 'other-co' });
+  });
+  after(() => h.close());
+
+  it('deletes imports older than the retention, in every account, and keeps newer ones', async () => {
+    const old = [insertImport(h, env, { createdAt: daysAgo(31), rows: 4 }), insertImport(h, other, { createdAt: daysAgo(400), rows: 2 })];
+    const kept = [
+      insertImport(h, env, { createdAt: daysAgo(29), rows: 3 }),
+      insertImport(h, env, { createdAt: new Date(clock().getTime() - 30 * DAY + 1).toISOString(), rows: 1 }),
+    ];
+    const before = dumpData(h);
+    assert.deepEqual(await purgeExpiredImports(h.ctx), { imports: 2, rows: 6 });
+    const afterwards = dumpData(h);
+    assert.deepEqual(afterwards.imports.map((i) => i.id).sort(), kept.sort());
+    assert.deepEqual(afterwards.rows, before.rows.filter((r) => !old.includes(r.import_id)));
+    assert.deepEqual(afterwards.sessions, before.sessions);
+    assert.deepEqual(await purgeExpiredImports(h.ctx), { imports: 0, rows: 0 });
+  });
+
+  it('purges a big import in small transactions, never showing it partly deleted', async () => {
+    const big = insertImport(h, env, { createdAt: daysAgo(60), rows: 12_345 });
+    const sqlite = h.storage.sqlite;
+    const visible = sqlite.prepare("SELECT row_count FROM imports WHERE id = ? AND status = 'complete'").pluck();
+    const rowsOf = sqlite.prepare('SELECT count(*) FROM import_rows WHERE import_id = ?').pluck();
+    let done = false;
+    let partialSeen = 0;
+    // Runs between the purge's transactions, as request handlers would.
+    const observer = (async () => {
+      while (!done) {
+        const rowCount = visible.get(big) as number | undefined;
+        const stored = rowsOf.get(big) as number;
+        if (rowCount !== undefined) assert.equal(stored, rowCount, 'a visible import lost rows');
+        else if (stored > 0) partialSeen++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const result = await purgeExpiredImports(h.ctx);
+    done = true;
+    await observer;
+    assert.deepEqual(result, { imports: 1, rows: 12_345 });
+    assert.ok(partialSeen >= 2, `the purge ran in ${partialSeen} observable steps`);
+    assert.equal(rowsOf.get(big), 0);
+  });
+
+  it('does nothing when retention is unset', async () => {
+    const unset = createHarness({ clock });
+    try {
+      const id = insertImport(unset, createTestEnvironment(unset), { createdAt: daysAgo(9999) });
+      assert.deepEqual(await purgeExpiredImports(unset.ctx), { imports: 0, rows: 0 });
+      assert.equal(dumpData(unset).imports[0]!.id, id);
+    } finally {
+      unset.close();
+    }
+  });
+
+  it('the schedule runs at once, then on its interval, until stop()', async () => {
+    const results: { imports: number }[] = [];
+    insertImport(h, env, { createdAt: daysAgo(90) });
+    const schedule = scheduleRetention(h.ctx, { purged: (r) => results.push(r), failed: (e) => assert.fail(String(e)) }, 20);
+    await waitFor(() => results.length >= 1);
+    assert.equal(results[0]!.imports, 1);
+    insertImport(h, env, { createdAt: daysAgo(90) });
+    await waitFor(() => results.some((r, i) => i > 0 && r.imports === 1));
+    await schedule.stop();
+    const count = results.length;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(results.length, count, 'ran after stop()');
+  });
+});
+
+describe('importd serve applies retention at start', () => {
+  it('deletes expired imports when the server starts and logs what it purged', async () => {
+    const h = createHarness();
+    try {
+      const env = createTestEnvironment(h);
+      const expired = insertImport(h, env, { createdAt: new Date(Date.now() - 10 * DAY).toISOString(), rows: 5 });
+      const fresh = insertImport(h, env, { rows: 2 });
+      const server = await startServe(h.dbPath, { IMPORTD_RETENTION_DAYS: '7' });
+      try {
+        await waitFor(() => server.output().includes('"msg":"retention purge"'));
+        assert.match(server.output(), /"msg":"retention purge","retentionDays":7,"imports":1,"rows":5/);
+        assert.deepEqual(dumpData(h).imports.map((i) => i.id), [fresh]);
+        assert.notEqual(expired, fresh);
+      } finally {
+        assert.equal(await server.stop(), 0);
+      }
+    } finally {
+      h.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { call, createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { fillPath, listRoutes, type RouteInfo } from '../helpers/routes';
+
+const INJECTIONS = [
+  "' OR '1'='1",
+  "' OR 1=1 --",
+  '" OR ""="',
+  "'; DROP TABLE imports; --",
+  "1; DELETE FROM api_keys; --",
+  "' UNION SELECT hash, prefix FROM api_keys --",
+  "%' OR 1=1 --",
+  '%',
+  '_',
+  "\\'; SELECT sqlite_version(); --",
+  "') OR ('a'='a",
+  "x' AND 0=CAST((SELECT hash FROM api_keys LIMIT 1) AS INT) --",
+  "createdAt; DROP TABLE sessions",
+  "id DESC, (SELECT 1)",
+];
+
+/** Request bodies that pass validation, so a path parameter reaches its query; other routes get `{}`. */
+const VALID_BODIES: Record<string, unknown> = {
+  'PATCH /v1/environments/:name/origins': { allowedOrigins: [] },
+};
+
+function snapshot(h: Harness) {
+  const sqlite = h.storage.sqlite;
+  const tables = sqlite.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all() as { name: string; sql: string | null }[];
+  const counts = Object.fromEntries(
+    tables
+      .filter((t) => t.sql?.startsWith('CREATE TABLE'))
+      .map((t) => [t.name, sqlite.prepare(`SELECT count(*) FROM "${t.name}"`).pluck().get()]),
+  );
+  return { tables, counts, keys: sqlite.prepare('SELECT id, hash, active FROM api_keys ORDER BY id').all() };
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+describe('SQL is built only with parameters', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  let routes: RouteInfo[];
+  before(async () => {
+    h = createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
+    env = createTestEnvironment(h);
+    await createTestSession(h, env);
+    routes = await listRoutes(h);
+  });
+  after(() => h.close());
+
+  it('no source file splices values into SQL text', () => {
+    for (const file of sourceFiles('src')) {
+      const text = readFileSync(file, 'utf8');
+      assert.doesNotMatch(text, /sql\.raw\(/, `${file} uses sql.raw`);
+      assert.doesNotMatch(text, /\.(prepare|exec|pragma)\(\s*`[^`]*\$\{/, `${file} interpolates into SQL text`);
+      assert.doesNotMatch(text, /\.(prepare|exec)\(\s*['"][^'"]*['"]\s*\+/, `${file} concatenates SQL text`);
+    }
+  });
+
+  it('injection strings in every path and query parameter of every route change nothing and leak nothing', async () => {
+    const before = snapshot(h);
+    let sent = 0;
+    for (const route of routes) {
+      for (const injection of INJECTIONS) {
+        const query = route.queryParams.map((name) => `${name}=${encodeURIComponent(injection)}`).join('&');
+        const url = fillPath(route, () => injection) + (query ? `?${query}` : '');
+        const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? (VALID_BODIES[`${route.method} ${route.path}`] ?? {}) : undefined;
+        for (const credentials of [{ key: env.secretKey }, { key: env.publicKey, origin: env.origin }]) {
+          const response = await call(h, route.method, url, { ...credentials, body });
+          const text = await response.text();
+          assert.ok(response.status < 500, `${route.method} ${url}: ${response.status} ${text}`);
+          assert.doesNotMatch(text, /SQLITE_[A-Z]|SqliteError|near ".*": syntax error|no such (table|column)/, `${route.method} ${url}`);
+          sent++;
+        }
+      }
+    }
+    assert.ok(sent >= routes.length * INJECTIONS.length * 2);
+    assert.deepEqual(snapshot(h), before);
+    assert.equal(h.storage.sqlite.pragma('integrity_check', { simple: true }), 'ok');
+  });
+
+  it('stores injection strings in body fields verbatim (they are data, never SQL)', async () => {
+    for (const injection of INJECTIONS) {
+      const response = await call(h, 'POST', '/v1/sessions', { key: env.secretKey, body: { endUserId: injection, metadata: { note: injection } } });
+      assert.equal(response.status, 201, await response.clone().text());
+      assert.ok((await json(response)).sessionToken);
+      const stored = h.storage.sqlite.prepare('SELECT end_user_id, metadata FROM sessions ORDER BY rowid DESC LIMIT 1').get() as { end_user_id: string; metadata: string };
+      assert.equal(stored.end_user_id, injection);
+      assert.deepEqual(JSON.parse(stored.metadata), { note: injection });
+    }
+    assert.equal(h.storage.sqlite.prepare('SELECT count(*) FROM api_keys').pluck().get(), 2);
+  });
+});
