@@ -2,9 +2,11 @@
 // addon from node_modules); the standalone executable's build embeds the addon instead.
 import { build } from 'esbuild';
 
+// The parse worker is its own file: build/parse-worker.cjs beside the bundle (src/services/imports/parse-pool.ts).
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'build/importd.cjs',
+  entryPoints: { importd: 'src/main.ts', 'parse-worker': 'src/services/imports/parse-worker.ts' },
+  outdir: 'build',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
   format: 'cjs',

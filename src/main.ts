@@ -8,12 +8,13 @@ import { runCli } from './cli/program';
 import type { CliRuntime } from './cli/runtime';
 import { scheduleRetention } from './services/compliance';
 import { createServiceContext } from './services/create-context';
+import type { WorkerScript } from './services/imports/parse-pool';
 import { cleanAbandonedImports } from './services/imports';
 
 export const VERSION = '0.1.0';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
-export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string };
+export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript };
 
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
@@ -21,7 +22,14 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
   const open = (overrides: Partial<RawConfig>) => {
     const settings = config(overrides);
     const storage = openDatabase(settings.dbPath, platform);
-    return { ctx: createServiceContext(storage, settings), close: () => storage.close() };
+    const ctx = createServiceContext(storage, settings, undefined, platform.parseWorker);
+    return {
+      ctx,
+      close: () => {
+        void ctx.parsePool.close();
+        storage.close();
+      },
+    };
   };
   return {
     io,

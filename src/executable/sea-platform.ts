@@ -6,6 +6,7 @@ import { cacheFolders, installAddon } from './addon-cache';
 /** Asset keys, as scripts/package.mjs writes them into the SEA configuration. */
 export const ADDON_ASSET = 'better_sqlite3.node';
 export const MIGRATIONS_ASSET_PREFIX = 'migrations/';
+export const PARSE_WORKER_ASSET = 'parse-worker.cjs';
 
 /** The part of `node:sea` the executable uses (a parameter so tests need no executable). */
 export interface SeaAssets {
@@ -37,6 +38,8 @@ export function seaPlatform(sea: SeaAssets, env: Record<string, string | undefin
     nativeBinding: addon.exports,
     migrations: assetMigrationSource(sea),
     versionSuffix: ` (node ${process.version})`,
+    // Inside a SEA a worker cannot be started from a file: it runs the embedded bundle's source.
+    parseWorker: { source: sea.getAsset(PARSE_WORKER_ASSET, 'utf8') },
   };
 }
 

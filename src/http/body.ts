@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { LineTooLongError, readLines } from '../lib/lines';
 import { inSlices } from '../lib/slices';
 import { ServiceError, validationFailed } from '../services/errors';
-import { SLICE_ROWS, splitImportBody, type RowSlices } from '../services/imports';
+import type { ServiceContext } from '../services/context';
+import { PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -10,23 +11,29 @@ export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
 export interface ImportBody {
   meta?: unknown;
   originalSchema?: unknown;
-  /** Parsed slice by slice while the import is written: no single parse of the whole body, no zod pass. */
-  rows: RowSlices;
+  /**
+   * Parsed slice by slice while the import is written (no single parse of the whole body, no zod pass): on
+   * this thread for small bodies, already checked by the parse worker for large ones.
+   */
+  rows: RowSlices | CheckedRows;
 }
 
 /**
  * Reads a POST /imports body `{ rows, meta, originalSchema }`. The members other than `rows` are parsed at
  * once; the rows are located by a scan that yields to the event loop and parsed one slice at a time as the
- * writer asks for them. Throws unsupported_media_type, invalid_json (also from a slice, mid-write: the
+ * writer asks for them. A large body is handed to the parse worker, so its parsing never holds this thread
+ * and runs beside the writing. Throws unsupported_media_type, invalid_json (also from a slice, mid-write: the
  * writer then aborts the import), validation_failed (not an object, no rows array).
  */
-export async function readImportBody(c: Context): Promise<ImportBody> {
+export async function readImportBody(c: Context, ctx: ServiceContext): Promise<ImportBody> {
   const contentType = c.req.header('Content-Type') ?? '';
   if (NDJSON_TYPE.test(contentType)) return readNdjsonImportBody(c);
   if (!JSON_TYPE.test(contentType)) {
     throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
-  const split = await splitImportBody(await c.req.text());
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength >= PARSE_IN_WORKER_BYTES) return ctx.parsePool.parse(bytes);
+  const split = await splitImportBytes(bytes);
   return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices };
 }
 

@@ -2,6 +2,7 @@ import type { Config } from '../config/config';
 import type { Clock } from '../core/clock';
 import type { Db } from '../db/open-database';
 import type Database from 'better-sqlite3';
+import type { ParsePool } from './imports/parse-pool';
 
 /** What every service function receives: storage, time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -12,4 +13,6 @@ export interface ServiceContext {
   sessionSecret: Uint8Array;
   /** When each API key's lastUsedAt was last written by this process (writes are throttled). */
   keyTouchedAt: Map<string, number>;
+  /** The worker thread that parses large JSON import bodies off the request thread. */
+  parsePool: ParsePool;
 }

@@ -4,9 +4,18 @@ import type { Storage } from '../db/open-database';
 import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
+import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
 
-/** Builds the service context over an open, migrated database. */
-export function createServiceContext(storage: Storage, config: Config, clock: Clock = systemClock): ServiceContext {
+/**
+ * Builds the service context over an open, migrated database. `parseWorker` is where the parse worker's code
+ * comes from (the executable passes its embedded source; elsewhere the file beside the module is used).
+ */
+export function createServiceContext(
+  storage: Storage,
+  config: Config,
+  clock: Clock = systemClock,
+  parseWorker: WorkerScript = siblingWorkerScript(),
+): ServiceContext {
   const ctx: ServiceContext = {
     db: storage.db,
     sqlite: storage.sqlite,
@@ -14,6 +23,7 @@ export function createServiceContext(storage: Storage, config: Config, clock: Cl
     config,
     sessionSecret: loadSessionSecret(storage.db, config.sessionSecret),
     keyTouchedAt: new Map(),
+    parsePool: new ParsePool(parseWorker),
   };
   ensureDefaultAccount(ctx);
   return ctx;

@@ -54,6 +54,7 @@ export function createHarness(options: { clock?: Clock; config?: Partial<RawConf
     app,
     logs,
     close() {
+      void ctx.parsePool.close();
       storage.close();
       rmSync(dir, { recursive: true, force: true });
     },

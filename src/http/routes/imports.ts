@@ -60,7 +60,7 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openAPIRegistry.registerPath(create);
   router.post('/imports', ...middleware, async (c) => {
-    const body = await readImportBody(c);
+    const body = await readImportBody(c, ctx);
     const origin = await importOrigin(ctx, c, body.meta);
     return c.json(await createImport(ctx, origin, body), 201);
   });

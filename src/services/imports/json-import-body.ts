@@ -11,6 +11,17 @@ export interface SplitImportBody {
 
 const invalidJson = (error: JsonSyntaxError) => new ServiceError('invalid_json', `the request body is not valid JSON: ${error.message}`);
 
+/** Decodes (strict UTF-8: nothing is silently replaced) and splits a JSON import body. */
+export async function splitImportBytes(body: Uint8Array | ArrayBuffer): Promise<SplitImportBody> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new ServiceError('invalid_json', 'the request body is not valid UTF-8');
+  }
+  return splitImportBody(text);
+}
+
 /**
  * Splits a JSON import body `{ rows, meta, originalSchema }`: the other members are parsed at once, the rows
  * located without parsing (yielding to the event loop as it scans) and parsed per slice later. Used on the

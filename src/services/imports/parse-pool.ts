@@ -5,14 +5,21 @@ import type { CheckedRows } from './import-writer';
 import type { WorkerMessage, WorkerRequest } from './parse-protocol';
 import type { CellStats } from './schemas';
 
+/** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
+export const PARSE_IN_WORKER_BYTES = 512 * 1024;
+
 /** Where the worker's code comes from: a file next to this module, or source text (inside the executable). */
 export type WorkerScript = { file: string } | { source: string };
 
-/** The worker file beside this module: `.ts` when run from source (tests), the bundled `.cjs` otherwise. */
+/**
+ * The bundled worker, build/parse-worker.cjs (scripts/build.mjs; `npm test` builds first): beside the bundle
+ * that runs this module, or found from the source tree when run from source, since a worker thread does not
+ * inherit the TypeScript loader of its parent.
+ */
 export function siblingWorkerScript(): WorkerScript {
-  return __filename.endsWith('.ts')
-    ? { file: path.join(__dirname, 'parse-worker.ts') }
-    : { file: path.join(__dirname, 'parse-worker.cjs') };
+  // __filename, not __dirname: tsx's loader defines the first reliably, not the second.
+  const folder = path.dirname(__filename);
+  return { file: __filename.endsWith('.ts') ? path.resolve(folder, '..', '..', '..', 'build', 'parse-worker.cjs') : path.join(folder, 'parse-worker.cjs') };
 }
 
 export interface ParsedImportBody {
@@ -81,7 +88,11 @@ export class ParsePool {
       for (;;) {
         while (job.messages.length === 0) await new Promise<void>((resolve) => (job.wake = resolve));
         const message = job.messages.shift()!;
-        if (message.type === 'error') throw new ServiceError(message.error.code, message.error.message, message.error.details);
+        if (message.type === 'error') {
+          const { code, message: text, details } = message.error;
+          // A failure of the worker itself is internal: logged under the request id, never shown to the client.
+          throw code === 'internal_error' ? new Error(`parse worker: ${text}`) : new ServiceError(code, text, details);
+        }
         yield message;
         if (message.type === 'end') return;
       }
@@ -93,7 +104,9 @@ export class ParsePool {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker =
-      'file' in this.script ? new Worker(this.script.file) : new Worker(this.script.source, { eval: true });
+      'file' in this.script
+        ? new Worker(this.script.file)
+        : new Worker(this.script.source, { eval: true });
     worker.unref();
     worker.on('message', (message: WorkerMessage) => this.deliver(message));
     const fail = (error: unknown) => {

@@ -3,13 +3,13 @@
 import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../errors';
 import { RowChecker } from './check-rows';
-import { splitImportBody } from './json-import-body';
+import { splitImportBytes } from './json-import-body';
 import type { WorkerError, WorkerMessage, WorkerRequest } from './parse-protocol';
 
 const port = parentPort!;
 port.on('message', ({ id, body }: WorkerRequest) => {
   const post = (message: WorkerMessage) => port.postMessage(message);
-  parse(body).then(
+  splitImportBytes(body).then(
     async (split) => {
       post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
       const checker = new RowChecker();
@@ -23,16 +23,6 @@ port.on('message', ({ id, body }: WorkerRequest) => {
     (error) => post({ id, type: 'error', error: describe(error) }),
   );
 });
-
-async function parse(body: ArrayBuffer) {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw new ServiceError('invalid_json', 'the request body is not valid UTF-8');
-  }
-  return splitImportBody(text);
-}
 
 function describe(error: unknown): WorkerError {
   if (error instanceof ServiceError) return { code: error.code, message: error.message, details: error.details };

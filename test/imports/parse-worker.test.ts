@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PARSE_IN_WORKER_BYTES } from '../../src/services/imports';
+import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
+import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { contactRows } from './helpers';
+
+let h: Harness;
+let env: TestEnvironment;
+before(() => {
+  h = createHarness();
+  env = createTestEnvironment(h);
+});
+after(() => h.close());
+
+const counts = () => ({
+  imports: h.storage.sqlite.prepare('SELECT count(*) FROM imports').pluck().get(),
+  rows: h.storage.sqlite.prepare('SELECT count(*) FROM import_rows').pluck().get(),
+});
+/** A body large enough to be parsed by the worker. */
+const largeRows = () => contactRows(20_000);
+
+describe('large JSON bodies, parsed by the worker thread', () => {
+  it('are stored exactly, with the statistics of every row', async () => {
+    const rows = largeRows();
+    const rawBody = JSON.stringify({ meta: { schemaKey: 'big' }, rows });
+    assert.ok(rawBody.length > PARSE_IN_WORKER_BYTES);
+    const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody });
+    assert.equal(response.status, 201, await response.clone().text());
+    const created = await json(response);
+    assert.equal(created.rowCount, 20_000);
+    const stored = h.storage.sqlite.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').pluck().all(created.id);
+    assert.deepEqual(stored, rows.map((row) => JSON.stringify(row)));
+    const detail = await json(await call(h, 'GET', `/v1/imports/${created.id}`, { key: env.secretKey }));
+    assert.deepEqual(detail.cellStats.fieldBreakdown, [
+      { key: 'name', type: 'string', count: 20_000 },
+      { key: 'email', type: 'email', count: 20_000 },
+      { key: 'age', type: 'number', count: 20_000 },
+    ]);
+    assert.equal(detail.cellStats.totalCells, 60_000);
+  });
+
+  const failures: [string, () => string | Uint8Array, string, RegExp][] = [
+    ['a bad cell at row 15 000', () => { const rows: unknown[] = largeRows(); rows[15_000] = { name: { nested: true } }; return JSON.stringify({ meta: { schemaKey: 'big' }, rows }); }, 'validation_failed', /rows\.15000\.name/],
+    ['broken JSON at row 15 000', () => JSON.stringify({ meta: { schemaKey: 'big' }, rows: largeRows() }).replace('"person 15000"', '"person 15000'), 'invalid_json', /not valid JSON/],
+    ['bytes that are not UTF-8', () => { const bytes = new TextEncoder().encode(JSON.stringify({ meta: { schemaKey: 'big' }, rows: largeRows() })); bytes[bytes.length - 20] = 0xff; return bytes; }, 'invalid_json', /UTF-8/],
+    ['no rows array', () => JSON.stringify({ meta: { schemaKey: 'big' }, rows: 'x'.repeat(PARSE_IN_WORKER_BYTES) }), 'validation_failed', /rows/],
+    ['no template key or schema', () => JSON.stringify({ meta: {}, rows: largeRows() }), 'validation_failed', /schemaKey/],
+  ];
+  for (const [label, body, code, pattern] of failures) {
+    it(`reject ${label} and store nothing`, async () => {
+      const before = counts();
+      const payload = body();
+      const response = await h.app.request('/v1/imports', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json' },
+        body: payload,
+      });
+      const error = (await json(response)).error;
+      assert.equal(response.status, 400, JSON.stringify(error));
+      assert.equal(error.code, code);
+      assert.match(JSON.stringify(error), pattern);
+      assert.deepEqual(counts(), before);
+    });
+  }
+
+  it('keep serving after a failed parse (the worker survives errors)', async () => {
+    const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: JSON.stringify({ meta: { schemaKey: 'after' }, rows: largeRows() }) });
+    assert.equal(response.status, 201);
+  });
+});
+
+describe('ParsePool', () => {
+  it('answers jobs in order, each with its own rows, and releases a discarded one', async () => {
+    const pool = new ParsePool(siblingWorkerScript());
+    try {
+      const body = (n: number) => new TextEncoder().encode(JSON.stringify({ meta: { n }, rows: contactRows(n) }));
+      const [a, b] = await Promise.all([pool.parse(body(1200)), pool.parse(body(700))]);
+      await b.rows.discard!();
+      let count = 0;
+      for await (const slice of a.rows.slices) count += slice.length;
+      assert.equal(count, 1200);
+      assert.deepEqual(a.meta, { n: 1200 });
+      assert.equal(a.rows.stats().rowCount, 1200);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails pending jobs with internal_error when the worker cannot start, and never hangs', async () => {
+    const pool = new ParsePool({ source: 'throw new Error("boom")' });
+    await assert.rejects(pool.parse(new TextEncoder().encode('{"rows":[]}')), (error: Error) => /parse worker stopped/.test(error.message));
+    await pool.close();
+  });
+});
