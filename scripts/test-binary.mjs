@@ -158,6 +158,16 @@ async function run() {
   const lines = exported.text.trim().split(/\r?\n/);
   check('GET /v1/imports/{id}/export?format=csv streams a header and both rows', exported.status === 200 && /text\/csv/.test(exported.type) && lines[0] === 'name,email,age' && lines[2] === 'Alan Turing,alan@example.com,41', `${exported.status} ${exported.text}`);
 
+  // Over 512 KiB: parsed by the worker thread, which inside the executable runs from embedded source.
+  const many = Array.from({ length: 20_000 }, (_, i) => ({ name: `person ${i}`, email: `p${i}@example.com`, age: i % 90 }));
+  const large = await request(base, 'POST', '/v1/imports', { headers: secret, body: { meta: { schemaKey: 'contacts' }, rows: many } });
+  const largeRows = large.status === 201 ? await request(base, 'GET', `/v1/imports/${large.json.id}/export?format=ndjson`, { headers: secret }) : undefined;
+  check(
+    'a 20 000-row import (parse worker) is stored exactly',
+    large.json?.rowCount === 20_000 && largeRows?.text === `${many.map((row) => JSON.stringify(row)).join('\n')}\n`,
+    `${large.status} ${large.text.slice(0, 300)}`,
+  );
+
   const stopped = Date.now();
   server.kill('SIGTERM');
   const exit = await new Promise((resolve) => {
