@@ -31,7 +31,7 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
   if (!JSON_TYPE.test(contentType)) {
     throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const bytes = await readBytes(c);
   if (bytes.byteLength >= PARSE_IN_WORKER_BYTES) return ctx.parsePool.parse(bytes);
   const split = await splitImportBytes(bytes);
   return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices };
@@ -89,4 +89,23 @@ async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenera
   } finally {
     reader.releaseLock();
   }
+}
+
+/**
+ * The whole body as bytes, copied chunk by chunk as it arrives (into one buffer of the declared length when
+ * there is one): no single large copy or decode at the end to hold the event loop.
+ */
+async function readBytes(c: Context): Promise<Uint8Array> {
+  const declared = Number(c.req.header('Content-Length'));
+  if (!Number.isSafeInteger(declared) || declared <= 0 || c.req.header('Transfer-Encoding') !== undefined) {
+    return new Uint8Array(await c.req.arrayBuffer());
+  }
+  const bytes = new Uint8Array(declared);
+  let length = 0;
+  for await (const chunk of byteChunks(c.req.raw.body)) {
+    if (length + chunk.byteLength > declared) throw new ServiceError('invalid_json', 'the request body is longer than its Content-Length');
+    bytes.set(chunk, length);
+    length += chunk.byteLength;
+  }
+  return length === declared ? bytes : bytes.subarray(0, length);
 }

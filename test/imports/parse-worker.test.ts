@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { PARSE_IN_WORKER_BYTES } from '../../src/services/imports';
+import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
+import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
 import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { contactRows } from './helpers';
@@ -82,6 +83,21 @@ describe('ParsePool', () => {
       assert.equal(count, 1200);
       assert.deepEqual(a.meta, { n: 1200 });
       assert.equal(a.rows.stats().rowCount, 1200);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps at most SLICES_IN_FLIGHT slices waiting however far ahead the worker could run', async () => {
+    const pool = new ParsePool(siblingWorkerScript());
+    try {
+      const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 12) })));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const queued = [...(pool as unknown as { jobs: Map<number, { messages: unknown[] }> }).jobs.values()][0]!.messages.length;
+      assert.ok(queued <= SLICES_IN_FLIGHT, `${queued} slices queued`);
+      let count = 0;
+      for await (const slice of parsed.rows.slices) count += slice.length;
+      assert.equal(count, SLICE_ROWS * 12);
     } finally {
       await pool.close();
     }

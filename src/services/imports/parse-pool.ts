@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../errors';
 import type { CheckedRows } from './import-writer';
-import type { WorkerMessage, WorkerRequest } from './parse-protocol';
+import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 import type { CellStats } from './schemas';
 
 /** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
@@ -30,6 +30,7 @@ export interface ParsedImportBody {
 
 interface Job {
   messages: WorkerMessage[];
+  flow: Int32Array;
   wake?: () => void;
 }
 
@@ -48,10 +49,12 @@ export class ParsePool {
   /** Hands the body over (its buffer is transferred) and resolves once meta and originalSchema are parsed. */
   async parse(body: Uint8Array): Promise<ParsedImportBody> {
     const id = this.nextId++;
-    const job: Job = { messages: [] };
+    const control = new SharedArrayBuffer(8);
+    const job: Job = { messages: [], flow: new Int32Array(control) };
+    job.flow[CREDITS] = SLICES_IN_FLIGHT;
     this.jobs.set(id, job);
     const buffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.slice().buffer;
-    this.start().postMessage({ id, body: buffer as ArrayBuffer } satisfies WorkerRequest, [buffer as ArrayBuffer]);
+    this.start().postMessage({ id, body: buffer as ArrayBuffer, control } satisfies WorkerRequest, [buffer as ArrayBuffer]);
     const messages = this.receive(id, job);
     const head = await messages.next();
     if (head.done || head.value.type !== 'head') throw new Error('parse worker: no head');
@@ -93,10 +96,17 @@ export class ParsePool {
           // A failure of the worker itself is internal: logged under the request id, never shown to the client.
           throw code === 'internal_error' ? new Error(`parse worker: ${text}`) : new ServiceError(code, text, details);
         }
+        if (message.type === 'rows') {
+          Atomics.add(job.flow, CREDITS, 1);
+          Atomics.notify(job.flow, CREDITS);
+        }
         yield message;
         if (message.type === 'end') return;
       }
     } finally {
+      // Finished, failed or discarded: a worker still producing this job's slices stops.
+      Atomics.store(job.flow, CANCELLED, 1);
+      Atomics.notify(job.flow, CREDITS);
       this.jobs.delete(id);
     }
   }

@@ -5,7 +5,17 @@ import type { CellStats } from './schemas';
 export interface WorkerRequest {
   id: number;
   body: ArrayBuffer;
+  /** Int32Array over it: [CREDITS] slices the worker may still send, [CANCELLED] 1 once nobody reads them. */
+  control: SharedArrayBuffer;
 }
+
+/**
+ * Flow control: the worker sends a slice only while it holds a credit and the request thread returns one
+ * per slice it takes, so at most SLICES_IN_FLIGHT slices wait in memory, however fast the worker parses.
+ */
+export const SLICES_IN_FLIGHT = 4;
+export const CREDITS = 0;
+export const CANCELLED = 1;
 
 export interface WorkerError {
   code: ErrorCode;

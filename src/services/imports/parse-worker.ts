@@ -4,17 +4,22 @@ import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../errors';
 import { RowChecker } from './check-rows';
 import { splitImportBytes } from './json-import-body';
-import type { WorkerError, WorkerMessage, WorkerRequest } from './parse-protocol';
+import { CANCELLED, CREDITS, type WorkerError, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 
 const port = parentPort!;
-port.on('message', ({ id, body }: WorkerRequest) => {
+port.on('message', ({ id, body, control }: WorkerRequest) => {
+  const flow = new Int32Array(control);
   const post = (message: WorkerMessage) => port.postMessage(message);
   splitImportBytes(body).then(
     async (split) => {
       post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
       const checker = new RowChecker();
       try {
-        for (const slice of split.slices) post({ id, type: 'rows', texts: checker.check(slice) });
+        for (const slice of split.slices) {
+          const texts = checker.check(slice);
+          if (!takeCredit(flow)) return;
+          post({ id, type: 'rows', texts });
+        }
         post({ id, type: 'end', stats: checker.stats() });
       } catch (error) {
         post({ id, type: 'error', error: describe(error) });
@@ -23,6 +28,17 @@ port.on('message', ({ id, body }: WorkerRequest) => {
     (error) => post({ id, type: 'error', error: describe(error) }),
   );
 });
+
+/** Waits (this thread only) until the request thread has room for another slice; false once cancelled. */
+function takeCredit(flow: Int32Array): boolean {
+  for (;;) {
+    if (Atomics.load(flow, CANCELLED) === 1) return false;
+    const credits = Atomics.load(flow, CREDITS);
+    if (credits > 0) {
+      if (Atomics.compareExchange(flow, CREDITS, credits, credits - 1) === credits) return true;
+    } else Atomics.wait(flow, CREDITS, credits, 1000);
+  }
+}
 
 function describe(error: unknown): WorkerError {
   if (error instanceof ServiceError) return { code: error.code, message: error.message, details: error.details };
