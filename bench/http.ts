@@ -8,7 +8,7 @@ export interface Api {
   key: string;
 }
 
-export async function request(api: Api, method: string, path: string, body?: string, contentType = 'application/json') {
+export async function request(api: Api, method: string, path: string, body?: string | Uint8Array, contentType = 'application/json') {
   const response = await fetch(`${api.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${api.key}`, ...(body !== undefined && { 'Content-Type': contentType }) },
@@ -24,6 +24,15 @@ export async function timed(api: Api, method: string, path: string, body?: strin
   const response = await request(api, method, path, body, contentType);
   const text = await response.text();
   return { ms: performance.now() - started, text };
+}
+
+/** Wall time of a download, its bytes read but not decoded (decoding is the client's work, not the server's). */
+export async function drained(api: Api, path: string): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  const response = await request(api, 'GET', path);
+  let bytes = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+  return { ms: performance.now() - started, bytes };
 }
 
 /** Peak resident set size of a process (VmHWM), in MiB. */

@@ -1,8 +1,8 @@
 /**
  * Rows handled per slice: checked, then stored in one transaction; between slices the event loop serves
- * other requests. 500 rows take a few milliseconds, which bounds how long any request waits behind an import.
+ * other requests. 250 rows take a few milliseconds, which bounds how long any request waits behind an import.
  */
-export const SLICE_ROWS = 500;
+export const SLICE_ROWS = 250;
 
 /** An array of rows as slices of SLICE_ROWS. */
 export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
