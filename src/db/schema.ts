@@ -101,7 +101,9 @@ export const imports = sqliteTable(
     index('imports_account_template_created').on(t.accountId, t.templateId, t.createdAt, t.id),
     index('imports_account_template_updated').on(t.accountId, t.templateId, t.updatedAt, t.id),
     index('imports_account_end_user').on(t.accountId, t.endUserId),
-    index('imports_status').on(t.status),
+    // Only imports still being written (for the clean-up at start): a full index on status would tempt the
+    // planner to read every account's complete imports instead of using an account index.
+    index('imports_writing').on(t.status).where(sql`${t.status} = 'writing'`),
     // The `environment` filter of GET /imports keeps a constant page cost with these.
     index('imports_account_environment_created').on(t.accountId, t.environmentId, t.createdAt, t.id),
     index('imports_account_environment_updated').on(t.accountId, t.environmentId, t.updatedAt, t.id),

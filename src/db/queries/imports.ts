@@ -60,6 +60,11 @@ export function findImport(db: Db, accountId: string, id: string): ImportRow | u
 
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
 export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportRow[] {
+  return importPageQuery(db, accountId, query).all();
+}
+
+/** The page query itself, unexecuted (its plan is checked by a test: an index for every sort and filter). */
+export function importPageQuery(db: Db, accountId: string, query: ImportPageQuery) {
   const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
   const conditions = filterConditions(accountId, query.filters);
   if (query.after) {
@@ -73,13 +78,16 @@ export function listImportPage(db: Db, accountId: string, query: ImportPageQuery
     .from(imports)
     .where(and(...conditions))
     .orderBy(order(column), order(imports.id))
-    .limit(query.limit)
-    .all();
+    .limit(query.limit);
 }
 
 /** How many complete imports of the account match the filters. */
 export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
-  return db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters))).get()?.n ?? 0;
+  return countImportsQuery(db, accountId, filters).get()?.n ?? 0;
+}
+
+export function countImportsQuery(db: Db, accountId: string, filters: ImportFilters) {
+  return db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters)));
 }
 
 /** The account's imports that finished writing: an import still being written is visible nowhere. */
