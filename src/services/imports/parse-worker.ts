@@ -1,10 +1,19 @@
 // The parse worker's thread: decodes, parses and checks a large JSON import body off the request thread, so
 // a 100 000-row body never holds the event loop; the request thread only stores the checked slices.
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../errors';
 import { RowChecker } from './check-rows';
 import { splitImportBytes } from './json-import-body';
 import { CANCELLED, CREDITS, type WorkerError, type WorkerMessage, type WorkerRequest } from './parse-protocol';
+
+// On Linux a priority set from a thread applies to that thread alone: when the cores are busy, the request
+// thread is scheduled before this one, so reads keep answering while a large body is parsed.
+try {
+  setPriority(0, 10);
+} catch {
+  // Platforms that refuse per-thread priorities run the worker at normal priority.
+}
 
 const port = parentPort!;
 port.on('message', ({ id, body, control }: WorkerRequest) => {
