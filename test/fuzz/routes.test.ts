@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
 import { openSocket, startLiveServer } from '../helpers/live-server';
 import { documentPropertyNames, listRoutes, type RouteInfo } from '../helpers/routes';
 

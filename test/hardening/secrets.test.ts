@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hashesEqual, hashKey } from '../../src/core/keys';
 import { redactSecrets } from '../../src/core/logger';
-import { call, createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
+import { createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startServe, type ServerProcess } from '../helpers/process';
 import { fillPath, listRoutes } from '../helpers/routes';
 
