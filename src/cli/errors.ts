@@ -14,6 +14,8 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   invalid_session: 5,
   wrong_key_kind: 5,
   origin_not_allowed: 5,
+  secret_key_in_browser: 5,
+  template_not_allowed: 5,
 };
 
 /** Prints an error to stderr as `error [code]: message` (plus details) and returns the exit code. */

@@ -10,12 +10,14 @@ const LOCALHOST = /^http:\/\/localhost:(\d{1,5})$/;
 export function normalizeAllowedOrigin(entry: string): string | undefined {
   const text = entry.trim().toLowerCase();
   const exact = EXACT.exec(text);
+  const wildcard = WILDCARD.exec(text);
+  // A top-level domain is never all digits (RFC 3696 section 2): such a host is an IP literal, not a domain.
+  if (/\.\d+$/.test((exact ?? wildcard)?.[1] ?? '')) return undefined;
   if (exact) {
     const port = exact[2];
     if (port !== undefined && !validPort(port)) return undefined;
     return port === undefined || port === '443' ? `https://${exact[1]}` : `https://${exact[1]}:${Number(port)}`;
   }
-  const wildcard = WILDCARD.exec(text);
   if (wildcard) return `https://*.${wildcard[1]}`;
   const local = LOCALHOST.exec(text);
   if (local && validPort(local[1]!)) return `http://localhost:${Number(local[1])}`;

@@ -5,7 +5,7 @@ import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
-import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
+import { corsOnEarlyErrors, corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
 import { complianceRoutes } from './routes/compliance';
@@ -35,6 +35,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use(requestLog(deps.logger));
   app.use('/v1/*', corsPreflight(deps.ctx));
+  app.use('/v1/*', corsOnEarlyErrors(deps.ctx));
   const limitBody = bodyLimit(deps.ctx.config.maxBodyBytes);
   // A streamed NDJSON import is read line by line in bounded memory: only its lines are limited (body.ts).
   app.use('/v1/*', (c, next) =>

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { keyKindOf } from '../core/keys';
 import { authenticateKey, requireAllowedOrigin, requireKeyKind, verifySession, type Caller } from '../services/auth';
 import type { ServiceContext } from '../services/context';
 import { ServiceError } from '../services/errors';
@@ -17,24 +18,57 @@ export type Credential = 'secret' | 'secret-or-public' | 'secret-or-session';
 export const SESSION_HEADER = 'X-Session-Token';
 export const PUBLIC_KEY_HEADER = 'X-Public-Key';
 
-/** Authenticates the request for a route's credential and stores the caller in `c.var.caller`. */
-export function requireCredential(ctx: ServiceContext, credential: Credential): MiddlewareHandler<AppEnv> {
+/** A key as presented, and where: only the Authorization header may carry a Secret Key. */
+export interface PresentedKey {
+  value: string;
+  from: 'authorization' | 'public-key';
+}
+
+/**
+ * Authenticates the request for a route's credential and stores the caller in `c.var.caller`. With
+ * `keyInBody`, a request without a key header goes on unauthenticated: the route reads the key from its body
+ * (POST /imports `meta.publicKey`) and calls `authenticateRequest` itself.
+ */
+export function requireCredential(ctx: ServiceContext, credential: Credential, options: { keyInBody?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = authenticateKey(ctx, presentedKey(c));
-    // Counted per key once the key is known, before any other check, so every authenticated answer has the headers.
-    rateLimiterOf(ctx).hit(c, key.keyId);
-    requireKeyKind(key, credential === 'secret' ? ['secret'] : ['secret', 'public']);
-    const caller: Caller = { principal: key };
-    if (key.kind === 'public') {
-      caller.origin = requireAllowedOrigin(key, c.req.header('Origin'));
-      c.header('Access-Control-Allow-Origin', caller.origin);
-      c.header('Vary', 'Origin', { append: true });
-      const token = c.req.header(SESSION_HEADER);
-      if (token !== undefined) caller.session = await verifySession(ctx, token, key);
-    }
-    c.set('caller', caller);
+    const presented = presentedKey(c);
+    if (presented || !options.keyInBody) c.set('caller', await authenticateRequest(ctx, c, credential, presented));
     await next();
   };
+}
+
+/**
+ * Checks a presented key for a route's credential, before the route acts: a known, active key (else 401), the
+ * rate limit, no Secret Key from a browser (any `Origin`), the kind the route accepts, the Public Key's origin
+ * (whose allowance is then sent) and a session token from the header when one is sent.
+ */
+export async function authenticateRequest(
+  ctx: ServiceContext,
+  c: Context<AppEnv>,
+  credential: Credential,
+  presented: PresentedKey | undefined,
+): Promise<Caller> {
+  if (!presented) throw new ServiceError('missing_credentials', 'send a key as "Authorization: Bearer <key>" or in X-Public-Key');
+  if (presented.from === 'public-key' && keyKindOf(presented.value) === 'secret') {
+    throw new ServiceError('wrong_key_kind', 'X-Public-Key (and meta.publicKey) take a Public Key; a Secret Key goes in "Authorization: Bearer"');
+  }
+  const key = authenticateKey(ctx, presented.value);
+  // Servers send no Origin: a Secret Key with one is in page code, where everyone can read it.
+  if (key.kind === 'secret' && c.req.header('Origin') !== undefined) {
+    throw new ServiceError('secret_key_in_browser', 'a Secret Key must never be used from a browser: use the Public Key with a session token, and roll this Secret Key');
+  }
+  // Counted per key once the key is known, before any other check, so every authenticated answer has the headers.
+  rateLimiterOf(ctx).hit(c, key.keyId);
+  requireKeyKind(key, credential === 'secret' ? ['secret'] : ['secret', 'public']);
+  const caller: Caller = { principal: key };
+  if (key.kind === 'public') {
+    caller.origin = requireAllowedOrigin(key, c.req.header('Origin'));
+    c.header('Access-Control-Allow-Origin', caller.origin);
+    c.header('Vary', 'Origin', { append: true });
+    const token = c.req.header(SESSION_HEADER);
+    if (token !== undefined) caller.session = await verifySession(ctx, token, key);
+  }
+  return caller;
 }
 
 /**
@@ -49,14 +83,15 @@ export async function sessionFromBody(ctx: ServiceContext, caller: Caller, token
   return { ...caller, session: await verifySession(ctx, token, caller.principal) };
 }
 
-function presentedKey(c: Context): string {
+function presentedKey(c: Context): PresentedKey | undefined {
   const authorization = c.req.header('Authorization');
   if (authorization !== undefined) {
-    const match = /^Bearer ([^\s]+)$/.exec(authorization.trim());
+    // The scheme name is case-insensitive (RFC 9110 section 11.1).
+    const match = /^bearer +([^\s]+)$/i.exec(authorization.trim());
     if (!match) throw new ServiceError('invalid_api_key', 'the Authorization header must be "Bearer <key>"');
-    return match[1]!;
+    return { value: match[1]!, from: 'authorization' };
   }
   const publicKey = c.req.header(PUBLIC_KEY_HEADER);
-  if (publicKey !== undefined) return publicKey.trim();
-  throw new ServiceError('missing_credentials', 'send a key as "Authorization: Bearer <key>" or in X-Public-Key');
+  if (publicKey !== undefined) return { value: publicKey.trim(), from: 'public-key' };
+  return undefined;
 }

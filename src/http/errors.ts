@@ -13,10 +13,14 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_session: 401,
   wrong_key_kind: 403,
   origin_not_allowed: 403,
+  secret_key_in_browser: 403,
+  template_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  request_timeout: 408,
   payload_too_large: 413,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
@@ -43,7 +47,10 @@ export function errorResponse(c: Context, error: ServiceError): Response {
     },
   };
   if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
-  return c.json(body, ERROR_STATUS[error.code]);
+  const status = ERROR_STATUS[error.code];
+  // RFC 9110: a 401 names the scheme it wants (RFC 6750 adds the error for a refused token).
+  if (status === 401) c.header('WWW-Authenticate', `Bearer realm="importd"${error.code === 'missing_credentials' ? '' : ', error="invalid_token"'}`);
+  return c.json(body, status);
 }
 
 /** Converts anything thrown while handling a request into a ServiceError; unknown errors become internal_error. */

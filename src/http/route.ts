@@ -18,15 +18,19 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   });
 }
 
-/** Declares a route with the credential it accepts; the credential check runs before any validation. */
+/**
+ * Declares a route with the credential it accepts; the credential check runs before any validation (see
+ * requireCredential for `keyInBody`).
+ */
 export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
   deps: AppDeps,
   credential: Credential,
   config: R,
+  options: { keyInBody?: boolean } = {},
 ) {
   return createRoute({
     ...config,
     security: SECURITY[credential],
-    middleware: [requireCredential(deps.ctx, credential)] as const,
+    middleware: [requireCredential(deps.ctx, credential, options)] as const,
   });
 }

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { Config } from '../config/config';
 import type { Logger } from '../core/logger';
+import { answerClientError } from './client-error';
 
 /** Larger request heads are refused with 431 by Node's parser before the app sees them. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -43,6 +44,7 @@ export function startServer(fetch: (request: Request) => Response | Promise<Resp
         });
       },
     );
+    server.on('clientError', (error: Error, socket) => answerClientError(error, socket, logger));
     server.once('error', reject);
   });
 }

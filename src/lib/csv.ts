@@ -4,7 +4,8 @@ import type { EncoderOptions, RowEncoder } from './row-encoder';
 // RFC 4180: CRLF between records, fields quoted when they hold a comma, a quote or a line break (CR or LF
 // alone too: csv-stringify only looks for the record delimiter itself unless told).
 const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
-const FORMULA_START = /^[=+\-@]/;
+// TAB and CR too: some spreadsheet programs skip them and read the formula that follows.
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** CSV with a header row of `columns`; null is an empty field, booleans are true/false. */
 export function createCsvEncoder(options: EncoderOptions): RowEncoder {

@@ -52,6 +52,8 @@ describe('allowed origin forms', () => {
     ['https://example.com:8443', 'https://example.com:8443'],
     ['https://*.example.com', 'https://*.example.com'],
     ['http://localhost:3000', 'http://localhost:3000'],
+    ['https://1password.com', 'https://1password.com'],
+    ['https://app.123.example.com', 'https://app.123.example.com'],
   ];
   for (const [entry, normalised] of valid) {
     it(`accepts ${entry}`, () => assert.equal(normalizeAllowedOrigin(entry), normalised));
@@ -78,6 +80,12 @@ describe('allowed origin forms', () => {
     'https://example.com?x=1',
     'ftp://example.com',
     'null',
+    // IP literals are not domains.
+    'https://10.0.0.1',
+    'https://10.0.0.1:8443',
+    'https://192.168.1.20',
+    'https://*.0.0.1',
+    'https://[::1]',
   ];
   for (const entry of invalid) {
     it(`rejects ${JSON.stringify(entry)}`, () => assert.equal(normalizeAllowedOrigin(entry), undefined));

@@ -6,6 +6,16 @@ import { openSocket, startLiveServer, type LiveServer } from '../helpers/live-se
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Node's own answers come in the API's error shape: status line, X-Request-Id, JSON body with the code. */
+function assertJsonAnswer(raw: string, status: number, code: string): void {
+  assert.match(raw, new RegExp(`^HTTP/1\\.1 ${status} `));
+  const [head, body] = raw.split('\r\n\r\n');
+  assert.match(head!, /\r\nContent-Type: application\/json\r\n/i);
+  const requestId = /\r\nX-Request-Id: (req_\S+)/i.exec(head!)?.[1];
+  assert.ok(requestId, 'no X-Request-Id');
+  assert.deepEqual(JSON.parse(body!), { error: { code, message: JSON.parse(body!).error.message, requestId } });
+}
+
 describe('server limits on a real socket', () => {
   let h: Harness;
   let server: LiveServer;
@@ -23,7 +33,7 @@ describe('server limits on a real socket', () => {
     const socket = await openSocket(server.port);
     socket.write(`GET /healthz HTTP/1.1\r\nHost: test\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES + 1024)}\r\n\r\n`);
     await socket.ended;
-    assert.match(socket.received(), /^HTTP\/1\.1 431 /);
+    assertJsonAnswer(socket.received(), 431, 'headers_too_large');
     const response = await fetch(`${server.url}/healthz`);
     assert.equal(response.status, 200);
   });
@@ -60,7 +70,7 @@ describe('server limits on a real socket', () => {
     assert.ok(cutOff, 'the slow client was never cut off');
     // headersTimeout = 1 s, checked every second: cut off within about 2 s, long before its head was complete.
     assert.ok(elapsed < 4_000, `cut off after ${elapsed} ms`);
-    assert.match(slow.received(), /^HTTP\/1\.1 408 /);
+    assertJsonAnswer(slow.received(), 408, 'request_timeout');
     assert.ok(served >= 3, `only ${served} other requests were served meanwhile`);
   });
 
@@ -78,5 +88,15 @@ describe('server limits on a real socket', () => {
     const elapsed = Date.now() - started;
     assert.ok(elapsed >= 900 && elapsed < 4_000, `cut off after ${elapsed} ms`);
     assert.match(slow.received(), /^HTTP\/1\.1 408 /);
+  });
+
+  it('answers a malformed request line with 400 in the JSON error shape and keeps serving', async () => {
+    for (const head of ['GARBAGE\r\n\r\n', 'GET /healthz HTTP/9.9.9\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n']) {
+      const socket = await openSocket(server.port);
+      socket.write(head);
+      await socket.ended;
+      assertJsonAnswer(socket.received(), 400, 'validation_failed');
+    }
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
   });
 });

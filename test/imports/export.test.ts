@@ -80,6 +80,14 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
     assert.equal(lines[5], "'+1,'=SUM(A1:A2),,,'-5,'@cmd,x,,");
   });
 
+  it('with safe=true also guards text cells that begin with TAB or CR', async () => {
+    const imported = await createImportOk(h, env, { meta: { schemaKey: 'tabs' }, rows: [{ a: '\t=1+1', b: '\r=2', c: 'x\t=3' }] });
+    const safe = await (await call(h, 'GET', exportUrl(imported.id, '?safe=true'), { key: env.secretKey })).text();
+    assert.equal(safe, `a,b,c\r\n'\t=1+1,"'\r=2",x\t=3\r\n`);
+    const plain = await (await call(h, 'GET', exportUrl(imported.id), { key: env.secretKey })).text();
+    assert.equal(plain, 'a,b,c\r\n\t=1+1,"\r=2",x\t=3\r\n');
+  });
+
   for (const format of ['ndjson', 'json'] as const) {
     it(`exports ${format} that parses back to exactly the stored rows`, async () => {
       for (const [imported, rows] of [[tricky, trickyRows], [large, contactRows(2_345)]] as const) {

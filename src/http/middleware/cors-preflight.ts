@@ -1,11 +1,13 @@
 import type { MiddlewareHandler } from 'hono';
-import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
-import { allActiveOrigins } from '../../db/queries/environments';
+import { originAllowedByAnyKey } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 import { ServiceError } from '../../services/errors';
 import type { AppEnv } from '../env';
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Public-Key, X-Session-Token, If-None-Match';
+// Besides the API's own headers, the tracing headers that OpenTelemetry and Sentry browser set-ups add to
+// every fetch: a preflight refusing them would break every SDK call on such pages.
+const ALLOWED_HEADERS =
+  'Authorization, Content-Type, X-Public-Key, X-Session-Token, If-None-Match, traceparent, tracestate, baggage, sentry-trace';
 export const EXPOSED_HEADERS = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
 /**
@@ -16,14 +18,31 @@ export function corsPreflight(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'OPTIONS') return next();
     c.header('Vary', 'Origin', { append: true });
-    const origin = normalizeRequestOrigin(c.req.header('Origin'));
-    if (!origin || !allActiveOrigins(ctx.db).some((allowed) => originAllowed(origin, allowed))) {
-      throw new ServiceError('origin_not_allowed', 'the request origin is not allowed by any public key');
-    }
+    const origin = originAllowedByAnyKey(ctx, c.req.header('Origin'));
+    if (!origin) throw new ServiceError('origin_not_allowed', 'the request origin is not allowed by any public key');
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
     c.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
     c.header('Access-Control-Max-Age', '600');
     return c.body(null, 204);
+  };
+}
+
+// Answers that can come before the key's own origin check: bad JSON, an unknown or missing key, a body over
+// the limit, the rate limit. Any other error comes after the check and has its allowance already, or none.
+const EARLY_ERROR_STATUSES = new Set([400, 401, 413, 429]);
+
+/**
+ * Lets a browser read the errors answered before the key is known, when some Public Key allows the origin
+ * (DESIGN.md "Credentials"); never for an origin no key allows.
+ */
+export function corsOnEarlyErrors(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (!EARLY_ERROR_STATUSES.has(c.res.status) || c.res.headers.has('Access-Control-Allow-Origin')) return;
+    const origin = originAllowedByAnyKey(ctx, c.req.header('Origin'));
+    if (!origin) return;
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Vary', 'Origin', { append: true });
   };
 }

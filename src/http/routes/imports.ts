@@ -20,7 +20,7 @@ import {
   type ImportOrigin,
 } from '../../services/imports';
 import { readImportBody } from '../body';
-import { SESSION_HEADER, sessionFromBody } from '../credentials';
+import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
 import type { AppDeps, AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
@@ -57,11 +57,17 @@ export function importRoutes(deps: AppDeps) {
       201: jsonResponse(ImportListItem, 'The import (create shape)'),
       ...errorResponses(400, 413, 415),
     },
-  });
+  }, { keyInBody: true });
   router.openAPIRegistry.registerPath(create);
   router.post('/imports', ...middleware, async (c) => {
     const body = await readImportBody(c, ctx);
-    const origin = await importOrigin(ctx, c, body.meta);
+    let origin: ImportOrigin;
+    try {
+      origin = await importOrigin(ctx, c, body.meta);
+    } catch (error) {
+      if ('discard' in body.rows) await body.rows.discard?.();
+      throw error;
+    }
     return c.json(await createImport(ctx, origin, body), 201);
   });
 
@@ -130,13 +136,15 @@ export function importRoutes(deps: AppDeps) {
 }
 
 /**
- * Who the import comes from. With a Public Key the session token is required (header, else
- * `meta.sessionToken`); with a Secret Key one is optional and, when sent, verified the same way. End-user
- * fields come only from the verified session.
+ * Who the import comes from. Without a key header the Public Key is `meta.publicKey`. With a Public Key the
+ * session token is required (header, else `meta.sessionToken`); with a Secret Key one is optional and, when
+ * sent, verified the same way. End-user fields come only from the verified session.
  */
 async function importOrigin(ctx: ServiceContext, c: Context<AppEnv>, meta: unknown): Promise<ImportOrigin> {
-  const bodyToken = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).sessionToken : undefined;
-  let caller: Caller = c.var.caller;
+  const members = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : {};
+  const bodyToken = members.sessionToken;
+  const bodyKey = typeof members.publicKey === 'string' ? { value: members.publicKey.trim(), from: 'public-key' as const } : undefined;
+  let caller: Caller = (c.get('caller') as Caller | undefined) ?? (await authenticateRequest(ctx, c, 'secret-or-session', bodyKey));
   if (caller.principal.kind === 'public') caller = await sessionFromBody(ctx, caller, bodyToken);
   else {
     const token = c.req.header(SESSION_HEADER) ?? bodyToken;

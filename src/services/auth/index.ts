@@ -1,3 +1,4 @@
+export { originAllowedByAnyKey } from './any-key-origin';
 export { authenticateKey, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
 export type { Caller, KeyPrincipal, SessionClaims } from './principal';
 export { loadSessionSecret } from './session-secret';
