@@ -9,7 +9,8 @@ const invalid = (why: string) => new ServiceError('invalid_session', `the sessio
 
 /**
  * Verifies a session token for the environment of the Public Key presented with it: HS256 only, signature,
- * expiry (against the service clock), a known and unrevoked `jti`, same account and environment.
+ * expiry (the token's `exp` and the stored `expires_at`, against the service clock), a known and unrevoked
+ * `jti`, same account and environment.
  * Throws invalid_session.
  */
 export async function verifySession(
@@ -27,6 +28,8 @@ export async function verifySession(
   const row = typeof payload.jti === 'string' ? findSession(ctx.db, payload.jti) : undefined;
   if (!row) throw invalid('unknown');
   if (row.revokedAt) throw invalid('revoked');
+  // The stored expiry bounds the token even if its own `exp` says later (a token re-signed with a leaked secret).
+  if (row.expiresAt <= ctx.clock().toISOString()) throw invalid('expired');
   if (row.accountId !== scope.accountId || row.environmentId !== scope.environmentId) {
     throw invalid('for another environment');
   }

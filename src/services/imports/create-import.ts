@@ -23,7 +23,7 @@ const UNSTORED_META = new Set(['sessionToken', 'publicKey']);
 
 /**
  * Builds what is stored about an import from its `meta` and `originalSchema` (validated), resolving its
- * template. End-user fields come only from the session. Throws validation_failed.
+ * template. End-user fields come only from the session. Throws validation_failed, template_not_allowed.
  */
 export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, envelope: { meta?: unknown; originalSchema?: unknown }): ImportHeader {
   const parsed = parseInput(ImportEnvelope, envelope);
@@ -34,7 +34,7 @@ export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, e
     id: parsed.meta?.schemaId ?? parsed.originalSchema?.id,
     key: parsed.meta?.schemaKey ?? parsed.originalSchema?.key,
     schemaText,
-  });
+  }, origin.session?.templateId);
   const file = parsed.meta?.file === undefined ? null : JSON.stringify(meta.file);
   const session = origin.session;
   return {

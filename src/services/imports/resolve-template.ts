@@ -3,7 +3,7 @@ import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import { findTemplate, findTemplateByKey, insertTemplateIfKeyFree } from '../../db/queries/templates';
 import type { ServiceContext } from '../context';
-import { validationFailed } from '../errors';
+import { ServiceError, validationFailed } from '../errors';
 
 export interface TemplateReference {
   /** meta.schemaId, else originalSchema.id. */
@@ -19,9 +19,11 @@ export interface TemplateReference {
  * one (`source: "import"`, schema = originalSchema). Without any key, the new template's key is derived from
  * the schema: `import-` + the first 16 hex digits of the SHA-256 of the originalSchema JSON, so imports sent
  * with the same schema share one template. With neither a key nor a non-empty originalSchema there is nothing
- * to create from: validation_failed.
+ * to create from: validation_failed. A session bound to a template (`boundTemplateId`) imports into that one
+ * only: see resolveBoundTemplate.
  */
-export function resolveTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference): string {
+export function resolveTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference, boundTemplateId?: string | null): string {
+  if (boundTemplateId) return resolveBoundTemplate(ctx, accountId, reference, boundTemplateId);
   if (reference.id !== undefined) {
     const byId = findTemplate(ctx.db, accountId, reference.id);
     if (byId) return byId.id;
@@ -51,4 +53,19 @@ export function resolveTemplate(ctx: ServiceContext, accountId: string, referenc
     updatedAt: now,
   });
   return findTemplateByKey(ctx.db, accountId, key)!.id;
+}
+
+/**
+ * For a session that names a template: the import names that template (by id or key, as above) or none at
+ * all (then it is the session's); any other template, or one that would be created, is refused with
+ * template_not_allowed, and nothing is created.
+ */
+function resolveBoundTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference, boundTemplateId: string): string {
+  if (reference.id === undefined && reference.key === undefined) return boundTemplateId;
+  const byId = reference.id === undefined ? undefined : findTemplate(ctx.db, accountId, reference.id);
+  const found = byId ?? (reference.key === undefined ? undefined : findTemplateByKey(ctx.db, accountId, reference.key));
+  if (found?.id !== boundTemplateId) {
+    throw new ServiceError('template_not_allowed', 'the session token allows imports into its own template only');
+  }
+  return boundTemplateId;
 }
