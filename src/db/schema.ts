@@ -20,8 +20,11 @@ export const environments = sqliteTable(
     name: text('name').notNull(),
     createdAt: text('created_at').notNull(),
     lastUsedAt: text('last_used_at'),
+    // A deleted environment stays (its imports still name it) but is gone for every other purpose; its name
+    // can be used again.
+    deletedAt: text('deleted_at'),
   },
-  (t) => [uniqueIndex('environments_account_name').on(t.accountId, t.name)],
+  (t) => [uniqueIndex('environments_account_name').on(t.accountId, t.name).where(sql`${t.deletedAt} is null`)],
 );
 
 export const apiKeys = sqliteTable(
@@ -42,6 +45,8 @@ export const apiKeys = sqliteTable(
     createdAt: text('created_at').notNull(),
     lastUsedAt: text('last_used_at'),
     deactivatedAt: text('deactivated_at'),
+    // A rolled key kept for a grace period: active until then (null: until deactivated).
+    expiresAt: text('expires_at'),
   },
   (t) => [index('api_keys_environment').on(t.environmentId, t.kind)],
 );
