@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { RawConfig } from '../config/config';
+import { ServiceError } from '../services/errors';
 
 /** Configuration overrides from the global flags (`--db`, and `--host`/`--port` where a command has them). */
 export function configOverrides(command: Command): Partial<RawConfig> {
@@ -14,4 +15,12 @@ export function configOverrides(command: Command): Partial<RawConfig> {
 /** Collects a repeatable option (`--origin a --origin b`). */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/** A numeric flag, handed to the service as a number (or NaN, which its schema rejects with the path). */
+export function cliNumber(text: string, path: string): number {
+  if (!/^-?\d+(\.\d+)?$/.test(text.trim())) {
+    throw new ServiceError('validation_failed', `${path}: expected a number`, [{ path, message: 'expected a number' }]);
+  }
+  return Number(text);
 }

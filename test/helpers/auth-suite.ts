@@ -65,6 +65,19 @@ export function authFailureSuite(o: AuthSuiteOptions): void {
       }
     });
 
+    it('answers 403 secret_key_in_browser for a Secret Key sent with any Origin, with no CORS allowance', async () => {
+      for (const origin of [o.env().origin, 'https://evil.example.net', 'null']) {
+        const response = await send({ key: o.env().secretKey, origin });
+        assert.equal(response.headers.get('Access-Control-Allow-Origin'), null);
+        await expectError(response, 403, 'secret_key_in_browser');
+      }
+    });
+
+    it('answers 401 with WWW-Authenticate naming the Bearer scheme', async () => {
+      const response = await send({});
+      assert.match(response.headers.get('WWW-Authenticate') ?? '', /^Bearer realm="importd"/);
+    });
+
     if (o.credential === 'secret') {
       it('answers 403 wrong_key_kind for a Public Key, even from an allowed origin', async () => {
         await expectError(await send({ key: o.env().publicKey, origin: o.env().origin }), 403, 'wrong_key_kind');

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../src/cli/io';
 import { runCli } from '../../src/cli/program';
+import type { CliRuntime } from '../../src/cli/runtime';
 import { createRuntime } from '../../src/main';
+import type { Harness } from './harness';
 
 export interface CliHarness {
   dir: string;
@@ -27,5 +29,22 @@ export function createCliHarness(env: Record<string, string> = {}): CliHarness {
       return { code, stdout, stderr };
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Runs `importd ARGS` in-process over a harness's open database (so HTTP and CLI see the same data and clock). */
+export function cliOnHarness(h: Harness) {
+  return async (...args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const runtime: CliRuntime = {
+      io: { out: (text) => void (stdout += text), err: (text) => void (stderr += text), errIsTTY: false },
+      open: () => ({ ctx: h.ctx, close: () => undefined }),
+      loadConfig: () => h.ctx.config,
+      serve: async () => undefined,
+      version: 'test',
+    };
+    const code = await runCli(runtime, args);
+    return { code, stdout, stderr };
   };
 }

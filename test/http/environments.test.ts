@@ -168,9 +168,10 @@ describe('CORS', () => {
     assert.equal(foreign.headers.get('Access-Control-Allow-Origin'), null);
   });
 
-  it('sends no CORS allowance on Secret Key endpoints', async () => {
+  it('sends no CORS allowance on Secret Key endpoints, and refuses a Secret Key from a browser', async () => {
     const response = await call(h, 'GET', '/v1/environments', { key: env.secretKey, origin: 'https://app.example.com' });
-    assert.equal(response.status, 200);
+    assert.equal(response.status, 403);
+    assert.equal((await json(response)).error.code, 'secret_key_in_browser');
     assert.equal(response.headers.get('Access-Control-Allow-Origin'), null);
   });
 });
@@ -179,6 +180,7 @@ for (const [method, path, body] of [
   ['POST', '/v1/environments', { name: 'auth-suite', allowedOrigins: [] }],
   ['GET', '/v1/environments', undefined],
   ['PATCH', '/v1/environments/production/origins', { allowedOrigins: [] }],
+  ['POST', '/v1/environments/production/keys/roll', { kind: 'public', expireOldInSeconds: 60 }],
 ] as const) {
   authFailureSuite({
     name: `${method} ${path}`,

@@ -2,13 +2,15 @@ import type { Command } from 'commander';
 import { resolveAccount } from '../../services/accounts';
 import {
   createEnvironment,
+  deleteEnvironment,
   listEnvironments,
+  rollEnvironmentKey,
   updateEnvironmentOrigins,
   type EnvironmentView,
 } from '../../services/environments';
 import { ServiceError } from '../../services/errors';
 import { printJson, printTable, type CliIo } from '../io';
-import { collect, configOverrides } from '../options';
+import { cliNumber, collect, configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
 
 interface AccountOption {
@@ -56,10 +58,55 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
         throw new ServiceError('validation_failed', 'give either --origin URL (one or more) or --none');
       }
       const updated = await withServices(runtime, configOverrides(command), (ctx) =>
-        updateEnvironmentOrigins(ctx, resolveAccount(ctx, options.account).id, name, { allowedOrigins: options.origin }),
+        updateEnvironmentOrigins(ctx, { accountId: resolveAccount(ctx, options.account).id }, name, { allowedOrigins: options.origin }),
       );
       if (options.json) return printJson(runtime.io, updated);
       printEnvironments(runtime.io, [updated]);
+    });
+
+  env
+    .command('roll')
+    .description('replace a key with a new one (printed once); the old one stops working at once or after --expire-old-in')
+    .argument('<name>', 'environment name')
+    .requiredOption('--kind <kind>', 'which key: secret or public')
+    .option('--expire-old-in <seconds>', 'keep the old key working this long, at most 604800 (7 days); default 0')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON { kind, key, previous }')
+    .action(async (name: string, options: AccountOption & { kind: string; expireOldIn?: string }, command: Command) => {
+      const rolled = await withServices(runtime, configOverrides(command), (ctx) =>
+        rollEnvironmentKey(ctx, { accountId: resolveAccount(ctx, options.account).id }, name, {
+          kind: options.kind as 'secret' | 'public',
+          expireOldInSeconds: options.expireOldIn === undefined ? undefined : cliNumber(options.expireOldIn, 'expireOldInSeconds'),
+        }),
+      );
+      if (options.json) return printJson(runtime.io, rolled);
+      runtime.io.out(
+        [
+          `new ${rolled.kind} key of ${name}: ${rolled.key.key}`,
+          ...(rolled.key.allowedOrigins ? [`allowed origins: ${rolled.key.allowedOrigins.join(', ') || '(none)'}`] : []),
+          `previous key ${rolled.previous.prefix}... stops working at ${rolled.previous.expiresAt}`,
+          'store the new key now: it is not shown again',
+          '',
+        ].join('\n'),
+      );
+    });
+
+  env
+    .command('delete')
+    .description("delete an environment: deactivates its keys and revokes its sessions; its imports stay")
+    .argument('<name>', 'environment name')
+    .option('--yes', 'confirm the deletion')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON { name, deletedAt, deactivatedKeys, revokedSessions }')
+    .action(async (name: string, options: AccountOption & { yes?: boolean }, command: Command) => {
+      if (!options.yes) {
+        throw new ServiceError('validation_failed', `deleting ${name} deactivates its keys and revokes its sessions at once: add --yes to confirm`);
+      }
+      const deleted = await withServices(runtime, configOverrides(command), (ctx) =>
+        deleteEnvironment(ctx, { accountId: resolveAccount(ctx, options.account).id }, name),
+      );
+      if (options.json) return printJson(runtime.io, deleted);
+      runtime.io.out(`environment ${deleted.name} deleted: ${deleted.deactivatedKeys} keys deactivated, ${deleted.revokedSessions} sessions revoked; its imports stay\n`);
     });
 
   env

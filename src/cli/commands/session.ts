@@ -4,7 +4,7 @@ import { resolveEnvironment } from '../../services/environments';
 import { ServiceError } from '../../services/errors';
 import { issueSession } from '../../services/sessions';
 import { printJson } from '../io';
-import { configOverrides } from '../options';
+import { cliNumber, configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
 
 interface IssueOptions {
@@ -53,14 +53,6 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
       if (options.json) printJson(runtime.io, issued);
       else runtime.io.out(`${issued.sessionToken}\n`);
     });
-}
-
-/** A numeric flag, handed to the service as a number (or NaN, which its schema rejects with the path). */
-function cliNumber(text: string, path: string): number {
-  if (!/^-?\d+(\.\d+)?$/.test(text.trim())) {
-    throw new ServiceError('validation_failed', `${path}: expected a number`, [{ path, message: 'expected a number' }]);
-  }
-  return Number(text);
 }
 
 function cliJson(text: string, path: string): never | Record<string, unknown> {

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
-import { apiKeys, environments } from '../schema';
+import { apiKeys, environments, sessions } from '../schema';
 
 export type EnvironmentRow = typeof environments.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -10,12 +10,16 @@ export function findEnvironmentByName(db: Db, accountId: string, name: string): 
   return db
     .select()
     .from(environments)
-    .where(and(eq(environments.accountId, accountId), eq(environments.name, name)))
+    .where(and(eq(environments.accountId, accountId), eq(environments.name, name), isNull(environments.deletedAt)))
     .get();
 }
 
 export function listEnvironmentRows(db: Db, accountId: string): EnvironmentRow[] {
-  return db.select().from(environments).where(eq(environments.accountId, accountId)).orderBy(asc(environments.createdAt), asc(environments.id)).all();
+  return db
+    .select()
+    .from(environments)
+    .where(and(eq(environments.accountId, accountId), isNull(environments.deletedAt)))
+    .orderBy(asc(environments.createdAt), asc(environments.id)).all();
 }
 
 export function insertEnvironment(db: Db, row: EnvironmentRow): void {
@@ -26,7 +30,7 @@ export function insertApiKey(db: Db, row: ApiKeyRow): void {
   db.insert(apiKeys).values(row).run();
 }
 
-/** The active key of each kind for the given environments. */
+/** The active keys of the given environments: the current one of each kind, and any rolled one still in its grace period. */
 export function activeKeysOf(db: Db, environmentIds: string[]): ApiKeyRow[] {
   if (environmentIds.length === 0) return [];
   return db
@@ -56,12 +60,35 @@ export function touchApiKey(db: Db, key: Pick<ApiKeyRow, 'id' | 'environmentId'>
   db.update(environments).set({ lastUsedAt: at }).where(eq(environments.id, key.environmentId)).run();
 }
 
-/** Every allowed origin of every active Public Key: what a credential-less CORS preflight may be told. */
-export function allActiveOrigins(db: Db): string[][] {
+/**
+ * Deletes an environment, atomically: every key deactivated, every session revoked, the row marked deleted
+ * (it stays, so its imports still name it). Returns how many keys and sessions were still live.
+ */
+export function deleteEnvironmentRow(db: Db, environmentId: string, at: string): { keys: number; sessions: number } {
+  const keys = db
+    .update(apiKeys)
+    .set({ active: false, deactivatedAt: at })
+    .where(and(eq(apiKeys.environmentId, environmentId), eq(apiKeys.active, true)))
+    .run().changes;
+  const revoked = db
+    .update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.environmentId, environmentId), isNull(sessions.revokedAt)))
+    .run().changes;
+  db.update(environments).set({ deletedAt: at }).where(eq(environments.id, environmentId)).run();
+  return { keys, sessions: revoked };
+}
+
+export function setKeyExpiry(db: Db, keyId: string, at: string): void {
+  db.update(apiKeys).set({ expiresAt: at }).where(eq(apiKeys.id, keyId)).run();
+}
+
+/** Every allowed origin of every usable Public Key: what a credential-less CORS preflight may be told. */
+export function allActiveOrigins(db: Db, now: string): string[][] {
   return db
     .select({ origins: apiKeys.allowedOrigins })
     .from(apiKeys)
-    .where(and(eq(apiKeys.kind, 'public'), eq(apiKeys.active, true)))
+    .where(and(eq(apiKeys.kind, 'public'), eq(apiKeys.active, true), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now))))
     .all()
     .map((row) => row.origins);
 }

@@ -104,7 +104,7 @@ function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
   if (filters.userEmail) conditions.push(sql`instr(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
   if (filters.environment) {
     conditions.push(
-      sql`${imports.environmentId} = (select id from environments where account_id = ${accountId} and name = ${filters.environment})`,
+      sql`${imports.environmentId} in (select id from environments where account_id = ${accountId} and name = ${filters.environment})`,
     );
   }
   return conditions;

@@ -5,9 +5,14 @@ import {
   CreateEnvironmentInput,
   EnvironmentView,
   listEnvironments,
+  RolledKey,
+  rollEnvironmentKey,
+  RollKeyInput,
   updateEnvironmentOrigins,
   UpdateOriginsInput,
+  type EnvironmentScope,
 } from '../../services/environments';
+import type { KeyPrincipal } from '../../services/auth';
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
@@ -44,7 +49,31 @@ export function environmentRoutes(deps: AppDeps) {
     },
   });
   router.openapi(updateOrigins, (c) =>
-    c.json(updateEnvironmentOrigins(ctx, c.var.caller.principal.accountId, c.req.valid('param').name, c.req.valid('json')), 200),
+    c.json(updateEnvironmentOrigins(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
+  );
+
+  const roll = defineRoute(deps, 'secret', {
+    method: 'post',
+    path: '/environments/{name}/keys/roll',
+    operationId: 'rollEnvironmentKey',
+    tags: ['Environments'],
+    summary: "Roll one of the environment's keys",
+    description:
+      'Creates a new Secret Key or Public Key for the environment (its value is returned only here) and ' +
+      'deactivates the previous one at once, or after `expireOldInSeconds` (at most 604800, 7 days). A new ' +
+      'Public Key keeps the allowed origins. A Secret Key can roll only its own environment\'s keys: any other ' +
+      'name answers 404.',
+    request: {
+      params: z.object({ name: z.string() }),
+      body: jsonBody(RollKeyInput),
+    },
+    responses: {
+      201: jsonResponse(RolledKey, 'The new key with its value, and when the previous one stops working'),
+      ...errorResponses(400, 404, 413, 415),
+    },
+  });
+  router.openapi(roll, (c) =>
+    c.json(rollEnvironmentKey(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 201),
   );
 
   const list = defineRoute(deps, 'secret', {
@@ -60,4 +89,9 @@ export function environmentRoutes(deps: AppDeps) {
   router.openapi(list, (c) => c.json({ data: listEnvironments(ctx, c.var.caller.principal.accountId) }, 200));
 
   return router;
+}
+
+/** A Secret Key manages only its own environment's configuration. */
+function ownEnvironment(principal: KeyPrincipal): EnvironmentScope {
+  return { accountId: principal.accountId, ownEnvironmentId: principal.environmentId };
 }

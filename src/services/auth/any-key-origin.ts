@@ -1,3 +1,4 @@
+import { isoTime } from '../../core/clock';
 import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
 import { allActiveOrigins } from '../../db/queries/environments';
 import type { ServiceContext } from '../context';
@@ -10,5 +11,5 @@ import type { ServiceContext } from '../context';
 export function originAllowedByAnyKey(ctx: ServiceContext, originHeader: string | undefined): string | undefined {
   const origin = normalizeRequestOrigin(originHeader);
   if (!origin) return undefined;
-  return allActiveOrigins(ctx.db).some((allowed) => originAllowed(origin, allowed)) ? origin : undefined;
+  return allActiveOrigins(ctx.db, isoTime(ctx.clock)).some((allowed) => originAllowed(origin, allowed)) ? origin : undefined;
 }

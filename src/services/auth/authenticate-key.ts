@@ -13,7 +13,8 @@ export interface AuthenticatedKey extends KeyPrincipal {
 }
 
 /**
- * Resolves a presented key to its principal. Unknown, deactivated or malformed keys throw invalid_api_key.
+ * Resolves a presented key to its principal. Unknown, deactivated, expired (rolled, past its grace period) or
+ * malformed keys throw invalid_api_key.
  * `lastUsedAt` is written at most once a minute per key, so authentication costs no write per request.
  */
 export function authenticateKey(ctx: ServiceContext, presented: string): AuthenticatedKey {
@@ -21,7 +22,7 @@ export function authenticateKey(ctx: ServiceContext, presented: string): Authent
   if (!kind) throw new ServiceError('invalid_api_key', 'the API key is malformed');
   const hash = hashKey(presented);
   const row = findApiKeyByHash(ctx.db, hash);
-  if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active) {
+  if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }
   touchThrottled(ctx, row);
@@ -32,6 +33,11 @@ export function authenticateKey(ctx: ServiceContext, presented: string): Authent
     environmentId: row.environmentId,
     allowedOrigins: row.allowedOrigins,
   };
+}
+
+/** A rolled key's grace period has ended. */
+function expired(ctx: ServiceContext, expiresAt: string | null): boolean {
+  return expiresAt !== null && expiresAt <= isoTime(ctx.clock);
 }
 
 function touchThrottled(ctx: ServiceContext, row: { id: string; environmentId: string }): void {

@@ -1,10 +1,9 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { generateKey, type KeyKind } from '../../core/keys';
+import type { KeyKind } from '../../core/keys';
 import {
   activeKeysOf,
   findEnvironmentByName,
-  insertApiKey,
   insertEnvironment,
   listEnvironmentRows,
   setAllowedOrigins,
@@ -15,6 +14,8 @@ import { WRITE_TRANSACTION } from '../../db/open-database';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';
+import { issueKey } from './issue-key';
+import { findManagedEnvironment, type EnvironmentScope } from './scope';
 import {
   CreateEnvironmentInput,
   UpdateOriginsInput,
@@ -29,47 +30,37 @@ import {
 export function createEnvironment(ctx: ServiceContext, accountId: string, input: CreateEnvironmentInput): CreatedEnvironment {
   const { name, allowedOrigins } = parseInput(CreateEnvironmentInput, input);
   const createdAt = isoTime(ctx.clock);
-  const environment: EnvironmentRow = { id: newId(), accountId, name, createdAt, lastUsedAt: null };
-  const issue = (kind: KeyKind, origins: string[]) => {
-    const key = generateKey(kind);
-    const row: ApiKeyRow = {
-      id: newId(),
-      accountId,
-      environmentId: environment.id,
-      kind,
-      hash: key.hash,
-      prefix: key.prefix,
-      active: true,
-      allowedOrigins: origins,
-      createdAt,
-      lastUsedAt: null,
-      deactivatedAt: null,
-    };
-    insertApiKey(ctx.db, row);
-    return { id: row.id, key: key.plaintext, prefix: row.prefix, active: true, createdAt };
-  };
+  const environment: EnvironmentRow = { id: newId(), accountId, name, createdAt, lastUsedAt: null, deletedAt: null };
   return ctx.db.transaction(() => {
     if (findEnvironmentByName(ctx.db, accountId, name)) throw conflict(`environment ${name} already exists`);
     insertEnvironment(ctx.db, environment);
-    return { name, secretKey: issue('secret', []), publicKey: { ...issue('public', allowedOrigins), allowedOrigins } };
+    return {
+      name,
+      secretKey: issueKey(ctx, environment, 'secret', [], createdAt),
+      publicKey: { ...issueKey(ctx, environment, 'public', allowedOrigins, createdAt), allowedOrigins },
+    };
   }, WRITE_TRANSACTION);
 }
 
-/** Replaces the allowed origins of the environment's Public Key. Throws validation_failed, not_found. */
+/**
+ * Replaces the allowed origins of the environment's Public Key (and of a rolled one still in its grace
+ * period). Throws validation_failed, not_found (also for another environment than a Secret Key's own).
+ */
 export function updateEnvironmentOrigins(
   ctx: ServiceContext,
-  accountId: string,
+  scope: EnvironmentScope,
   name: string,
   input: UpdateOriginsInput,
 ): EnvironmentView {
   const { allowedOrigins } = parseInput(UpdateOriginsInput, input);
   return ctx.db.transaction(() => {
-    const environment = findEnvironmentByName(ctx.db, accountId, name);
-    if (!environment) throw notFound(`environment ${name}`);
-    const keys = activeKeysOf(ctx.db, [environment.id]);
-    const publicKey = keys.find((key) => key.kind === 'public');
-    if (publicKey) setAllowedOrigins(ctx.db, publicKey.id, allowedOrigins);
-    return toView(environment, keys.map((key) => (key === publicKey ? { ...key, allowedOrigins } : key)));
+    const environment = findManagedEnvironment(ctx, scope, name);
+    const keys = activeKeysOf(ctx.db, [environment.id]).map((key) => {
+      if (key.kind !== 'public') return key;
+      setAllowedOrigins(ctx.db, key.id, allowedOrigins);
+      return { ...key, allowedOrigins };
+    });
+    return toView(environment, keys);
   }, WRITE_TRANSACTION);
 }
 
@@ -87,13 +78,15 @@ export function resolveEnvironment(ctx: ServiceContext, accountId: string, name:
   return environment;
 }
 
+/** The environment with its current keys (a rolled key in its grace period is not shown). */
 function toView(environment: EnvironmentRow, keys: ApiKeyRow[]): EnvironmentView {
+  const current = keys.filter((k) => k.expiresAt === null);
   const view = (kind: KeyKind) => {
-    const key = keys.find((k) => k.kind === kind);
+    const key = current.find((k) => k.kind === kind);
     if (!key) throw new Error(`environment ${environment.id} has no active ${kind} key`);
     return { id: key.id, prefix: key.prefix, active: key.active, lastUsedAt: key.lastUsedAt, createdAt: key.createdAt };
   };
-  const publicKey = keys.find((k) => k.kind === 'public');
+  const publicKey = current.find((k) => k.kind === 'public');
   return {
     name: environment.name,
     secretKey: view('secret'),

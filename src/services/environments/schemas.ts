@@ -60,3 +60,33 @@ export const EnvironmentView = z.object({
   lastUsedAt: z.string().nullable(),
 }).meta({ id: 'Environment' });
 export type EnvironmentView = z.infer<typeof EnvironmentView>;
+
+/** The longest grace period of a rolled key: a week is enough to deploy the new one everywhere. */
+export const MAX_KEY_GRACE_SECONDS = 7 * 24 * 3600;
+
+export const RollKeyInput = z.object({
+  kind: z.enum(['secret', 'public']),
+  expireOldInSeconds: z
+    .number()
+    .int(`must be a whole number of seconds from 0 to ${MAX_KEY_GRACE_SECONDS}`)
+    .min(0, `must be a whole number of seconds from 0 to ${MAX_KEY_GRACE_SECONDS}`)
+    .max(MAX_KEY_GRACE_SECONDS, `must be a whole number of seconds from 0 to ${MAX_KEY_GRACE_SECONDS} (7 days)`)
+    .default(0)
+    .meta({ description: 'how long the previous key keeps working (default 0: deactivated at once)' }),
+}).meta({ id: 'RollKeyInput' });
+export type RollKeyInput = z.input<typeof RollKeyInput>;
+
+export const RolledKey = z.object({
+  kind: z.enum(['secret', 'public']),
+  key: KeyBase.extend({ key: z.string(), allowedOrigins: z.array(z.string()).optional() }),
+  previous: z.object({ id: z.string(), prefix: z.string(), expiresAt: z.string() }),
+}).meta({ id: 'RolledKey' });
+export type RolledKey = z.infer<typeof RolledKey>;
+
+export const DeletedEnvironment = z.object({
+  name: z.string(),
+  deletedAt: z.string(),
+  deactivatedKeys: z.int(),
+  revokedSessions: z.int(),
+}).meta({ id: 'DeletedEnvironment' });
+export type DeletedEnvironment = z.infer<typeof DeletedEnvironment>;
