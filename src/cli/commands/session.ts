@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { resolveAccount } from '../../services/accounts';
+import { rotateSessionSecret } from '../../services/auth';
 import { resolveEnvironment } from '../../services/environments';
 import { ServiceError } from '../../services/errors';
 import { issueSession } from '../../services/sessions';
@@ -52,6 +53,18 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
       });
       if (options.json) printJson(runtime.io, issued);
       else runtime.io.out(`${issued.sessionToken}\n`);
+    });
+
+  session
+    .command('rotate-secret')
+    .description('sign new session tokens with a new secret; tokens signed with the previous one stay valid until they expire')
+    .option('--json', 'print JSON { kid, rotatedAt, previousValidUntil }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const rotated = await withServices(runtime, configOverrides(command), (ctx) => rotateSessionSecret(ctx));
+      if (options.json) return printJson(runtime.io, rotated);
+      runtime.io.out(
+        `new session signing secret ${rotated.kid} in use; tokens signed with the previous one stay valid until they expire (at the latest ${rotated.previousValidUntil})\n`,
+      );
     });
 }
 

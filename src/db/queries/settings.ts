@@ -11,3 +11,7 @@ export function insertSettingOnce(db: Db, key: string, value: string): string {
   db.insert(settings).values({ key, value }).onConflictDoNothing().run();
   return readSetting(db, key)!;
 }
+
+export function writeSetting(db: Db, key: string, value: string): void {
+  db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+}

@@ -4,13 +4,14 @@ import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { parseJsonObject } from '../json';
 import type { SessionClaims } from './principal';
+import { verificationSecret } from './session-signing-keys';
 
 const invalid = (why: string) => new ServiceError('invalid_session', `the session token is ${why}`);
 
 /**
- * Verifies a session token for the environment of the Public Key presented with it: HS256 only, signature,
- * expiry (the token's `exp` and the stored `expires_at`, against the service clock), a known and unrevoked
- * `jti`, same account and environment.
+ * Verifies a session token for the environment of the Public Key presented with it: HS256 only, signature (by
+ * the secret its `kid` names, see session-signing-keys.ts), expiry (the token's `exp` and the stored
+ * `expires_at`, against the service clock), a known and unrevoked `jti`, same account and environment.
  * Throws invalid_session.
  */
 export async function verifySession(
@@ -20,7 +21,12 @@ export async function verifySession(
 ): Promise<SessionClaims> {
   let payload;
   try {
-    ({ payload } = await jwtVerify(token, ctx.sessionSecret, { algorithms: ['HS256'], currentDate: ctx.clock() }));
+    const secretOf = (header: { kid?: string }) => {
+      const secret = verificationSecret(ctx, header.kid);
+      if (!secret) throw new Error('no signing secret verifies this kid');
+      return secret;
+    };
+    ({ payload } = await jwtVerify(token, secretOf, { algorithms: ['HS256'], currentDate: ctx.clock() }));
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw invalid('expired');
     throw invalid('malformed or its signature does not verify');

@@ -4,6 +4,9 @@ import { jsonObject } from '../json';
 /** Metadata travels inside the token, which travels in a header: kept small. */
 export const SESSION_METADATA_MAX_BYTES = 4096;
 
+/** The longest lifetime of a session token: also how long a retired signing secret must keep verifying. */
+export const MAX_SESSION_SECONDS = 86400;
+
 export const IssueSessionInput = z.object({
   endUserId: z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters'),
   templateId: z.uuid().optional(),
@@ -15,9 +18,9 @@ export const IssueSessionInput = z.object({
     .optional(),
   expiresIn: z
     .number()
-    .int('must be a whole number of seconds from 60 to 86400')
-    .min(60, 'must be a whole number of seconds from 60 to 86400')
-    .max(86400, 'must be a whole number of seconds from 60 to 86400')
+    .int(`must be a whole number of seconds from 60 to ${MAX_SESSION_SECONDS}`)
+    .min(60, `must be a whole number of seconds from 60 to ${MAX_SESSION_SECONDS}`)
+    .max(MAX_SESSION_SECONDS, `must be a whole number of seconds from 60 to ${MAX_SESSION_SECONDS}`)
     .default(3600),
   metadata: jsonObject(SESSION_METADATA_MAX_BYTES).optional(),
 }).meta({ id: 'IssueSessionInput' });
@@ -28,3 +31,10 @@ export type IssuedSession = z.infer<typeof IssuedSession>;
 
 export const RevokedSession = z.object({ jti: z.string(), revokedAt: z.string() }).meta({ id: 'RevokedSession' });
 export type RevokedSession = z.infer<typeof RevokedSession>;
+
+export const RotatedSessionSecret = z.object({
+  kid: z.string(),
+  rotatedAt: z.string(),
+  previousValidUntil: z.string(),
+}).meta({ id: 'RotatedSessionSecret' });
+export type RotatedSessionSecret = z.infer<typeof RotatedSessionSecret>;

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { parseInput } from '../validate';
 import { IssueSessionInput, type IssuedSession, type RevokedSession } from './schemas';
+import { currentSigningKey } from '../auth/session-signing-keys';
 
 /**
  * Issues an end-user session token (HS256 JWT) for an environment and records its `jti` for audit and
@@ -23,6 +24,7 @@ export async function issueSession(
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAtSeconds = issuedAt + data.expiresIn;
   const jti = newId();
+  const signing = currentSigningKey(ctx);
   const token = await new SignJWT({
     acc: scope.accountId,
     env: scope.environmentId,
@@ -31,12 +33,12 @@ export async function issueSession(
     ...(data.endUserIp && { ip: data.endUserIp }),
     ...(data.metadata && { md: data.metadata }),
   })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...(signing.kid !== null && { kid: signing.kid }) })
     .setSubject(data.endUserId)
     .setJti(jti)
     .setIssuedAt(issuedAt)
     .setExpirationTime(expiresAtSeconds)
-    .sign(ctx.sessionSecret);
+    .sign(signing.secret);
   const expiresAt = new Date(expiresAtSeconds * 1000).toISOString();
   insertSession(ctx.db, {
     jti,
