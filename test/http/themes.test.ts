@@ -130,6 +130,8 @@ describe('themes', () => {
     const goodColors = [
       '#abc', '#ABCD', '#a1b2c3', '#a1b2c3d4', 'rgb(1, 2, 3)', 'rgba(255,0,0,0.5)', 'rgb(1 2 3 / 50%)', 'RGB(10%, 20%, 30%)',
       'hsl(210, 50%, 40%)', 'hsla(210 50% 40% / .5)', 'hsl(-30 5% 5%)', 'oklch(0.7 0.12 210)', 'oklch(70% 0.1 120 / 0.8)',
+      // CSS Color 4: angle units on the hue, space syntax with `/ alpha`.
+      'hsl(120deg 50% 50%)', 'hsl(120deg 50% 50% / 0.5)', 'hsl(0.5turn 40% 40%)', 'hsla(1.2rad, 50%, 50%, .5)', 'oklch(70% 0.1 120deg)',
     ];
     for (const color of goodColors) {
       it(`accepts the color ${color}`, async () => {
@@ -155,6 +157,8 @@ describe('themes', () => {
       'rgb(1,2,3);', 'rgb(1,2,3)}', 'rgb(1 2 3', 'rgb(1,2)', 'rgb(1,2,3,4,5)', 'rgb(calc(1),2,3)', 'rgb(1 2 var(--b))',
       'rgb(1,2,3)/*x*/', 'hsl(1,2,3) x', 'oklch(0.5 0.1 var(--h))', 'oklch(1,2,3)', 'lab(50 20 30)', 'rgb(1e3,2,3)',
       'rgb(1\t2\t3)', 'rgb(1 2 3 / 0.5', `rgb(${'1'.repeat(40)}, 2, 3)`,
+      // Well-shaped but not valid CSS: an angle where no hue is, legacy rgb() mixing numbers and percentages.
+      'rgb(10deg 20 30)', 'rgb(1%, 2, 3)', 'hsl(120 50deg 50%)', 'hsl(120deg 50% 50% / 1turn)',
     ];
     for (const color of badColors) {
       it(`rejects the color ${JSON.stringify(color)} at lightColors.primary`, () => expectInvalid(withPath(validTheme(), 'lightColors.primary', color), 'lightColors.primary'));

@@ -1,10 +1,13 @@
+import { parse as parseCssColor } from 'culori';
 import { z } from 'zod';
 
 // CSS color strings (DESIGN.md "Templates and themes"). The SDK writes these values into CSS, so only these
-// exact shapes pass: hex, rgb()/rgba(), hsl()/hsla() and oklch() with plain numeric or percent arguments.
-// No keywords, var(), url(), expression(), comments, quotes, semicolons or braces can get through.
+// exact shapes pass: hex, rgb()/rgba(), hsl()/hsla() and oklch() with numeric, percent or angle (hue)
+// arguments. No keywords, var(), url(), expression(), comments, quotes, semicolons or braces can get through.
+// The shape is this module's; whether the arguments make a valid CSS Color 4 value (an angle only as a hue,
+// no legacy rgb() mixing numbers and percentages...) is culori's parser's call.
 
-const NUM = String.raw`[+-]?(?:\d{1,10}(?:\.\d{1,10})?|\.\d{1,10})%?`;
+const NUM = String.raw`[+-]?(?:\d{1,10}(?:\.\d{1,10})?|\.\d{1,10})(?:%|deg|grad|rad|turn)?`;
 const COMMA_ARGS = String.raw`\( *${NUM} *, *${NUM} *, *${NUM} *(?:, *${NUM} *)?\)`;
 const SPACE_ARGS = String.raw`\( *${NUM} +${NUM} +${NUM} *(?:\/ *${NUM} *)?\)`;
 const COLOR = new RegExp(
@@ -15,7 +18,9 @@ const COLOR = new RegExp(
 export const CssColor = z
   .string()
   .max(100, 'must be at most 100 characters')
-  .regex(COLOR, 'must be a CSS color: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb()/rgba(), hsl()/hsla() or oklch() with numeric arguments');
+  .regex(COLOR, 'must be a CSS color: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb()/rgba(), hsl()/hsla() or oklch() with numeric arguments')
+  // CSS function names are case-insensitive; culori reads lower case only.
+  .refine((value) => parseCssColor(value.toLowerCase()) !== undefined, 'is not a valid CSS color (check the arguments of the color function)');
 
 /** The 22 members of a color set, exactly (spec "Theme"). */
 export const COLOR_MEMBERS = [
