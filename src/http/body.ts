@@ -8,6 +8,11 @@ import { PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
 
+/** True when a POST /imports body of this type is one readImportBody reads (JSON or NDJSON). */
+export function isImportBodyType(contentType: string | undefined): boolean {
+  return JSON_TYPE.test(contentType ?? '') || NDJSON_TYPE.test(contentType ?? '');
+}
+
 export interface ImportBody {
   meta?: unknown;
   originalSchema?: unknown;

@@ -24,15 +24,19 @@ export interface PresentedKey {
   from: 'authorization' | 'public-key';
 }
 
-/**
- * Authenticates the request for a route's credential and stores the caller in `c.var.caller`. With
- * `keyInBody`, a request without a key header goes on unauthenticated: the route reads the key from its body
- * (POST /imports `meta.publicKey`) and calls `authenticateRequest` itself.
- */
-export function requireCredential(ctx: ServiceContext, credential: Credential, options: { keyInBody?: boolean } = {}): MiddlewareHandler<AppEnv> {
+export interface CredentialOptions {
+  /**
+   * When it holds for a request without a key header, the request goes on unauthenticated: the route reads
+   * the key from its body (POST /imports `meta.publicKey`) and calls `authenticateRequest` itself.
+   */
+  keyInBody?: (c: Context<AppEnv>) => boolean;
+}
+
+/** Authenticates the request for a route's credential and stores the caller in `c.var.caller`. */
+export function requireCredential(ctx: ServiceContext, credential: Credential, options: CredentialOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const presented = presentedKey(c);
-    if (presented || !options.keyInBody) c.set('caller', await authenticateRequest(ctx, c, credential, presented));
+    if (presented || !options.keyInBody?.(c)) c.set('caller', await authenticateRequest(ctx, c, credential, presented));
     await next();
   };
 }
@@ -48,7 +52,9 @@ export async function authenticateRequest(
   credential: Credential,
   presented: PresentedKey | undefined,
 ): Promise<Caller> {
-  if (!presented) throw new ServiceError('missing_credentials', 'send a key as "Authorization: Bearer <key>" or in X-Public-Key');
+  if (!presented) {
+    throw new ServiceError('missing_credentials', 'send a key as "Authorization: Bearer <key>" or in X-Public-Key (or meta.publicKey on POST /v1/imports from an allowed Origin)');
+  }
   if (presented.from === 'public-key' && keyKindOf(presented.value) === 'secret') {
     throw new ServiceError('wrong_key_kind', 'X-Public-Key (and meta.publicKey) take a Public Key; a Secret Key goes in "Authorization: Bearer"');
   }

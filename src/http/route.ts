@@ -1,6 +1,6 @@
 import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { validationFailed, zodDetails } from '../services/errors';
-import { requireCredential, type Credential } from './credentials';
+import { requireCredential, type Credential, type CredentialOptions } from './credentials';
 import type { AppDeps, AppEnv } from './env';
 
 const SECURITY: Record<Credential, Record<string, string[]>[]> = {
@@ -26,7 +26,7 @@ export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'se
   deps: AppDeps,
   credential: Credential,
   config: R,
-  options: { keyInBody?: boolean } = {},
+  options: CredentialOptions = {},
 ) {
   return createRoute({
     ...config,

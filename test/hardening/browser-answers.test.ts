@@ -141,8 +141,12 @@ describe('protocol details of credentials', () => {
     assert.equal(header.status, 403);
     assert.equal((await json(header)).error.code, 'wrong_key_kind');
     const token = (await createTestSession(h, env)).sessionToken;
-    const body = await call(h, 'POST', '/v1/imports', { body: { ...IMPORT, meta: { ...IMPORT.meta, publicKey: env.secretKey, sessionToken: token } } });
+    const body = await call(h, 'POST', '/v1/imports', {
+      origin: env.origin,
+      body: { ...IMPORT, meta: { ...IMPORT.meta, publicKey: env.secretKey, sessionToken: token } },
+    });
     assert.equal(body.status, 403);
+    assert.equal((await json(body)).error.code, 'wrong_key_kind');
     assert.equal(countRows(h, 'imports'), 0);
   });
 });

@@ -90,8 +90,9 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
     const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'u-meta' });
     const before = countRows(h, 'imports');
     const cases = [
-      { what: 'foreign origin', origin: 'https://evil.example.net', meta: { publicKey: env.publicKey, sessionToken }, status: 403, code: 'origin_not_allowed' },
-      { what: 'no origin', origin: undefined, meta: { publicKey: env.publicKey, sessionToken }, status: 403, code: 'origin_not_allowed' },
+      // The body is not even read: no Public Key allows these origins.
+      { what: 'foreign origin', origin: 'https://evil.example.net', meta: { publicKey: env.publicKey, sessionToken }, status: 401, code: 'missing_credentials' },
+      { what: 'no origin', origin: undefined, meta: { publicKey: env.publicKey, sessionToken }, status: 401, code: 'missing_credentials' },
       { what: 'no session', origin: env.origin, meta: { publicKey: env.publicKey }, status: 401, code: 'invalid_session' },
       { what: 'unknown key', origin: env.origin, meta: { publicKey: `pk_${'q'.repeat(40)}`, sessionToken }, status: 401, code: 'invalid_api_key' },
       { what: 'not a string', origin: env.origin, meta: { publicKey: 42, sessionToken }, status: 401, code: 'missing_credentials' },
@@ -103,5 +104,22 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
       assert.equal((await json(response)).error.code, c.code, c.what);
     }
     assert.equal(countRows(h, 'imports'), before);
+  });
+
+  it('checks the origin of meta.publicKey against its own key, not just any key', async () => {
+    const sibling = createTestEnvironment(h, { name: 'sibling', origins: ['https://sibling.example.com'] });
+    const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'u-meta' });
+    const response = await call(h, 'POST', '/v1/imports', {
+      origin: sibling.origin,
+      body: { meta: { schemaKey: 'other', publicKey: env.publicKey, sessionToken }, rows: [{ a: 1 }] },
+    });
+    assert.equal(response.status, 403);
+    assert.equal((await json(response)).error.code, 'origin_not_allowed');
+  });
+
+  it('refuses a keyless import body of another type at once, before reading it', async () => {
+    const response = await call(h, 'POST', '/v1/imports', { origin: env.origin, rawBody: 'a,b\n1,2', contentType: 'text/csv' });
+    assert.equal(response.status, 401);
+    assert.equal((await json(response)).error.code, 'missing_credentials');
   });
 });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { verifySession, type Caller } from '../../services/auth';
+import { originAllowedByAnyKey, verifySession, type Caller } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 import {
   createImport,
@@ -19,7 +19,7 @@ import {
   RowPage,
   type ImportOrigin,
 } from '../../services/imports';
-import { readImportBody } from '../body';
+import { isImportBodyType, readImportBody } from '../body';
 import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
 import type { AppDeps, AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
@@ -57,7 +57,11 @@ export function importRoutes(deps: AppDeps) {
       201: jsonResponse(ImportListItem, 'The import (create shape)'),
       ...errorResponses(400, 413, 415),
     },
-  }, { keyInBody: true });
+  }, {
+    // The body is read before its key is known only where meta.publicKey can be valid at all: an import body
+    // from an origin some Public Key allows. Anything else is refused before a byte of the body is read.
+    keyInBody: (c) => isImportBodyType(c.req.header('Content-Type')) && originAllowedByAnyKey(ctx, c.req.header('Origin')) !== undefined,
+  });
   router.openAPIRegistry.registerPath(create);
   router.post('/imports', ...middleware, async (c) => {
     const body = await readImportBody(c, ctx);
