@@ -106,7 +106,9 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
         deleteEnvironment(ctx, { accountId: resolveAccount(ctx, options.account).id }, name),
       );
       if (options.json) return printJson(runtime.io, deleted);
-      runtime.io.out(`environment ${deleted.name} deleted: ${deleted.deactivatedKeys} keys deactivated, ${deleted.revokedSessions} sessions revoked; its imports stay\n`);
+      runtime.io.out(
+        `environment ${deleted.name} deleted (keys deactivated: ${deleted.deactivatedKeys}, sessions revoked: ${deleted.revokedSessions}); its imports stay\n`,
+      );
     });
 
   env
