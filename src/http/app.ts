@@ -17,8 +17,7 @@ import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { themeRoutes } from './routes/themes';
-
-export const API_VERSION = '1.0.0';
+import { VERSION } from '../version';
 
 /** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -70,7 +69,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
-    info: { title: 'importd API', version: API_VERSION },
+    info: { title: 'importd API', version: VERSION },
   });
 
   const allowedMethods = allowedMethodsOf(app);

@@ -18,7 +18,7 @@ function cli(h: Harness, options: { tty?: boolean } = {}) {
   progress.on('data', (chunk) => drawn.push(String(chunk)));
   const runtime: CliRuntime = {
     io: { out: (t) => void out.push(t), err: (t) => void err.push(t), errIsTTY: Boolean(options.tty), ...(options.tty && { errStream: progress }) },
-    open: () => ({ ctx: h.ctx, close: () => undefined }),
+    open: () => ({ ctx: h.ctx, created: false, close: () => undefined }),
     loadConfig: (overrides) => loadConfig({}, { IMPORTD_DB: h.dbPath, ...overrides }),
     serve: async () => undefined,
     version: 'test',
