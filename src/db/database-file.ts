@@ -1,9 +1,7 @@
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-
-/** Files importd creates hold keys' hashes and the session secret: only their owner may read them. */
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_FOLDER_MODE = 0o700;
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../core/file-modes';
+import { statIfExists } from '../lib/stat-if-exists';
 
 /** Why a database path cannot be used: `missing` (and not to be created here) or `unusable` (the OS refused). */
 export class DatabaseFileError extends Error {
@@ -24,7 +22,7 @@ export class DatabaseFileError extends Error {
  * Returns true when it created the file. Throws DatabaseFileError.
  */
 export function prepareDatabaseFile(file: string, create: boolean): boolean {
-  const existing = statOrUndefined(file);
+  const existing = statIfExists(file);
   if (existing?.isDirectory()) throw unusable(file, 'it is a folder');
   if (existing) return false;
   if (!create) throw new DatabaseFileError('missing', file, `no database at ${file}`);
@@ -34,7 +32,7 @@ export function prepareDatabaseFile(file: string, create: boolean): boolean {
     return true;
   } catch (error) {
     // Another process created it meanwhile: that one is the database now.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statOrUndefined(file)?.isFile()) return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statIfExists(file)?.isFile()) return false;
     throw unusable(file, error);
   }
 }
@@ -53,17 +51,9 @@ export function unusable(file: string, error: unknown): DatabaseFileError {
  */
 function makeFolders(folder: string): void {
   const missing: string[] = [];
-  for (let current = folder; !statOrUndefined(current); current = path.dirname(current)) {
+  for (let current = folder; !statIfExists(current); current = path.dirname(current)) {
     if (path.dirname(current) === current) break;
     missing.unshift(current);
   }
   for (const level of missing) mkdirSync(level, { mode: PRIVATE_FOLDER_MODE });
-}
-
-function statOrUndefined(file: string) {
-  try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
 }

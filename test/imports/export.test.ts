@@ -119,7 +119,7 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
         const toStdout = cli(h);
         assert.equal(await toStdout.run('export', imported.id, ...args), 0, toStdout.err.join(''));
         assert.ok(Buffer.from(toStdout.out.join('')).equals(http));
-        const file = path.join(h.dir, `out-${format}-${imported.id}`);
+        const file = path.join(h.dir, `out-${args.join("") || "csv"}-${imported.id}`);
         const toFile = cli(h);
         assert.equal(await toFile.run('export', imported.id, ...args, '--out', file), 0);
         assert.ok(readFileSync(file).equals(http));
