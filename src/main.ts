@@ -89,6 +89,7 @@ export function main(argv: string[] = process.argv.slice(2), platform: Platform 
     errIsTTY: Boolean(process.stderr.isTTY),
     outStream: process.stdout,
     errStream: process.stderr,
+    inStream: process.stdin,
   };
   return runCli(createRuntime(io, process.env, platform), argv);
 }

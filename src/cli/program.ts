@@ -11,6 +11,7 @@ import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
 import { registerTemplates } from './commands/templates';
+import { registerThemes } from './commands/themes';
 import { reportCliError } from './errors';
 import type { CliRuntime } from './runtime';
 
@@ -48,6 +49,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerEnv(program, runtime);
   registerSession(program, runtime);
   registerTemplates(program, runtime);
+  registerThemes(program, runtime);
   registerImports(program, runtime);
   registerImport(program, runtime);
   registerExport(program, runtime);
