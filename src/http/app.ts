@@ -18,6 +18,7 @@ import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { themeRoutes } from './routes/themes';
 import { VERSION } from '../version';
+import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 
 /** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -67,10 +68,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     name: 'X-Session-Token',
     description: 'End-user session token from POST /v1/sessions',
   });
-  app.doc31('/v1/openapi.json', {
+  app.doc31('/v1/openapi.json', (c) => ({
     openapi: '3.1.0',
-    info: { title: 'importd API', version: VERSION },
-  });
+    info: { ...OPENAPI_INFO, version: VERSION },
+    // The origin the document was fetched from: the server a generated client should call.
+    servers: [{ url: new URL(c.req.url).origin, description: 'this importd server' }],
+    tags: Object.entries(OPENAPI_TAGS).map(([name, description]) => ({ name, description })),
+  }));
 
   const allowedMethods = allowedMethodsOf(app);
   app.notFound((c) => {
