@@ -45,7 +45,10 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       if (created) logger.info('database created', { db: ctx.config.dbPath });
       const abandoned = cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
-      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger);
+      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger).catch((error: unknown) => {
+        close();
+        throw error;
+      });
       const retention = scheduleRetention(ctx, {
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -89,7 +92,10 @@ export function main(argv: string[] = process.argv.slice(2), platform: Platform 
     errIsTTY: Boolean(process.stderr.isTTY),
     outStream: process.stdout,
     errStream: process.stderr,
-    inStream: process.stdin,
+    // Read only by commands that take `-`: touching process.stdin opens it.
+    get inStream() {
+      return process.stdin;
+    },
   };
   return runCli(createRuntime(io, process.env, platform), argv);
 }
