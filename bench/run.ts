@@ -38,6 +38,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-'));
   const db = path.join(dir, 'bench.db');
+  runBin(['migrate', '--db', db]);
   const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
   const server = await startServe(db, SERVER_ENV);
   const api: Api = { url: server.url, key: env.secretKey.key };
@@ -203,6 +204,7 @@ const READER = `
 /** A 1M-row NDJSON import and its CSV export, on a server of their own so its peak RSS is theirs alone. */
 async function bigImport(dir: string) {
   const db = path.join(dir, 'big.db');
+  runBin(['migrate', '--db', db]);
   const env = JSON.parse(runBin(['env', 'create', 'big', '--json', '--db', db]).stdout);
   const server = await startServe(db, SERVER_ENV);
   const api: Api = { url: server.url, key: env.secretKey.key };

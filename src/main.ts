@@ -1,5 +1,6 @@
-import { loadConfig, type RawConfig } from './config/config';
+import { ConfigError, loadConfig, type RawConfig } from './config/config';
 import { createLogger } from './core/logger';
+import { DatabaseFileError } from './db/database-file';
 import { openDatabase, type OpenOptions } from './db/open-database';
 import { createApp } from './http/app';
 import { startServer } from './http/server';
@@ -8,10 +9,10 @@ import { runCli } from './cli/program';
 import type { CliRuntime } from './cli/runtime';
 import { scheduleRetention } from './services/compliance';
 import { createServiceContext } from './services/create-context';
+import { ServiceError } from './services/errors';
 import type { WorkerScript } from './services/imports/parse-pool';
 import { cleanAbandonedImports } from './services/imports';
-
-export const VERSION = '0.1.0';
+import { VERSION } from './version';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
 export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript };
@@ -19,12 +20,13 @@ export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { ver
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
   const config = (overrides: Partial<RawConfig>) => loadConfig(env, overrides);
-  const open = (overrides: Partial<RawConfig>) => {
+  const open = (overrides: Partial<RawConfig>, { create = false } = {}) => {
     const settings = config(overrides);
-    const storage = openDatabase(settings.dbPath, platform);
+    const storage = openStorage(settings.dbPath, { ...platform, create });
     const ctx = createServiceContext(storage, settings, undefined, platform.parseWorker);
     return {
       ctx,
+      created: storage.created,
       close: () => {
         void ctx.parsePool.close();
         storage.close();
@@ -39,10 +41,14 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
     async serve(overrides) {
       const settings = config(overrides);
       const logger = createLogger(settings.logLevel, (line) => io.out(line));
-      const { ctx, close } = open(overrides);
+      const { ctx, created, close } = open(overrides, { create: true });
+      if (created) logger.info('database created', { db: ctx.config.dbPath });
       const abandoned = cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
-      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger);
+      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger).catch((error: unknown) => {
+        close();
+        throw error;
+      });
       const retention = scheduleRetention(ctx, {
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -63,14 +69,33 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
   };
 }
 
+/** Opens the database, turning an unusable path into the CLI's error vocabulary (the path named in both). */
+function openStorage(file: string, options: OpenOptions) {
+  try {
+    return openDatabase(file, options);
+  } catch (error) {
+    if (!(error instanceof DatabaseFileError)) throw error;
+    if (error.kind === 'missing') {
+      throw new ServiceError('not_found', `${error.message}: create it with \`importd migrate --db ${error.file}\` or start \`importd serve\``);
+    }
+    throw new ConfigError(`invalid setting IMPORTD_DB (--db): ${error.message}`);
+  }
+}
+
 /** The entry of `bin/importd` and of the executable. Returns the process exit code. */
 export function main(argv: string[] = process.argv.slice(2), platform: Platform = {}): Promise<number> {
+  // Everything importd creates (database, -wal, -shm, backups, exports, folders) is for its owner only.
+  process.umask(0o077);
   const io: CliIo = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     errIsTTY: Boolean(process.stderr.isTTY),
     outStream: process.stdout,
     errStream: process.stderr,
+    // Read only by commands that take `-`: touching process.stdin opens it.
+    get inStream() {
+      return process.stdin;
+    },
   };
   return runCli(createRuntime(io, process.env, platform), argv);
 }

@@ -3,10 +3,18 @@ import { ConfigError } from '../config/config';
 import { ServiceError, type ErrorCode } from '../services/errors';
 import type { CliIo } from './io';
 
-/** The exit code of every error code: the one place this mapping lives. */
-const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
+/** Exit code of usage errors (unknown or missing options and arguments) and bad settings. */
+export const USAGE_EXIT_CODE = 2;
+
+/**
+ * The exit code of every error code: the one place this mapping lives (a new code must be given one here).
+ * 2 invalid input, 3 not found, 4 conflict, 5 credentials, 1 anything else.
+ */
+export const EXIT_CODES: Record<ErrorCode, number> = {
   validation_failed: 2,
   invalid_json: 2,
+  payload_too_large: 2,
+  unsupported_media_type: 2,
   not_found: 3,
   conflict: 4,
   missing_credentials: 5,
@@ -16,18 +24,39 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   origin_not_allowed: 5,
   secret_key_in_browser: 5,
   template_not_allowed: 5,
+  headers_too_large: 2,
+  request_timeout: 1,
+  method_not_allowed: 1,
+  rate_limited: 1,
+  internal_error: 1,
 };
 
-/** Prints an error to stderr as `error [code]: message` (plus details) and returns the exit code. */
+/**
+ * Prints an error to stderr as `error [code]: message` (then any details the message does not already say)
+ * and returns the exit code. Commander's usage errors get the same one-line form, as `validation_failed`.
+ */
 export function reportCliError(error: unknown, io: CliIo): number {
-  if (error instanceof CommanderError) return error.exitCode;
+  if (error instanceof CommanderError) return reportCommanderError(error, io);
   if (error instanceof ConfigError) {
     io.err(`error [invalid_config]: ${error.message}\n`);
-    return 2;
+    return USAGE_EXIT_CODE;
   }
   const serviceError =
     error instanceof ServiceError ? error : new ServiceError('internal_error', error instanceof Error ? error.message : String(error));
   io.err(`error [${serviceError.code}]: ${serviceError.message}\n`);
-  for (const detail of serviceError.details ?? []) io.err(`  ${detail.path || '(input)'}: ${detail.message}\n`);
-  return EXIT_CODES[serviceError.code] ?? 1;
+  for (const detail of serviceError.details ?? []) {
+    const line = detail.path ? `${detail.path}: ${detail.message}` : detail.message;
+    if (line !== serviceError.message) io.err(`  ${line}\n`);
+  }
+  return EXIT_CODES[serviceError.code];
+}
+
+function reportCommanderError(error: CommanderError, io: CliIo): number {
+  // Help or version printed on request.
+  if (error.exitCode === 0) return 0;
+  // `importd` or `importd env` without a subcommand: commander has printed that command's help to stderr.
+  if (error.code === 'commander.help') return USAGE_EXIT_CODE;
+  const message = error.message.replace(/^error: /, '');
+  io.err(`error [validation_failed]: ${message} (see --help)\n`);
+  return USAGE_EXIT_CODE;
 }

@@ -6,6 +6,8 @@ export interface CliIo {
   errIsTTY: boolean;
   errStream?: NodeJS.WritableStream;
   outStream?: NodeJS.WritableStream;
+  /** Standard input, for commands that read a document from `-`. */
+  inStream?: NodeJS.ReadableStream;
 }
 
 export function printJson(io: CliIo, value: unknown): void {

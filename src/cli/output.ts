@@ -1,6 +1,8 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { PRIVATE_FILE_MODE } from '../core/file-modes';
+import { claimPartialFile } from '../services/files';
 import type { CliIo } from './io';
 
 /** Where a long output goes, with backpressure: a file (written aside, renamed into place on success) or stdout. */
@@ -14,9 +16,14 @@ export interface OutputSink {
   discard(): Promise<void>;
 }
 
-export function fileSink(file: string): OutputSink {
+/**
+ * Writes `FILE.partial` (created with O_EXCL, so never through a symbolic link planted there; owner-only),
+ * renamed to `file` once complete. `file` has been checked by checkOutputFile.
+ */
+export function fileSink(file: string, force: boolean): OutputSink {
   const partial = `${file}.partial`;
-  const stream = createWriteStream(partial);
+  claimPartialFile(partial, force);
+  const stream = createWriteStream(partial, { fd: openSync(partial, 'wx', PRIVATE_FILE_MODE) });
   const finished = () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return {
     open: true,

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { registerAccount } from './commands/account';
 import { registerBackup } from './commands/backup';
 import { registerEndUser } from './commands/end-user';
@@ -11,6 +11,7 @@ import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
 import { registerTemplates } from './commands/templates';
+import { registerThemes } from './commands/themes';
 import { reportCliError } from './errors';
 import type { CliRuntime } from './runtime';
 
@@ -21,20 +22,34 @@ import type { CliRuntime } from './runtime';
 export function buildProgram(runtime: CliRuntime): Command {
   const program = new Command('importd')
     .description('importd: the self-hosted backend of the spreadsheet-import SDK')
-    .version(runtime.version, '-v, --version', 'print the version')
+    .version(runtime.version, '-V, --version', 'print the version')
+    // `-v` too, as earlier releases had it and many tools do.
+    .addOption(new Option('-v').hideHelp())
+    .on('option:v', () => {
+      runtime.io.out(`${runtime.version}\n`);
+      throw new CommanderError(0, 'commander.version', runtime.version);
+    })
     .option('--db <path>', 'SQLite database file (IMPORTD_DB, default ./data/importd.db)')
-    .showHelpAfterError()
+    // Every command's help lists --db, which it reads as much as the program does.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => runtime.io.out(text),
       writeErr: (text) => runtime.io.err(text),
+      // Usage errors are printed once, in the CLI's own format, by reportCliError.
+      outputError: () => undefined,
     });
+  program
+    .command('version')
+    .description('print the version (the same as --version and as the API document\'s info.version)')
+    .action(() => runtime.io.out(`${runtime.version}\n`));
   registerServe(program, runtime);
   registerMigrate(program, runtime);
   registerAccount(program, runtime);
   registerEnv(program, runtime);
   registerSession(program, runtime);
   registerTemplates(program, runtime);
+  registerThemes(program, runtime);
   registerImports(program, runtime);
   registerImport(program, runtime);
   registerExport(program, runtime);

@@ -5,8 +5,11 @@ import type { CliIo } from './io';
 /** What commands need from the outside world; main.ts provides the real one, tests a temporary one. */
 export interface CliRuntime {
   io: CliIo;
-  /** Loads configuration (flags over environment) and opens the migrated database. */
-  open(overrides: Partial<RawConfig>): { ctx: ServiceContext; close(): void };
+  /**
+   * Loads configuration (flags over environment) and opens the migrated database. Only `create` makes a
+   * missing database (then `created` is true); without it a missing database is not_found, naming the path.
+   */
+  open(overrides: Partial<RawConfig>, options?: { create?: boolean }): { ctx: ServiceContext; created: boolean; close(): void };
   loadConfig(overrides: Partial<RawConfig>): Config;
   /** Runs the HTTP server until it is told to stop; resolves once drained and closed. */
   serve(overrides: Partial<RawConfig>): Promise<void>;

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
 
 /** Parses sizes such as `64mb`, `512kb`, `1gb` or a plain byte count. */
@@ -12,6 +14,15 @@ const byteSize = z
     return Math.floor(Number(match[1]) * factor);
   })
   .pipe(z.number().int().min(1024, 'must be at least 1kb'));
+
+/** An IP address or a DNS host name; dotted digits that are not an IPv4 address (`256.1.1.1`) are neither. */
+const listenHost = z
+  .string()
+  .min(1)
+  .refine(
+    (host) => isIP(host) !== 0 || (!/^[\d.]+$/.test(host) && /^(?=.{1,253}$)[a-z\d]([a-z\d-]{0,61}[a-z\d])?(\.[a-z\d]([a-z\d-]{0,61}[a-z\d])?)*$/i.test(host)),
+    'expected an IP address (such as 127.0.0.1 or ::) or a host name',
+  );
 
 const optionalText = z
   .string()
@@ -28,8 +39,8 @@ const booleanText = z
  */
 export const ConfigSchema = z.object({
   IMPORTD_DB: z.string().min(1).default('./data/importd.db'),
-  IMPORTD_HOST: z.string().min(1).default('0.0.0.0'),
-  IMPORTD_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  IMPORTD_HOST: listenHost.default('0.0.0.0'),
+  IMPORTD_PORT: z.coerce.number({ error: 'expected a port number' }).int('expected a port number').min(0).max(65535, 'expected a port number up to 65535').default(8080),
   IMPORTD_MAX_BODY: byteSize.default(64 * 1024 ** 2),
   IMPORTD_SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -47,6 +58,9 @@ export const ConfigSchema = z.object({
 });
 
 export type RawConfig = z.input<typeof ConfigSchema>;
+
+/** The command-line flag of a setting, named in errors about a value that came from that flag. */
+const FLAGS: Partial<Record<keyof RawConfig, string>> = { IMPORTD_DB: '--db', IMPORTD_HOST: '--host', IMPORTD_PORT: '--port' };
 
 export interface Config {
   dbPath: string;
@@ -78,7 +92,9 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
   const parsed = ConfigSchema.safeParse(picked);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`invalid setting ${String(issue.path[0])}: ${issue.message}`);
+    const key = issue.path[0] as keyof RawConfig;
+    const name = overrides[key] !== undefined ? (FLAGS[key] ?? key) : key;
+    throw new ConfigError(`invalid setting ${name}: ${issue.message}`);
   }
   const c = parsed.data;
   const llmParts = [c.IMPORTD_LLM_URL, c.IMPORTD_LLM_MODEL, c.IMPORTD_LLM_API_KEY];
@@ -86,7 +102,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     throw new ConfigError('invalid setting IMPORTD_LLM_URL: IMPORTD_LLM_URL, IMPORTD_LLM_MODEL and IMPORTD_LLM_API_KEY go together');
   }
   return {
-    dbPath: c.IMPORTD_DB,
+    // Resolved once, so every message names the file the working folder made of a relative path.
+    dbPath: c.IMPORTD_DB === ':memory:' ? c.IMPORTD_DB : path.resolve(c.IMPORTD_DB),
     host: c.IMPORTD_HOST,
     port: c.IMPORTD_PORT,
     maxBodyBytes: c.IMPORTD_MAX_BODY,

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { prepareDatabaseFile, unusable } from './database-file';
 import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
 import * as schema from './schema';
 
@@ -10,6 +10,8 @@ export type Db = BetterSQLite3Database<typeof schema>;
 export interface Storage {
   db: Db;
   sqlite: Database.Database;
+  /** True when this open created the database file. */
+  created: boolean;
   close(): void;
 }
 
@@ -26,14 +28,19 @@ export interface OpenOptions {
   /** The loaded better-sqlite3 addon, when it cannot be found by path (inside the executable). */
   nativeBinding?: object;
   readonly?: boolean;
+  /** Create the database (and its folders) when missing; default true. Otherwise a missing file is an error. */
+  create?: boolean;
 }
 
-/** Opens (creating folder and file if missing) and migrates the database with the pragmas importd relies on. */
+/**
+ * Opens and migrates the database with the pragmas importd relies on. A missing file is created (0600, its
+ * missing folders 0700) unless `create` is false. Throws DatabaseFileError naming the path when the file is
+ * missing and not to be created, or cannot be created or opened as a database.
+ */
 export function openDatabase(file: string, options: OpenOptions = {}): Storage {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  // The typings only know the path form of nativeBinding; better-sqlite3 also accepts the loaded module.
-  const sqlite = new Database(file, { nativeBinding: options.nativeBinding as string | undefined });
-  sqlite.pragma('journal_mode = WAL');
+  const target = file === ':memory:' ? file : path.resolve(file);
+  const created = target !== ':memory:' && prepareDatabaseFile(target, options.create ?? true);
+  const sqlite = connect(target, options.nativeBinding);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -44,7 +51,22 @@ export function openDatabase(file: string, options: OpenOptions = {}): Storage {
   sqlite.pragma('wal_autocheckpoint = 100');
   const db = drizzle({ client: sqlite, schema });
   migrate(db, options.migrations ?? folderMigrationSource());
-  return { db, sqlite, close: () => sqlite.close() };
+  return { db, sqlite, created, close: () => sqlite.close() };
+}
+
+/** Opens the connection in WAL mode; the first statement reads the file's header, so a file that is not a database fails here. */
+function connect(file: string, nativeBinding: object | undefined): Database.Database {
+  let sqlite: Database.Database | undefined;
+  try {
+    // The typings only know the path form of nativeBinding; better-sqlite3 also accepts the loaded module.
+    sqlite = new Database(file, { nativeBinding: nativeBinding as string | undefined });
+    // SQLite creates the -wal and -shm files with the database file's own mode (0600 when importd made it).
+    sqlite.pragma('journal_mode = WAL');
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw unusable(file, error);
+  }
 }
 
 /** Applies pending migrations; safe to run any number of times. */

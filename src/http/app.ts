@@ -17,8 +17,8 @@ import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { themeRoutes } from './routes/themes';
-
-export const API_VERSION = '1.0.0';
+import { VERSION } from '../version';
+import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 
 /** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -69,10 +69,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     name: 'X-Session-Token',
     description: 'End-user session token from POST /v1/sessions',
   });
-  app.doc31('/v1/openapi.json', {
+  app.doc31('/v1/openapi.json', (c) => ({
     openapi: '3.1.0',
-    info: { title: 'importd API', version: API_VERSION },
-  });
+    info: { ...OPENAPI_INFO, version: VERSION },
+    // The origin the document was fetched from: the server a generated client should call.
+    servers: [{ url: new URL(c.req.url).origin, description: 'this importd server' }],
+    tags: Object.entries(OPENAPI_TAGS).map(([name, description]) => ({ name, description })),
+  }));
 
   const allowedMethods = allowedMethodsOf(app);
   app.notFound((c) => {

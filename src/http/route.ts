@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { validationFailed, zodDetails } from '../services/errors';
 import { requireCredential, type Credential, type CredentialOptions } from './credentials';
 import type { AppDeps, AppEnv } from './env';
+import type { OperationDocs } from './openapi-tags';
 
 const SECURITY: Record<Credential, Record<string, string[]>[]> = {
   secret: [{ secretKey: [] }],
@@ -19,10 +20,10 @@ export function createRouter(): OpenAPIHono<AppEnv> {
 }
 
 /**
- * Declares a route with the credential it accepts; the credential check runs before any validation (see
- * requireCredential for `keyInBody`).
+ * Declares a route with the credential it accepts; the credential check runs before any validation. The
+ * types require an operationId, a summary, a description and one declared tag (see openapi-tags.ts).
  */
-export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'security'>>(
+export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'security' | keyof OperationDocs> & OperationDocs>(
   deps: AppDeps,
   credential: Credential,
   config: R,

@@ -45,6 +45,18 @@ export function startServer(fetch: (request: Request) => Response | Promise<Resp
       },
     );
     server.on('clientError', (error: Error, socket) => answerClientError(error, socket, logger));
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
   });
+}
+
+/** What an operator can act on when the server cannot listen, instead of the bare socket error. */
+function listenError(error: NodeJS.ErrnoException, { host, port }: Config): Error {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const why: Record<string, string> = {
+    EADDRINUSE: `port ${port} is already in use (another importd serve? choose another with --port)`,
+    EACCES: `not allowed to listen on port ${port} (ports below 1024 need privileges; choose another with --port)`,
+    EADDRNOTAVAIL: `${host} is not an address of this machine (--host)`,
+    ENOTFOUND: `host name ${host} does not resolve (--host)`,
+  };
+  return new Error(`cannot listen on ${where}: ${why[error.code ?? ''] ?? error.message}`);
 }

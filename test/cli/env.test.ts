@@ -45,14 +45,14 @@ describe('importd env and account commands (in-process)', () => {
 
   const failures: [string, string[], number, RegExp][] = [
     ['a duplicate name', ['env', 'create', 'production'], 4, /error \[conflict\]/],
-    ['an invalid origin', ['env', 'create', 'x', '--origin', 'http://example.com'], 2, /error \[validation_failed\].*\n\s+allowedOrigins\.0:/],
+    ['an invalid origin', ['env', 'create', 'x', '--origin', 'http://example.com'], 2, /^error \[validation_failed\]: allowedOrigins\.0: .*\n$/],
     ['a 51-character name', ['env', 'create', 'n'.repeat(51)], 2, /error \[validation_failed\]/],
     ['origins of an unknown environment', ['env', 'origins', 'nope', '--none'], 3, /error \[not_found\]/],
     ['origins with neither --origin nor --none', ['env', 'origins', 'production'], 2, /--none/],
     ['origins with both --origin and --none', ['env', 'origins', 'production', '--none', '--origin', 'https://a.example.com'], 2, /--none/],
     ['an unknown account', ['env', 'list', '--account', 'ghost'], 3, /error \[not_found\]: account ghost/],
-    ['an unknown command', ['frobnicate'], 1, /unknown command/],
-    ['a missing argument', ['env', 'create'], 1, /missing required argument/],
+    ['an unknown command', ['frobnicate'], 2, /^error \[validation_failed\]: unknown command/],
+    ['a missing argument', ['env', 'create'], 2, /^error \[validation_failed\]: missing required argument/],
   ];
   for (const [label, args, expected, pattern] of failures) {
     it(`fails with exit ${expected} on ${label}`, async () => {

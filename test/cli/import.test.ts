@@ -75,6 +75,11 @@ describe('importd import FILE', () => {
     ['a ragged CSV row', () => [file('ragged.csv', 'a,b\n1,2\n3\n'), '--env', 'ops', '--template', 't'], 2, /validation_failed/],
     ['bad JSON on line 2', () => [file('bad.ndjson', '{"a":1}\n{"a":\n'), '--env', 'ops', '--template', 't'], 2, /line 2/],
     ['a cell that is an object', () => [file('obj.ndjson', '{"a":{"b":1}}\n'), '--env', 'ops', '--template', 't'], 2, /rows\.0\.a/],
+    ['an empty CSV file', () => [file('empty.csv', ''), '--env', 'ops', '--template', 'new-a'], 2, /^error \[validation_failed\]: file: .*empty\.csv is empty\n$/],
+    ['a CSV file with only blank lines', () => [file('blank.csv', '\n\r\n\n'), '--env', 'ops', '--template', 'new-b'], 2, /blank\.csv has no data rows/],
+    ['a CSV header without rows', () => [file('header.csv', 'name;email\r\n'), '--env', 'ops', '--template', 'new-c'], 2, /header\.csv has no data rows/],
+    ['an empty NDJSON file', () => [file('empty.ndjson', '\n'), '--env', 'ops', '--template', 'new-d'], 2, /empty\.ndjson has no rows/],
+    ['a two-character --delimiter', () => [file('d.csv', 'a\n1\n'), '--env', 'ops', '--template', 't', '--delimiter', ';;'], 2, /--delimiter: give one character/],
   ];
   for (const [label, args, expected, pattern] of failures) {
     it(`fails with exit ${expected} on ${label} and stores nothing`, async () => {
@@ -85,4 +90,31 @@ describe('importd import FILE', () => {
       assert.equal(importCount(), before);
     });
   }
+
+  it('an empty file creates no template either', async () => {
+    const templates = await cli.run('templates', 'list', '--json');
+    assert.ok(!JSON.parse(templates.stdout).data.some((t: { key: string }) => t.key.startsWith('new-')));
+  });
+
+  const delimited: [string, string, string[]][] = [
+    ['semicolons (a spreadsheet in a comma-decimal locale)', 'name;price;note\nAnn;1,50;"a;b"\n', []],
+    ['tabs', 'name\tprice\tnote\nAnn\t1,50\ta;b\n', []],
+    ['pipes', 'name|price|note\nAnn|1,50|a;b\n', []],
+    ['a quoted header name holding commas', '"name, full";price;note\nAnn;1,50;"a;b"\n', []],
+    ['--delimiter tab', 'name\tprice\tnote\nAnn\t1,50\ta;b\n', ['--delimiter', 'tab']],
+  ];
+  for (const [label, text, extra] of delimited) {
+    it(`detects or takes the delimiter: ${label}`, async () => {
+      const csv = file('delimited.csv', text);
+      const result = await cli.run('import', csv, '--env', 'ops', '--template', 'priced', '--json', ...extra);
+      assert.equal(result.code, 0, result.stderr);
+      const [row] = stored(JSON.parse(result.stdout).id);
+      assert.deepEqual(Object.values(row), ['Ann', '1,50', 'a;b']);
+    });
+  }
+
+  it('detects "," for a one-column file and when commas win', async () => {
+    const result = await cli.run('import', file('one.csv', 'name\nAnn\n'), '--env', 'ops', '--template', 'one', '--json');
+    assert.deepEqual(stored(JSON.parse(result.stdout).id), [{ name: 'Ann' }]);
+  });
 });

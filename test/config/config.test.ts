@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/config';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    assert.equal(config.dbPath, './data/importd.db');
+    assert.equal(config.dbPath, path.resolve('data', 'importd.db'), 'resolved against the working folder');
     assert.equal(config.host, '0.0.0.0');
     assert.equal(config.port, 8080);
     assert.equal(config.maxBodyBytes, 64 * 1024 * 1024);
@@ -33,10 +34,28 @@ describe('configuration', () => {
     [{ IMPORTD_RETENTION_DAYS: '0' }, 'IMPORTD_RETENTION_DAYS'],
     [{ IMPORTD_LLM_URL: 'not a url' }, 'IMPORTD_LLM_URL'],
     [{ IMPORTD_LLM_URL: 'http://127.0.0.1:1/v1' }, 'IMPORTD_LLM_URL'],
+    [{ IMPORTD_HOST: '256.1.1.1' }, 'IMPORTD_HOST'],
+    [{ IMPORTD_HOST: 'bad host' }, 'IMPORTD_HOST'],
   ];
   for (const [env, name] of bad) {
     it(`fails fast naming ${name} for ${JSON.stringify(env)}`, () => {
       assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.includes(name));
+    });
+  }
+
+  const hosts = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'importd.internal', 'my-host'];
+  for (const host of hosts) {
+    it(`accepts the listen host ${host}`, () => assert.equal(loadConfig({ IMPORTD_HOST: host }).host, host));
+  }
+
+  const flags: [Record<string, string>, string][] = [
+    [{ IMPORTD_PORT: '99999' }, 'invalid setting --port: expected a port number up to 65535'],
+    [{ IMPORTD_PORT: 'http' }, 'invalid setting --port: expected a port number'],
+    [{ IMPORTD_HOST: '256.1.1.1' }, 'invalid setting --host: expected an IP address (such as 127.0.0.1 or ::) or a host name'],
+  ];
+  for (const [overrides, message] of flags) {
+    it(`names the flag, not the variable, for a flag's bad value ${JSON.stringify(overrides)}`, () => {
+      assert.throws(() => loadConfig({ IMPORTD_PORT: '8080', IMPORTD_HOST: '::' }, overrides), { name: 'ConfigError', message });
     });
   }
 });

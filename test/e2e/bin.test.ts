@@ -11,6 +11,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('./bin/importd end to end', () => {
   it('creates an environment, serves authenticated requests, refuses bad credentials, and stops cleanly on SIGTERM', async () => {
     const db = path.join(dir, 'importd.db');
+    assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--origin', 'https://app.example.com', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
     const keys = JSON.parse(created.stdout);

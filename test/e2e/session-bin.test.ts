@@ -12,6 +12,7 @@ describe('./bin/importd session issue', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-session-'));
   const db = path.join(dir, 'importd.db');
   before(() => {
+    assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'ci', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
   });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../src/cli/io';
+import { openDatabase } from '../../src/db/open-database';
 import { runCli } from '../../src/cli/program';
 import type { CliRuntime } from '../../src/cli/runtime';
 import { createRuntime } from '../../src/main';
@@ -15,9 +16,11 @@ export interface CliHarness {
   close(): void;
 }
 
-export function createCliHarness(env: Record<string, string> = {}): CliHarness {
+/** A temporary folder with a migrated database (as `importd migrate` makes it), unless `fresh` leaves none. */
+export function createCliHarness(env: Record<string, string> = {}, { fresh = false } = {}): CliHarness {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-cli-'));
   const dbPath = path.join(dir, 'importd.db');
+  if (!fresh) openDatabase(dbPath).close();
   return {
     dir,
     dbPath,
@@ -39,7 +42,7 @@ export function cliOnHarness(h: Harness) {
     let stderr = '';
     const runtime: CliRuntime = {
       io: { out: (text) => void (stdout += text), err: (text) => void (stderr += text), errIsTTY: false },
-      open: () => ({ ctx: h.ctx, close: () => undefined }),
+      open: () => ({ ctx: h.ctx, created: false, close: () => undefined }),
       loadConfig: () => h.ctx.config,
       serve: async () => undefined,
       version: 'test',

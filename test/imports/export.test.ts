@@ -18,7 +18,7 @@ function cli(h: Harness, options: { tty?: boolean } = {}) {
   progress.on('data', (chunk) => drawn.push(String(chunk)));
   const runtime: CliRuntime = {
     io: { out: (t) => void out.push(t), err: (t) => void err.push(t), errIsTTY: Boolean(options.tty), ...(options.tty && { errStream: progress }) },
-    open: () => ({ ctx: h.ctx, close: () => undefined }),
+    open: () => ({ ctx: h.ctx, created: false, close: () => undefined }),
     loadConfig: (overrides) => loadConfig({}, { IMPORTD_DB: h.dbPath, ...overrides }),
     serve: async () => undefined,
     version: 'test',
@@ -127,7 +127,7 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
         const toStdout = cli(h);
         assert.equal(await toStdout.run('export', imported.id, ...args), 0, toStdout.err.join(''));
         assert.ok(Buffer.from(toStdout.out.join('')).equals(http));
-        const file = path.join(h.dir, `out-${format}-${imported.id}`);
+        const file = path.join(h.dir, `out-${args.join("") || "csv"}-${imported.id}`);
         const toFile = cli(h);
         assert.equal(await toFile.run('export', imported.id, ...args, '--out', file), 0);
         assert.ok(readFileSync(file).equals(http));

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { createAccount } from '../../services/accounts';
-import { printJson } from '../io';
+import { createAccount, listAccounts } from '../../services/accounts';
+import { printJson, printTable } from '../io';
 import { configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
 
@@ -15,5 +15,15 @@ export function registerAccount(program: Command, runtime: CliRuntime): void {
       const created = await withServices(runtime, configOverrides(command), (ctx) => createAccount(ctx, { name }));
       if (options.json) printJson(runtime.io, created);
       else runtime.io.out(`account ${created.name} created (id ${created.id})\n`);
+    });
+
+  account
+    .command('list')
+    .description('list every account, oldest first')
+    .option('--json', 'print JSON { data: [...] }')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const data = await withServices(runtime, configOverrides(command), (ctx) => listAccounts(ctx));
+      if (options.json) return printJson(runtime.io, { data });
+      printTable(runtime.io, ['NAME', 'ID', 'CREATED'], data.map((a) => [a.name, a.id, a.createdAt]));
     });
 }

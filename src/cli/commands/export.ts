@@ -1,6 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { resolveAccount } from '../../services/accounts';
+import { checkOutputFile } from '../../services/files';
 import { exportRows, type ExportQuery, type RowExport } from '../../services/imports';
 import type { CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -10,6 +11,7 @@ import { withServices, type CliRuntime } from '../runtime';
 interface ExportOptions {
   format: string;
   out?: string;
+  force?: boolean;
   safe?: boolean;
   account?: string;
 }
@@ -21,7 +23,8 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     .argument('<importId>', 'import id')
     .option('--format <format>', 'csv, ndjson or json', 'csv')
     .option('--safe', "CSV: prefix cells starting with =, +, -, @ with ' (formula injection guard)")
-    .option('--out <file>', 'write to this file instead of stdout')
+    .option('--out <file>', 'write to this file instead of stdout (0600; refuses an existing file)')
+    .option('--force', 'with --out: replace an existing file')
     .option('--account <name>', 'account (default: default)')
     .action(async (importId: string, options: ExportOptions, command: Command) => {
       await withServices(runtime, configOverrides(command), async (ctx) => {
@@ -29,13 +32,14 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
           format: options.format as ExportQuery['format'], // checked by the service's schema
           safe: options.safe ? 'true' : 'false',
         });
-        await writeExport(file, runtime.io, options.out);
+        const out = options.out === undefined ? undefined : checkOutputFile(ctx, { file: options.out, force: options.force === true, field: '--out' });
+        await writeExport(file, runtime.io, out, options.force === true);
       });
     });
 }
 
-async function writeExport(file: RowExport, io: CliIo, out: string | undefined): Promise<void> {
-  const sink = out === undefined ? stdoutSink(io) : fileSink(out);
+async function writeExport(file: RowExport, io: CliIo, out: string | undefined, force: boolean): Promise<void> {
+  const sink = out === undefined ? stdoutSink(io) : fileSink(out, force);
   const progress = io.errIsTTY && io.errStream ? progressBar(io.errStream, file.rowCount) : undefined;
   try {
     for (const piece of file.pieces) {

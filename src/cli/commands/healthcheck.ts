@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ServiceError } from '../../services/errors';
+import { ServiceError, validationFailed } from '../../services/errors';
 import { configOverrides } from '../options';
 import type { CliRuntime } from '../runtime';
 
@@ -14,7 +14,7 @@ export function registerHealthcheck(program: Command, runtime: CliRuntime): void
     .option('--url <url>', 'URL to check (default http://127.0.0.1:<IMPORTD_PORT>/healthz)')
     .option('--port <port>', 'port of the local server (IMPORTD_PORT, default 8080)')
     .action(async (options: { url?: string }, command: Command) => {
-      const url = options.url ?? localHealthUrl(runtime, command);
+      const url = options.url === undefined ? localHealthUrl(runtime, command) : checkedUrl(options.url);
       let status: number;
       try {
         status = (await fetch(url, { signal: AbortSignal.timeout(3000) })).status;
@@ -25,6 +25,14 @@ export function registerHealthcheck(program: Command, runtime: CliRuntime): void
       if (status !== 200) throw new ServiceError('internal_error', `health check of ${url} failed: status ${status}`);
       runtime.io.out(`healthy: ${url}\n`);
     });
+}
+
+function checkedUrl(text: string): string {
+  const protocol = URL.canParse(text) ? new URL(text).protocol : undefined;
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw validationFailed([{ path: '--url', message: `${JSON.stringify(text)} is not an http:// or https:// URL` }]);
+  }
+  return text;
 }
 
 /** The server's own address: a wildcard listen address is reached through the loopback interface. */

@@ -1,12 +1,13 @@
-import { createReadStream, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse';
+import { detectCsvDelimiter } from '../../lib/csv-delimiter';
 import { readLines } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
 import { loadImport, SLICE_ROWS } from '../../services/imports';
+import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
@@ -15,9 +16,13 @@ interface ImportOptions {
   env: string;
   template: string;
   format?: string;
+  delimiter?: string;
   account?: string;
   json?: boolean;
 }
+
+/** How much of a CSV file is read to find its header line's delimiter. */
+const HEADER_PEEK_BYTES = 64 * 1024;
 
 export function registerImport(program: Command, runtime: CliRuntime): void {
   program
@@ -27,28 +32,28 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
     .requiredOption('--env <name>', 'environment the import is recorded under')
     .requiredOption('--template <key>', 'template key (created when it does not exist)')
     .option('--format <format>', 'csv or ndjson (default: from the file extension)')
+    .option('--delimiter <char>', 'CSV: the field delimiter, such as ";" or tab (default: detected from the header line among , ; tab |)')
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print the created import as JSON')
     .action(async (file: string, options: ImportOptions, command: Command) => {
       const format = fileFormat(file, options.format);
-      let sizeBytes: number;
-      try {
-        sizeBytes = statSync(file).size;
-      } catch {
-        throw new ServiceError('not_found', `file ${file} not found`);
-      }
+      const sizeBytes = fileSize(file);
+      if (sizeBytes === 0) throw validationFailed([{ path: 'file', message: `${file} is empty` }]);
+      const delimiter = format === 'csv' ? (options.delimiter === undefined ? detectCsvDelimiter(headerLine(file)) : delimiterOption(options.delimiter)) : undefined;
       const input = createReadStream(file);
-      const progress = runtime.io.errIsTTY && runtime.io.errStream ? progressBar(runtime.io.errStream, sizeBytes) : undefined;
-      input.on('data', () => progress?.update(input.bytesRead));
+      const progress = runtime.io.errIsTTY && runtime.io.errStream ? importProgressBar(runtime.io.errStream, sizeBytes) : undefined;
+      input.on('data', () => progress?.read(input.bytesRead));
       try {
-        const rows = format === 'csv' ? csvRows(input) : ndjsonRows(input);
+        const parsed = delimiter === undefined ? ndjsonRows(input) : csvRows(input, delimiter);
+        // The first row is read before anything is stored: an empty file creates neither import nor template.
+        const rows = await nonEmpty(parsed, file, format, progress?.row);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
           loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes }, inSlices(rows, SLICE_ROWS)),
         );
-        progress?.update(sizeBytes);
+        progress?.stop(sizeBytes);
         printResult(runtime.io, created, options.json);
       } finally {
-        progress?.stop();
+        progress?.stop(input.bytesRead);
         input.destroy();
       }
     });
@@ -58,14 +63,60 @@ function fileFormat(file: string, given: string | undefined): 'csv' | 'ndjson' {
   const format = (given ?? path.extname(file).slice(1)).toLowerCase();
   if (format === 'csv') return 'csv';
   if (format === 'ndjson' || format === 'jsonl') return 'ndjson';
-  throw validationFailed([{ path: 'format', message: 'give a .csv or .ndjson file, or --format csv|ndjson' }]);
+  throw validationFailed([{ path: '--format', message: 'give a .csv or .ndjson file, or --format csv|ndjson' }]);
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    throw new ServiceError('not_found', `file ${file} not found`);
+  }
+}
+
+/** The first line of the file (at most HEADER_PEEK_BYTES of it), without a byte order mark. */
+function headerLine(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEADER_PEEK_BYTES);
+    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    return text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0]!;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function delimiterOption(given: string): string {
+  const delimiter = given.toLowerCase() === 'tab' || given === '\\t' ? '\t' : given;
+  if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) {
+    throw validationFailed([{ path: '--delimiter', message: 'give one character, such as ";" or "|", or "tab"' }]);
+  }
+  return delimiter;
+}
+
+/** The rows, once the first has been read; a file without any is refused. Throws validation_failed. */
+async function nonEmpty<T>(rows: AsyncGenerator<T>, file: string, format: 'csv' | 'ndjson', counted?: () => void): Promise<AsyncGenerator<T>> {
+  const first = await rows.next();
+  if (first.done) {
+    const why = format === 'csv' ? 'has no data rows (a CSV file needs a header row, then one row a line)' : 'has no rows (one JSON object a line)';
+    throw validationFailed([{ path: 'file', message: `${file} ${why}` }]);
+  }
+  return (async function* () {
+    counted?.();
+    yield first.value;
+    for await (const row of rows) {
+      counted?.();
+      yield row;
+    }
+  })();
 }
 
 /** CSV records as objects keyed by the header row; every cell is a string, as in the file. */
-async function* csvRows(input: NodeJS.ReadableStream): AsyncGenerator<Record<string, string>> {
+async function* csvRows(input: NodeJS.ReadableStream, delimiter: string): AsyncGenerator<Record<string, string>> {
   const parser = input.pipe(
     parse({
       bom: true,
+      delimiter,
       skip_empty_lines: true,
       columns: (header: string[]) => {
         const duplicate = header.find((key, i) => header.indexOf(key) !== i);
@@ -97,11 +148,4 @@ async function* ndjsonRows(input: AsyncIterable<Uint8Array>): AsyncGenerator<unk
 function printResult(io: CliIo, created: { id: string; rowCount: number; templateId: string }, json: boolean | undefined): void {
   if (json) printJson(io, created);
   else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})\n`);
-}
-
-/** Bytes read / file size and the rate, on stderr (drawn only when stderr is a terminal). */
-function progressBar(stream: NodeJS.WritableStream, total: number) {
-  const bar = new SingleBar({ stream, format: 'importing [{bar}] {percentage}% | {value}/{total} bytes | eta {eta_formatted}', hideCursor: true });
-  bar.start(total, 0);
-  return { update: (bytes: number) => bar.update(bytes), stop: () => bar.stop() };
 }

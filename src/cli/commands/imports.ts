@@ -1,17 +1,25 @@
 import type { Command } from 'commander';
 import { resolveAccount } from '../../services/accounts';
+import { deleteImport } from '../../services/compliance';
 import { getImport, listImports } from '../../services/imports';
 import { printJson, printTable } from '../io';
-import { configOverrides } from '../options';
+import { configOverrides, inFlagTerms } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
 
 interface ListOptions {
   limit?: string;
   cursor?: string;
   environment?: string;
+  template?: string;
+  userEmail?: string;
+  since?: string;
+  until?: string;
   account?: string;
   json?: boolean;
 }
+
+/** The flag of each GET /v1/imports query member. */
+const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', environment: '--environment', templateId: '--template', userEmail: '--user-email', startDate: '--since', endDate: '--until' };
 
 export function registerImports(program: Command, runtime: CliRuntime): void {
   const imports = program.command('imports').description('inspect stored imports');
@@ -22,15 +30,26 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
     .option('--limit <n>', 'page size 0-100 (default 20)')
     .option('--cursor <cursor>', 'nextCursor of the previous page')
     .option('--environment <name>', 'only imports through this environment')
+    .option('--template <id>', 'only imports of this template (its id)')
+    .option('--user-email <text>', "only imports whose end-user e-mail contains this (case-insensitive)")
+    .option('--since <date>', 'only imports created at or after this date or time (ISO 8601)')
+    .option('--until <date>', 'only imports created before this date or time (ISO 8601)')
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the GET /v1/imports response)')
     .action(async (options: ListOptions, command: Command) => {
-      const page = await withServices(runtime, configOverrides(command), (ctx) =>
-        listImports(ctx, resolveAccount(ctx, options.account).id, {
-          limit: options.limit,
-          cursor: options.cursor,
-          environment: options.environment,
-        }),
+      // The API's own query, so filters mean what they mean there (and a cursor works in both).
+      const page = await inFlagTerms(LIST_FLAGS, () =>
+        withServices(runtime, configOverrides(command), (ctx) =>
+          listImports(ctx, resolveAccount(ctx, options.account).id, {
+            limit: options.limit,
+            cursor: options.cursor,
+            environment: options.environment,
+            templateId: options.template,
+            userEmail: options.userEmail,
+            startDate: options.since,
+            endDate: options.until,
+          }),
+        ),
       );
       if (options.json) return printJson(runtime.io, page);
       printTable(
@@ -74,5 +93,17 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
         ['FIELD', 'TYPE', 'NON-EMPTY'],
         detail.cellStats.fieldBreakdown.map((f) => [f.key, f.type, String(f.count)]),
       );
+    });
+
+  imports
+    .command('delete')
+    .description('delete one import and all its rows (as DELETE /v1/imports/{id})')
+    .argument('<importId>', 'import id')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON { id, deleted, rows }')
+    .action(async (importId: string, options: { account?: string; json?: boolean }, command: Command) => {
+      const deleted = await withServices(runtime, configOverrides(command), (ctx) => deleteImport(ctx, resolveAccount(ctx, options.account).id, importId));
+      if (options.json) return printJson(runtime.io, deleted);
+      runtime.io.out(`import ${deleted.id} deleted (${deleted.rows} rows)\n`);
     });
 }

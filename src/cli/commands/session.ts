@@ -3,7 +3,7 @@ import { resolveAccount } from '../../services/accounts';
 import { rotateSessionSecret } from '../../services/auth';
 import { resolveEnvironment } from '../../services/environments';
 import { ServiceError } from '../../services/errors';
-import { issueSession } from '../../services/sessions';
+import { issueSession, revokeSession } from '../../services/sessions';
 import { printJson } from '../io';
 import { cliNumber, configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
@@ -53,6 +53,18 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
       });
       if (options.json) printJson(runtime.io, issued);
       else runtime.io.out(`${issued.sessionToken}\n`);
+    });
+
+  session
+    .command('revoke')
+    .description("revoke a session token by its jti claim (as DELETE /v1/sessions/{jti}); repeating it is harmless")
+    .argument('<jti>', "the token's jti claim")
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON { jti, revokedAt }')
+    .action(async (jti: string, options: { account?: string; json?: boolean }, command: Command) => {
+      const revoked = await withServices(runtime, configOverrides(command), (ctx) => revokeSession(ctx, resolveAccount(ctx, options.account).id, jti));
+      if (options.json) printJson(runtime.io, revoked);
+      else runtime.io.out(`session ${revoked.jti} revoked at ${revoked.revokedAt}\n`);
     });
 
   session

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveAccount } from '../../services/accounts';
-import { listTemplates, type TemplateSummary } from '../../services/templates';
+import { getTemplate, listTemplates, type TemplateSummary } from '../../services/templates';
 import { printJson, printTable } from '../io';
 import { configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
@@ -26,5 +26,19 @@ export function registerTemplates(program: Command, runtime: CliRuntime): void {
       });
       if (options.json) return printJson(runtime.io, { data });
       printTable(runtime.io, ['KEY', 'ID', 'SOURCE', 'UPDATED'], data.map((t) => [t.key, t.id, t.source, t.updatedAt]));
+    });
+
+  templates
+    .command('show')
+    .description('show one template with its full schema')
+    .argument('<id>', 'template id')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON (the GET /v1/templates/{id} response)')
+    .action(async (id: string, options: { account?: string; json?: boolean }, command: Command) => {
+      const template = await withServices(runtime, configOverrides(command), (ctx) => getTemplate(ctx, resolveAccount(ctx, options.account).id, id));
+      if (options.json) return printJson(runtime.io, template);
+      const { schema, metadata, ...fields } = template;
+      runtime.io.out(Object.entries(fields).map(([name, value]) => `${`${name}:`.padEnd(11)}${String(value)}\n`).join(''));
+      runtime.io.out(`metadata:  ${JSON.stringify(metadata)}\nschema:\n${JSON.stringify(schema, null, 2)}\n`);
     });
 }

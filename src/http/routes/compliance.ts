@@ -13,6 +13,9 @@ export function complianceRoutes(deps: AppDeps) {
     method: 'delete',
     path: '/end-users/{endUserId}',
     tags: ['Compliance'],
+    operationId: 'deleteEndUserData',
+    description:
+      "Secret Key. Deletes, in one transaction, every import (with all its rows) and every session token of the end-user in the key's account, and answers the counts (zeros when nothing was stored). Other accounts' data is never touched.",
     summary: "Delete every import (with its rows) and every session of an end-user in the key's account, atomically",
     request: { params: z.object({ endUserId: z.string().min(1).max(255) }) },
     responses: {
@@ -28,6 +31,9 @@ export function complianceRoutes(deps: AppDeps) {
     method: 'delete',
     path: '/imports/{importId}',
     tags: ['Imports'],
+    operationId: 'deleteImport',
+    description:
+      'Secret Key. Deletes the import and all its rows. An import of another account, or one still being written, is 404.',
     summary: 'Delete an import and all its rows',
     request: { params: z.object({ importId: z.string().max(100) }) },
     responses: {

@@ -25,6 +25,9 @@ export function environmentRoutes(deps: AppDeps) {
     method: 'post',
     path: '/environments',
     tags: ['Environments'],
+    operationId: 'createEnvironment',
+    description:
+      "Secret Key. Creates an environment in the key's account with a new Secret Key and Public Key; their values appear in this answer only (stored as hashes). 409 when the name is taken.",
     summary: 'Create an environment with a Secret Key and a Public Key (key values are returned only here)',
     request: { body: jsonBody(CreateEnvironmentInput) },
     responses: {
@@ -38,6 +41,9 @@ export function environmentRoutes(deps: AppDeps) {
     method: 'patch',
     path: '/environments/{name}/origins',
     tags: ['Environments'],
+    operationId: 'updateEnvironmentOrigins',
+    description:
+      "Secret Key. Replaces the list of origins the environment's Public Key is accepted from: `https://<domain>`, `https://*.<domain>` or `http://localhost:<port>`.",
     summary: "Replace the allowed origins of the environment's Public Key",
     request: {
       params: z.object({ name: z.string() }),
@@ -80,6 +86,9 @@ export function environmentRoutes(deps: AppDeps) {
     method: 'get',
     path: '/environments',
     tags: ['Environments'],
+    operationId: 'listEnvironments',
+    description:
+      "Secret Key. Every environment of the key's account with its keys' display prefixes, allowed origins and last use; key values are never shown again.",
     summary: "List the account's environments (key prefixes only)",
     responses: {
       200: jsonResponse(z.object({ data: z.array(EnvironmentView) }), 'The environments'),

@@ -39,6 +39,9 @@ export function importRoutes(deps: AppDeps) {
     method: 'post',
     path: '/imports',
     tags: ['Imports'],
+    operationId: 'createImport',
+    description:
+      'Secret Key, or Public Key from an allowed Origin with a session token. Stores the rows atomically (invisible until complete); resolves the template by id, then key, else creates one from `originalSchema`. `application/x-ndjson` streams a first line of meta, then one row a line.',
     summary: 'Store an import: its rows, meta and original schema (template resolved or created)',
     request: {
       body: {
@@ -79,6 +82,9 @@ export function importRoutes(deps: AppDeps) {
     method: 'get',
     path: '/imports',
     tags: ['Imports'],
+    operationId: 'listImports',
+    description:
+      "Secret Key. One keyset page of the account's imports, filtered by template, creation dates, end-user e-mail (substring) or environment; pass `nextCursor` back as `cursor` for the next page.",
     summary: "List the account's imports (keyset pagination, newest first by default)",
     request: { query: ListImportsQuery },
     responses: { 200: jsonResponse(ImportPage, 'A page of imports'), ...errorResponses(400) },
@@ -89,6 +95,9 @@ export function importRoutes(deps: AppDeps) {
     method: 'get',
     path: '/imports/{importId}',
     tags: ['Imports'],
+    operationId: 'getImport',
+    description:
+      'Secret Key. The import with its meta, original schema, cell statistics per field and the end-user data it was stored with.',
     summary: 'One import in detail, with cell statistics and compliance data',
     request: { params: ImportParams },
     responses: { 200: jsonResponse(ImportDetail, 'The import'), ...errorResponses(404) },
@@ -100,6 +109,9 @@ export function importRoutes(deps: AppDeps) {
     method: 'get',
     path: '/imports/{importId}/rows',
     tags: ['Imports'],
+    operationId: 'listImportRows',
+    description:
+      'Secret Key. Up to 100 rows in rowIndex order per page, each exactly as stored; for all rows of a large import use the export.',
     summary: "A page of the import's rows by rowIndex (use the export for 10 000+ rows)",
     request: { params: ImportParams, query: ListRowsQuery },
     responses: { 200: jsonResponse(RowPage, 'A page of rows'), ...errorResponses(400, 404) },
@@ -114,6 +126,9 @@ export function importRoutes(deps: AppDeps) {
     method: 'get',
     path: '/imports/{importId}/export',
     tags: ['Imports'],
+    operationId: 'exportImport',
+    description:
+      "Secret Key. Streams every row: CSV (header row = the template's fields, then other keys), NDJSON or a JSON array; `safe=true` guards CSV cells against spreadsheet formulas.",
     summary: 'All rows of the import as a streamed CSV, NDJSON or JSON file',
     request: { params: ImportParams, query: ExportQuery },
     responses: {

@@ -11,6 +11,9 @@ export function mappingRoutes(deps: AppDeps) {
     method: 'post',
     path: '/intelligence/map-headers',
     tags: ['Intelligence'],
+    operationId: 'mapHeaders',
+    description:
+      'Secret Key, or Public Key from an allowed Origin. Suggests, for each schema header, the file header that matches it with a confidence from 0 to 1; unmatched schema headers are left out and each file header is used at most once.',
     summary: "Map a file's column headers to a template's headers (offline matcher, optional LLM for unsure pairs)",
     request: { body: jsonBody(MapHeadersInput) },
     responses: {

@@ -12,6 +12,9 @@ export function sessionRoutes(deps: AppDeps) {
     method: 'post',
     path: '/sessions',
     tags: ['Sessions'],
+    operationId: 'createSession',
+    description:
+      'Secret Key. Issues a signed session token (JWT) for an end-user, valid with the Public Key of the same environment until `expiresAt` or until revoked; optionally bound to a template.',
     summary: 'Issue a session token for an end-user of the Secret Key’s environment',
     request: { body: jsonBody(IssueSessionInput) },
     responses: {
@@ -25,6 +28,9 @@ export function sessionRoutes(deps: AppDeps) {
     method: 'delete',
     path: '/sessions/{jti}',
     tags: ['Sessions'],
+    operationId: 'revokeSession',
+    description:
+      'Secret Key. Revokes the session token whose `jti` claim is given, so it is refused from now on; repeating it answers the same `revokedAt`.',
     summary: 'Revoke a session token by its jti',
     request: { params: z.object({ jti: z.string().max(100) }) },
     responses: {

@@ -9,6 +9,9 @@ export function statsRoutes(deps: AppDeps) {
     method: 'get',
     path: '/stats/overview',
     tags: ['Statistics'],
+    operationId: 'getStatsOverview',
+    description:
+      'Secret Key. The number of templates and of complete imports in the account, and its 5 newest imports.',
     summary: "The account's totals and its 5 newest imports",
     responses: { 200: jsonResponse(StatsOverview, 'The overview'), ...errorResponses() },
   });

@@ -24,6 +24,9 @@ export function templateRoutes(deps: AppDeps) {
     method: 'post',
     path: '/templates',
     tags: ['Templates'],
+    operationId: 'createTemplate',
+    description:
+      "Secret Key. Creates a template in the key's account; `key` defaults to `schema.key` and is unique in the account (409 when taken).",
     summary: 'Create a template; its key is `key`, else `schema.key`, unique in the account',
     request: { body: jsonBody(CreateTemplateInput) },
     responses: { 201: jsonResponse(Template, 'The template'), ...errorResponses(400, 409, 413, 415) },
@@ -34,6 +37,9 @@ export function templateRoutes(deps: AppDeps) {
     method: 'get',
     path: '/templates',
     tags: ['Templates'],
+    operationId: 'listTemplates',
+    description:
+      "Secret Key. One keyset page of the account's templates without their schemas, ordered by createdAt or updatedAt.",
     summary: "List the account's templates (without schemas), keyset-paginated",
     request: { query: ListTemplatesInput },
     responses: { 200: jsonResponse(TemplatePage, 'A page of templates'), ...errorResponses(400) },
@@ -44,6 +50,9 @@ export function templateRoutes(deps: AppDeps) {
     method: 'get',
     path: '/templates/{id}',
     tags: ['Templates'],
+    operationId: 'getTemplate',
+    description:
+      "Secret Key, or Public Key from an allowed Origin. The template with its full schema; another account's template is 404.",
     summary: 'Read a template with its full schema (Secret Key, or Public Key from an allowed origin)',
     request: { params: TemplateId },
     responses: { 200: jsonResponse(Template, 'The template'), ...errorResponses(404) },
@@ -54,6 +63,9 @@ export function templateRoutes(deps: AppDeps) {
     method: 'put',
     path: '/templates/{id}',
     tags: ['Templates'],
+    operationId: 'updateTemplate',
+    description:
+      'Secret Key. Replaces the schema and, when given, the key, metadata and source. Imports already stored keep the schema they were made with.',
     summary: 'Replace the schema; change key, metadata, source when given. Existing imports keep their snapshot',
     request: { params: TemplateId, body: jsonBody(UpdateTemplateInput) },
     responses: { 200: jsonResponse(Template, 'The updated template'), ...errorResponses(400, 404, 409, 413, 415) },

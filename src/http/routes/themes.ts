@@ -13,6 +13,9 @@ export function themeRoutes(deps: AppDeps) {
     method: 'post',
     path: '/themes',
     tags: ['Themes'],
+    operationId: 'createTheme',
+    description:
+      "Secret Key. Creates the account's one theme (all members required); 409 when the account already has one.",
     summary: "Create the account's theme (one per account)",
     request: { body: jsonBody(ThemeInput) },
     responses: { 201: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader }, ...errorResponses(400, 409, 413, 415) },
@@ -27,6 +30,9 @@ export function themeRoutes(deps: AppDeps) {
     method: 'put',
     path: '/themes',
     tags: ['Themes'],
+    operationId: 'replaceTheme',
+    description:
+      "Secret Key. Replaces every member of the account's theme; 404 when it has none yet.",
     summary: "Replace the account's theme (all members required)",
     request: { body: jsonBody(ThemeInput) },
     responses: { 200: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader }, ...errorResponses(400, 404, 413, 415) },
@@ -41,6 +47,9 @@ export function themeRoutes(deps: AppDeps) {
     method: 'get',
     path: '/themes',
     tags: ['Themes'],
+    operationId: 'getTheme',
+    description:
+      "Secret Key, or Public Key from an allowed Origin. The account's theme with a strong ETag; `If-None-Match` with it answers 304 without a body.",
     summary: "The account's theme, with an ETag (If-None-Match answers 304)",
     responses: {
       200: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader },

@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { findAccountByName, insertAccount, insertAccountIfMissing } from '../../db/queries/accounts';
+import { findAccountByName, insertAccount, insertAccountIfMissing, listAccountRows } from '../../db/queries/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';
@@ -13,6 +13,11 @@ export function createAccount(ctx: ServiceContext, input: CreateAccountInput): A
   const row = { id: newId(), name, createdAt: isoTime(ctx.clock) };
   insertAccount(ctx.db, row);
   return row;
+}
+
+/** Every account of the server, oldest first. */
+export function listAccounts(ctx: ServiceContext): AccountOutput[] {
+  return listAccountRows(ctx.db);
 }
 
 /** Finds an account by name (the default account when none is named). Throws not_found. */

@@ -1,8 +1,8 @@
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { closeSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { copyDatabase, finishCopy } from '../../db/backup';
+import { PRIVATE_FILE_MODE } from '../../core/file-modes';
 import type { ServiceContext } from '../context';
-import { conflict, ServiceError, validationFailed } from '../errors';
+import { checkOutputFile } from '../files';
 import { parseInput } from '../validate';
 import { CreateBackupInput, type BackupOutput } from './schemas';
 
@@ -11,18 +11,18 @@ import { CreateBackupInput, type BackupOutput } from './schemas';
  * copied in one step inside one read transaction, so the copy is a single point in time even while a
  * server writes (WAL lets writers go on meanwhile). The copy is written beside the target and renamed
  * over it only once complete and verified (`PRAGMA quick_check`), so `file` is never a partial copy; it is
- * one self-contained file (rollback journal), ready to be opened or restored.
- * Throws validation_failed (no such folder, or the database itself), conflict (file exists, no `force`).
+ * one self-contained file (rollback journal), ready to be opened or restored, readable by its owner only.
+ * Throws validation_failed (no such folder, a folder, the database or its -wal/-shm), conflict (file
+ * exists, no `force`).
  */
 export async function createBackup(ctx: ServiceContext, input: CreateBackupInput): Promise<BackupOutput> {
   const { file, force } = parseInput(CreateBackupInput, input);
-  const target = path.resolve(file);
-  if (target === path.resolve(ctx.config.dbPath)) throw invalidFile('is the database itself');
-  if (!existsSync(path.dirname(target))) throw invalidFile('is in a folder that does not exist');
-  if (existsSync(target) && !force) throw conflict(`${file} already exists; pass --force to replace it`);
+  const target = checkOutputFile(ctx, { file, force, field: 'file' });
   const partial = `${target}.partial-${process.pid}`;
   const started = performance.now();
   try {
+    // SQLite writes into the file it finds, keeping its mode; O_EXCL refuses anything already there.
+    closeSync(openSync(partial, 'wx', PRIVATE_FILE_MODE));
     const pages = await copyDatabase(ctx.sqlite, partial);
     const check = finishCopy(ctx.sqlite, partial);
     if (check !== 'ok') throw new Error(`the backup copy failed quick_check: ${check}`);
@@ -32,8 +32,3 @@ export async function createBackup(ctx: ServiceContext, input: CreateBackupInput
     for (const leftover of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(leftover, { force: true });
   }
 }
-
-function invalidFile(why: string): ServiceError {
-  return validationFailed([{ path: 'file', message: `the backup file ${why}` }]);
-}
-

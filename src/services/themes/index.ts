@@ -1,3 +1,3 @@
 export { ColorSet, COLOR_MEMBERS, CssColor } from './colors';
 export * from './schemas';
-export { createTheme, getTheme, updateTheme } from './themes';
+export { createTheme, getTheme, setTheme, updateTheme } from './themes';

@@ -35,6 +35,26 @@ export function updateTheme(ctx: ServiceContext, accountId: string, input: Theme
   }, WRITE_TRANSACTION);
 }
 
+/**
+ * Creates the account's theme, or replaces every member of the one it has (the operator's `themes set`),
+ * in one transaction. Throws validation_failed.
+ */
+export function setTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): { theme: Theme; created: boolean } {
+  const data = parseInput(ThemeInput, input);
+  return ctx.db.transaction(() => {
+    const existing = findThemeOfAccount(ctx.db, accountId);
+    const now = isoTime(ctx.clock);
+    if (!existing) {
+      const row: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
+      insertTheme(ctx.db, row);
+      return { theme: toTheme(row), created: true };
+    }
+    const changes = { ...serialize(data), updatedAt: now };
+    updateThemeRow(ctx.db, accountId, changes);
+    return { theme: toTheme({ ...existing, ...changes }), created: false };
+  }, WRITE_TRANSACTION);
+}
+
 /** The account's theme. Throws not_found (none created yet). */
 export function getTheme(ctx: ServiceContext, accountId: string): Theme {
   const row = findThemeOfAccount(ctx.db, accountId);

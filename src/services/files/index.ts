@@ -1,0 +1,1 @@
+export { checkOutputFile, claimPartialFile, type OutputFileInput } from './output-file';
