@@ -13,6 +13,7 @@ describe('./bin/importd env roll, env delete and session rotate-secret against a
   let server: ServerProcess;
   let secretKey: string;
   before(async () => {
+    assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--origin', 'https://app.example.com', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
     secretKey = JSON.parse(created.stdout).secretKey.key;
