@@ -18,7 +18,7 @@ const output = path.resolve('dist', 'importd');
 // Asset keys: src/executable/sea-platform.ts reads them under these names.
 const ADDON_ASSET = 'better_sqlite3.node';
 const PARSE_WORKER_ASSET = 'parse-worker.cjs';
-const MIGRATIONS_ASSET_PREFIX = 'migrations/';
+const MIGRATIONS_ASSET_PREFIX = 'migrations/sqlite/';
 // Sentinel named by Node's SEA documentation; postject flips it so the binary looks for its blob.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -51,9 +51,9 @@ function runtime() {
 
 /** Every migration the app applies, driven by drizzle's journal (Node 20's node:sea cannot list assets). */
 function migrationAssets() {
-  const journal = JSON.parse(readFileSync('migrations/meta/_journal.json', 'utf8'));
+  const journal = JSON.parse(readFileSync('migrations/sqlite/meta/_journal.json', 'utf8'));
   const files = ['meta/_journal.json', ...journal.entries.map((entry) => `${entry.tag}.sql`)];
-  return Object.fromEntries(files.map((file) => [`${MIGRATIONS_ASSET_PREFIX}${file}`, path.resolve('migrations', file)]));
+  return Object.fromEntries(files.map((file) => [`${MIGRATIONS_ASSET_PREFIX}${file}`, path.resolve('migrations', 'sqlite', file)]));
 }
 
 const started = Date.now();

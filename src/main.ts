@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type RawConfig } from './config/config';
 import { createLogger } from './core/logger';
-import { DatabaseFileError } from './db/database-file';
-import { openDatabase, type OpenOptions } from './db/open-database';
+import { DatabaseFileError } from './db/sqlite/database-file';
+import { openDatabase, type OpenOptions } from './db/sqlite/open-database';
 import { createApp } from './http/app';
 import { startServer } from './http/server';
 import type { CliIo } from './cli/io';

@@ -1,11 +1,11 @@
 import { constants, homedir, tmpdir } from 'node:os';
-import type { MigrationSource } from '../db/migrations';
+import type { MigrationSource } from '../db/sqlite/migrations';
 import type { Platform } from '../main';
 import { cacheFolders, installAddon } from './addon-cache';
 
 /** Asset keys, as scripts/package.mjs writes them into the SEA configuration. */
 export const ADDON_ASSET = 'better_sqlite3.node';
-export const MIGRATIONS_ASSET_PREFIX = 'migrations/';
+export const MIGRATIONS_ASSET_PREFIX = 'migrations/sqlite/';
 export const PARSE_WORKER_ASSET = 'parse-worker.cjs';
 
 /** The part of `node:sea` the executable uses (a parameter so tests need no executable). */
@@ -14,7 +14,7 @@ export interface SeaAssets {
   getAsset(key: string, encoding: string): string;
 }
 
-/** Migration files read from the executable's assets, named as in the `migrations/` folder. */
+/** Migration files read from the executable's assets, named as in the `migrations/sqlite/` folder. */
 export function assetMigrationSource(sea: SeaAssets): MigrationSource {
   return { read: (relativePath) => sea.getAsset(`${MIGRATIONS_ASSET_PREFIX}${relativePath}`, 'utf8') };
 }

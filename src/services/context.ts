@@ -1,6 +1,6 @@
 import type { Config } from '../config/config';
 import type { Clock } from '../core/clock';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/sqlite/open-database';
 import type Database from 'better-sqlite3';
 import type { ParsePool } from './imports/parse-pool';
 

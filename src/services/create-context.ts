@@ -1,6 +1,6 @@
 import type { Config } from '../config/config';
 import { systemClock, type Clock } from '../core/clock';
-import type { Storage } from '../db/open-database';
+import type { Storage } from '../db/sqlite/open-database';
 import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config';
-import { openDatabase } from '../../src/db/open-database';
+import { openDatabase } from '../../src/db/sqlite/open-database';
 import { resolveAccount } from '../../src/services/accounts';
 import { verifySession } from '../../src/services/auth';
 import { createServiceContext } from '../../src/services/create-context';

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { folderMigrationSource, migrationFiles } from '../../src/db/migrations';
-import { migrate, openDatabase } from '../../src/db/open-database';
+import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
+import { migrate, openDatabase } from '../../src/db/sqlite/open-database';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

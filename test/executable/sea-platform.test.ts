@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { openDatabase } from '../../src/db/open-database';
-import { folderMigrationSource, loadMigrations, migrationFiles } from '../../src/db/migrations';
+import { openDatabase } from '../../src/db/sqlite/open-database';
+import { folderMigrationSource, loadMigrations, migrationFiles } from '../../src/db/sqlite/migrations';
 import { checkNodeOptions } from '../../src/executable/node-options';
 import { assetMigrationSource, dlopenAddon, type SeaAssets } from '../../src/executable/sea-platform';
 
@@ -32,7 +32,7 @@ describe('the executable platform', () => {
     assert.ok(fromAssets.length >= 1);
     assert.deepEqual(
       [...new Set(sea.keys)].sort(),
-      migrationFiles(folderMigrationSource()).map((file) => `migrations/${file}`).sort(),
+      migrationFiles(folderMigrationSource()).map((file) => `migrations/sqlite/${file}`).sort(),
     );
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { generateKey } from '../../src/core/keys';
-import { deactivateApiKey, findApiKeyByHash } from '../../src/db/queries/environments';
+import { deactivateApiKey, findApiKeyByHash } from '../../src/db/sqlite/queries/environments';
 import { hashKey } from '../../src/core/keys';
 import type { Credential } from '../../src/http/credentials';
 import { revokeSession } from '../../src/services/sessions';

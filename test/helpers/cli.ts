@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../src/cli/io';
-import { openDatabase } from '../../src/db/open-database';
+import { openDatabase } from '../../src/db/sqlite/open-database';
 import { runCli } from '../../src/cli/program';
 import type { CliRuntime } from '../../src/cli/runtime';
 import { createRuntime } from '../../src/main';

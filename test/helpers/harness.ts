@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig, type RawConfig } from '../../src/config/config';
 import type { Clock } from '../../src/core/clock';
 import { createLogger } from '../../src/core/logger';
-import { openDatabase, type Storage } from '../../src/db/open-database';
+import { openDatabase, type Storage } from '../../src/db/sqlite/open-database';
 import { createApp } from '../../src/http/app';
 import { createAccount } from '../../src/services/accounts';
 import type { ServiceContext } from '../../src/services/context';

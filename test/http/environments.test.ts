@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { apiKeys } from '../../src/db/schema';
+import { apiKeys } from '../../src/db/sqlite/schema';
 import { authFailureSuite } from '../helpers/auth-suite';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 

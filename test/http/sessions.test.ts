@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { sessions } from '../../src/db/schema';
+import { sessions } from '../../src/db/sqlite/schema';
 import { verifySession } from '../../src/services/auth';
 import { ServiceError } from '../../src/services/errors';
 import { createTemplate } from '../../src/services/templates';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { imports } from '../../src/db/schema';
+import { imports } from '../../src/db/sqlite/schema';
 import { newId } from '../../src/core/ids';
 import { createTemplate } from '../../src/services/templates';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { listTemplateRows } from '../../src/db/queries/templates';
+import { listTemplateRows } from '../../src/db/sqlite/queries/templates';
 import { createTemplate, updateTemplate } from '../../src/services/templates';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { imports, templates } from '../../src/db/schema';
+import { imports, templates } from '../../src/db/sqlite/schema';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

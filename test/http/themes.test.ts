@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { themes } from '../../src/db/schema';
+import { themes } from '../../src/db/sqlite/schema';
 import { COLOR_MEMBERS } from '../../src/services/themes';
 import { validTheme, withPath } from '../helpers/fixtures';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';

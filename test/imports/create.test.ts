@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
-import { insertTemplate } from '../../src/db/queries/templates';
+import { insertTemplate } from '../../src/db/sqlite/queries/templates';
 import { issueSession } from '../../src/services/sessions';
 import { createImportOk, postImport } from './helpers';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { countImportsQuery, importPageQuery, type ImportFilters } from '../../src/db/queries/imports';
+import { countImportsQuery, importPageQuery, type ImportFilters } from '../../src/db/sqlite/queries/imports';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { createImportOk, walkPages } from './helpers';

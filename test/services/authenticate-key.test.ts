@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { hashesEqual, hashKey } from '../../src/core/keys';
-import { apiKeys } from '../../src/db/schema';
+import { apiKeys } from '../../src/db/sqlite/schema';
 import { authenticateKey } from '../../src/services/auth';
 import { ServiceError } from '../../src/services/errors';
 import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';

@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { findAccountByName, insertAccount, insertAccountIfMissing, listAccountRows } from '../../db/queries/accounts';
+import { findAccountByName, insertAccount, insertAccountIfMissing, listAccountRows } from '../../db/sqlite/queries/accounts';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';

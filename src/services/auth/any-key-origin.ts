@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
-import { allActiveOrigins } from '../../db/queries/environments';
+import { allActiveOrigins } from '../../db/sqlite/queries/environments';
 import type { ServiceContext } from '../context';
 
 /**

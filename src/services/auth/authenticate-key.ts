@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { hashesEqual, hashKey, keyKindOf, type KeyKind } from '../../core/keys';
 import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
-import { findApiKeyByHash, touchApiKey } from '../../db/queries/environments';
+import { findApiKeyByHash, touchApiKey } from '../../db/sqlite/queries/environments';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { KeyPrincipal } from './principal';

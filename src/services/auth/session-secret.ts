@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../db/open-database';
-import { insertSettingOnce } from '../../db/queries/settings';
+import type { Db } from '../../db/sqlite/open-database';
+import { insertSettingOnce } from '../../db/sqlite/queries/settings';
 
 /**
  * The HS256 signing secret of session tokens: the configured one, else the one generated on first start and

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids';
-import { WRITE_TRANSACTION } from '../../db/open-database';
-import { readSetting, writeSetting } from '../../db/queries/settings';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import { readSetting, writeSetting } from '../../db/sqlite/queries/settings';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { MAX_SESSION_SECONDS, type RotatedSessionSecret } from '../sessions/schemas';

@@ -1,5 +1,5 @@
 import { errors, jwtVerify } from 'jose';
-import { findSession } from '../../db/queries/sessions';
+import { findSession } from '../../db/sqlite/queries/sessions';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { parseJsonObject } from '../json';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { copyDatabase, finishCopy } from '../../db/backup';
+import { copyDatabase, finishCopy } from '../../db/sqlite/backup';
 import { PRIVATE_FILE_MODE } from '../../core/file-modes';
 import type { ServiceContext } from '../context';
 import { checkOutputFile } from '../files';

@@ -1,5 +1,5 @@
-import { WRITE_TRANSACTION } from '../../db/open-database';
-import { countRowsOfEndUser, deleteImportsOfEndUser, deleteSessionsOfEndUser } from '../../db/queries/compliance';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import { countRowsOfEndUser, deleteImportsOfEndUser, deleteSessionsOfEndUser } from '../../db/sqlite/queries/compliance';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
 import { EndUserId, type DeletedEndUser } from './schemas';

@@ -1,6 +1,6 @@
-import { WRITE_TRANSACTION } from '../../db/open-database';
-import { deleteImport as deleteImportRow } from '../../db/queries/imports';
-import { countRowsOfImport, findCompleteImport } from '../../db/queries/compliance';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import { deleteImport as deleteImportRow } from '../../db/sqlite/queries/imports';
+import { countRowsOfImport, findCompleteImport } from '../../db/sqlite/queries/compliance';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { DeletedImport } from './schemas';

@@ -1,6 +1,6 @@
-import { WRITE_TRANSACTION } from '../../db/open-database';
-import { deleteImport } from '../../db/queries/imports';
-import { deleteRowsOfImport, hideExpiredImports } from '../../db/queries/compliance';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import { deleteImport } from '../../db/sqlite/queries/imports';
+import { deleteRowsOfImport, hideExpiredImports } from '../../db/sqlite/queries/compliance';
 import type { ServiceContext } from '../context';
 import type { PurgeResult } from './schemas';
 

@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
-import { deleteEnvironmentRow } from '../../db/queries/environments';
-import { WRITE_TRANSACTION } from '../../db/open-database';
+import { deleteEnvironmentRow } from '../../db/sqlite/queries/environments';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
 import type { ServiceContext } from '../context';
 import type { DeletedEnvironment } from './schemas';
 import { findManagedEnvironment, type EnvironmentScope } from './scope';

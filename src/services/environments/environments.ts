@@ -9,8 +9,8 @@ import {
   setAllowedOrigins,
   type ApiKeyRow,
   type EnvironmentRow,
-} from '../../db/queries/environments';
-import { WRITE_TRANSACTION } from '../../db/open-database';
+} from '../../db/sqlite/queries/environments';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';

@@ -1,6 +1,6 @@
 import { newId } from '../../core/ids';
 import { generateKey, type KeyKind } from '../../core/keys';
-import { insertApiKey, type EnvironmentRow } from '../../db/queries/environments';
+import { insertApiKey, type EnvironmentRow } from '../../db/sqlite/queries/environments';
 import type { ServiceContext } from '../context';
 
 /** Inserts a new active key of the environment; returns its view with the plaintext, shown this once. */

@@ -1,5 +1,5 @@
-import { activeKeysOf, deactivateApiKey, setKeyExpiry } from '../../db/queries/environments';
-import { WRITE_TRANSACTION } from '../../db/open-database';
+import { activeKeysOf, deactivateApiKey, setKeyExpiry } from '../../db/sqlite/queries/environments';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
 import { issueKey } from './issue-key';

@@ -1,4 +1,4 @@
-import { findEnvironmentByName, type EnvironmentRow } from '../../db/queries/environments';
+import { findEnvironmentByName, type EnvironmentRow } from '../../db/sqlite/queries/environments';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 

@@ -1,4 +1,4 @@
-import { deleteImport, writingImports } from '../../db/queries/imports';
+import { deleteImport, writingImports } from '../../db/sqlite/queries/imports';
 import type { ServiceContext } from '../context';
 
 /**

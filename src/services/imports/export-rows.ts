@@ -1,4 +1,4 @@
-import { readRowChunk } from '../../db/queries/import-rows';
+import { readRowChunk } from '../../db/sqlite/queries/import-rows';
 import { createRowEncoder } from '../../lib/row-encoder';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';

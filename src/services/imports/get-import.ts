@@ -1,4 +1,4 @@
-import { findImport, type ImportRow } from '../../db/queries/imports';
+import { findImport, type ImportRow } from '../../db/sqlite/queries/imports';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { ImportDetail } from './schemas';

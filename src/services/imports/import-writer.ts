@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { insertRowTexts } from '../../db/queries/import-rows';
-import { completeImport, deleteImport, insertImport, type ImportRow } from '../../db/queries/imports';
+import { insertRowTexts } from '../../db/sqlite/queries/import-rows';
+import { completeImport, deleteImport, insertImport, type ImportRow } from '../../db/sqlite/queries/imports';
 import type { ServiceContext } from '../context';
 import { RowChecker } from './check-rows';
 import type { CellStats } from './schemas';

@@ -1,4 +1,4 @@
-import { countImports, listImportPage } from '../../db/queries/imports';
+import { countImports, listImportPage } from '../../db/sqlite/queries/imports';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';

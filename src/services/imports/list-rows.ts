@@ -1,4 +1,4 @@
-import { readRowChunk } from '../../db/queries/import-rows';
+import { readRowChunk } from '../../db/sqlite/queries/import-rows';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatBytes } from '../../lib/format-bytes';
-import { findTemplateByKey } from '../../db/queries/templates';
+import { findTemplateByKey } from '../../db/sqlite/queries/templates';
 import { resolveAccount } from '../accounts';
 import type { ServiceContext } from '../context';
 import { resolveEnvironment } from '../environments';

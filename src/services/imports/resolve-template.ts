@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { findTemplate, findTemplateByKey, insertTemplateIfKeyFree } from '../../db/queries/templates';
+import { findTemplate, findTemplateByKey, insertTemplateIfKeyFree } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { ServiceError, validationFailed } from '../errors';
 

@@ -1,5 +1,5 @@
-import type { StoredRow } from '../../db/queries/import-rows';
-import type { ImportRow } from '../../db/queries/imports';
+import type { StoredRow } from '../../db/sqlite/queries/import-rows';
+import type { ImportRow } from '../../db/sqlite/queries/imports';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';

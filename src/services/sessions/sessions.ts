@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose';
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { findAccountSession, insertSession, revokeSessionRow } from '../../db/queries/sessions';
-import { findTemplate } from '../../db/queries/templates';
+import { findAccountSession, insertSession, revokeSessionRow } from '../../db/sqlite/queries/sessions';
+import { findTemplate } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { parseInput } from '../validate';

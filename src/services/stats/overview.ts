@@ -1,6 +1,6 @@
-import { countImports } from '../../db/queries/imports';
-import { latestCompleteImports } from '../../db/queries/stats';
-import { countTemplates } from '../../db/queries/templates';
+import { countImports } from '../../db/sqlite/queries/imports';
+import { latestCompleteImports } from '../../db/sqlite/queries/stats';
+import { countTemplates } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { parseJsonObject } from '../json';
 import type { StatsOverview } from './schemas';

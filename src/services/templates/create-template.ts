@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { isUniqueViolation } from '../../db/errors';
-import { findTemplate, insertTemplate } from '../../db/queries/templates';
+import { isUniqueViolation } from '../../db/sqlite/errors';
+import { findTemplate, insertTemplate } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { parseInput } from '../validate';

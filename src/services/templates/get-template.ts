@@ -1,4 +1,4 @@
-import { findTemplate } from '../../db/queries/templates';
+import { findTemplate } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { Template } from './schemas';

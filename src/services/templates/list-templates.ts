@@ -1,4 +1,4 @@
-import { countTemplates, listTemplateRows } from '../../db/queries/templates';
+import { countTemplates, listTemplateRows } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';

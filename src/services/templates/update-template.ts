@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
-import { isUniqueViolation } from '../../db/errors';
-import { WRITE_TRANSACTION } from '../../db/open-database';
-import { findTemplate, updateTemplateRow } from '../../db/queries/templates';
+import { isUniqueViolation } from '../../db/sqlite/errors';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import { findTemplate, updateTemplateRow } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';

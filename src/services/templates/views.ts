@@ -1,4 +1,4 @@
-import type { TemplateRow, TemplateSummaryRow } from '../../db/queries/templates';
+import type { TemplateRow, TemplateSummaryRow } from '../../db/sqlite/queries/templates';
 import { parseJsonObject } from '../json';
 import type { Template, TemplateSummary } from './schemas';
 

@@ -1,8 +1,8 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { isUniqueViolation } from '../../db/errors';
-import { WRITE_TRANSACTION } from '../../db/open-database';
-import { findThemeOfAccount, insertTheme, updateThemeRow, type ThemeRow } from '../../db/queries/themes';
+import { isUniqueViolation } from '../../db/sqlite/errors';
+import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import { findThemeOfAccount, insertTheme, updateThemeRow, type ThemeRow } from '../../db/sqlite/queries/themes';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { parseInput } from '../validate';

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../core/file-modes';
-import { statIfExists } from '../lib/stat-if-exists';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../core/file-modes';
+import { statIfExists } from '../../lib/stat-if-exists';
 
 /** Why a database path cannot be used: `missing` (and not to be created here) or `unusable` (the OS refused). */
 export class DatabaseFileError extends Error {
