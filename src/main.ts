@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type RawConfig } from './config/config';
 import { createLogger } from './core/logger';
 import { DatabaseFileError } from './db/sqlite/database-file';
 import { openDatabase, type OpenOptions } from './db/sqlite/open-database';
+import { createSqliteStore } from './db/sqlite/store';
 import { createApp } from './http/app';
 import { startServer } from './http/server';
 import type { CliIo } from './cli/io';
@@ -20,10 +21,10 @@ export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { ver
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
   const config = (overrides: Partial<RawConfig>) => loadConfig(env, overrides);
-  const open = (overrides: Partial<RawConfig>, { create = false } = {}) => {
+  const open = async (overrides: Partial<RawConfig>, { create = false } = {}) => {
     const settings = config(overrides);
     const storage = openStorage(settings.dbPath, { ...platform, create });
-    const ctx = createServiceContext(storage, settings, undefined, platform.parseWorker);
+    const ctx = await createServiceContext(createSqliteStore(storage), settings, undefined, platform.parseWorker);
     return {
       ctx,
       created: storage.created,
@@ -41,9 +42,9 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
     async serve(overrides) {
       const settings = config(overrides);
       const logger = createLogger(settings.logLevel, (line) => io.out(line));
-      const { ctx, created, close } = open(overrides, { create: true });
+      const { ctx, created, close } = await open(overrides, { create: true });
       if (created) logger.info('database created', { db: ctx.config.dbPath });
-      const abandoned = cleanAbandonedImports(ctx);
+      const abandoned = await cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
       const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger).catch((error: unknown) => {
         close();

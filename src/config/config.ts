@@ -38,7 +38,12 @@ const booleanText = z
  * over the environment before parsing, so one schema validates both.
  */
 export const ConfigSchema = z.object({
-  IMPORTD_DB: z.string().min(1).default('./data/importd.db'),
+  IMPORTD_DB: z
+    .string()
+    .min(1)
+    // Never taken as a file name: until the PostgreSQL store lands, such a URL is refused by name.
+    .refine((value) => !/^postgres(ql)?:\/\//i.test(value), 'PostgreSQL is not supported yet: give the path of a SQLite database file')
+    .default('./data/importd.db'),
   IMPORTD_HOST: listenHost.default('0.0.0.0'),
   IMPORTD_PORT: z.coerce.number({ error: 'expected a port number' }).int('expected a port number').min(0).max(65535, 'expected a port number up to 65535').default(8080),
   IMPORTD_MAX_BODY: byteSize.default(64 * 1024 ** 2),

@@ -29,14 +29,14 @@ export interface CredentialOptions {
    * When it holds for a request without a key header, the request goes on unauthenticated: the route reads
    * the key from its body (POST /imports `meta.publicKey`) and calls `authenticateRequest` itself.
    */
-  keyInBody?: (c: Context<AppEnv>) => boolean;
+  keyInBody?: (c: Context<AppEnv>) => Promise<boolean>;
 }
 
 /** Authenticates the request for a route's credential and stores the caller in `c.var.caller`. */
 export function requireCredential(ctx: ServiceContext, credential: Credential, options: CredentialOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const presented = presentedKey(c);
-    if (presented || !options.keyInBody?.(c)) c.set('caller', await authenticateRequest(ctx, c, credential, presented));
+    if (presented || !(await options.keyInBody?.(c))) c.set('caller', await authenticateRequest(ctx, c, credential, presented));
     await next();
   };
 }
@@ -58,7 +58,7 @@ export async function authenticateRequest(
   if (presented.from === 'public-key' && keyKindOf(presented.value) === 'secret') {
     throw new ServiceError('wrong_key_kind', 'X-Public-Key (and meta.publicKey) take a Public Key; a Secret Key goes in "Authorization: Bearer"');
   }
-  const key = authenticateKey(ctx, presented.value);
+  const key = await authenticateKey(ctx, presented.value);
   // Servers send no Origin: a Secret Key with one is in page code, where everyone can read it.
   if (key.kind === 'secret' && c.req.header('Origin') !== undefined) {
     throw new ServiceError('secret_key_in_browser', 'a Secret Key must never be used from a browser: use the Public Key with a session token, and roll this Secret Key');

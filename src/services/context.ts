@@ -1,13 +1,11 @@
 import type { Config } from '../config/config';
 import type { Clock } from '../core/clock';
-import type { Db } from '../db/sqlite/open-database';
-import type Database from 'better-sqlite3';
+import type { Store } from '../db/store';
 import type { ParsePool } from './imports/parse-pool';
 
-/** What every service function receives: storage, time, settings and the session signing secret. */
+/** What every service function receives: storage (`store`, whichever engine), time, settings and the session signing secret. */
 export interface ServiceContext {
-  db: Db;
-  sqlite: Database.Database;
+  store: Store;
   clock: Clock;
   config: Config;
   sessionSecret: Uint8Array;

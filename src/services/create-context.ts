@@ -1,30 +1,29 @@
 import type { Config } from '../config/config';
 import { systemClock, type Clock } from '../core/clock';
-import type { Storage } from '../db/sqlite/open-database';
+import type { Store } from '../db/store';
 import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
 import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
 
 /**
- * Builds the service context over an open, migrated database. `parseWorker` is where the parse worker's code
+ * Builds the service context over an open, migrated store. `parseWorker` is where the parse worker's code
  * comes from (the executable passes its embedded source; elsewhere the file beside the module is used).
  */
-export function createServiceContext(
-  storage: Storage,
+export async function createServiceContext(
+  store: Store,
   config: Config,
   clock: Clock = systemClock,
   parseWorker: WorkerScript = siblingWorkerScript(),
-): ServiceContext {
+): Promise<ServiceContext> {
   const ctx: ServiceContext = {
-    db: storage.db,
-    sqlite: storage.sqlite,
+    store,
     clock,
     config,
-    sessionSecret: loadSessionSecret(storage.db, config.sessionSecret),
+    sessionSecret: await loadSessionSecret(store, config.sessionSecret),
     keyTouchedAt: new Map(),
     parsePool: new ParsePool(parseWorker),
   };
-  ensureDefaultAccount(ctx);
+  await ensureDefaultAccount(ctx);
   return ctx;
 }

@@ -1,3 +1,5 @@
+import { UniqueViolationError } from '../db/store';
+
 /** Every error code a user can see (DESIGN.md "Errors"). */
 export const ERROR_CODES = [
   'invalid_json',
@@ -66,4 +68,14 @@ export function zodDetails(
     }
     return [{ path: path.join('.'), message: issue.message }];
   });
+}
+
+/** Awaits a store write, answering conflict with `message` when a unique name or key is taken (never a 500). */
+export async function conflictOnUnique<T>(write: Promise<T>, message: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof UniqueViolationError) throw conflict(message);
+    throw error;
+  }
 }

@@ -41,12 +41,12 @@ describe('the API as an SDK in headless Chromium sees it', { skip: chromiumSkipR
 
   before(async () => {
     // Small enough to reach the body and rate limits from a page in a few requests.
-    h = createHarness({ config: { IMPORTD_MAX_BODY: '4kb', IMPORTD_RATE_LIMIT: '25' } });
+    h = await createHarness({ config: { IMPORTD_MAX_BODY: '4kb', IMPORTD_RATE_LIMIT: '25' } });
     customer = await servePage();
     stranger = await servePage();
-    env = createTestEnvironment(h, { origins: [customer.origin] });
-    limited = createTestEnvironment(h, { name: 'limited', origins: [customer.origin] });
-    createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: { key: 'contacts', fields: [{ key: 'email' }] } });
+    env = await createTestEnvironment(h, { origins: [customer.origin] });
+    limited = await createTestEnvironment(h, { name: 'limited', origins: [customer.origin] });
+    await createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: { key: 'contacts', fields: [{ key: 'email' }] } });
     session = (await createTestSession(h, env)).sessionToken;
     server = await startLiveServer(h);
     chromium = await launchChromium();

@@ -8,14 +8,14 @@ describe('importd env roll and env delete', () => {
   const clock = testClock();
   let h: Harness;
   let importd: ReturnType<typeof cliOnHarness>;
-  before(() => {
-    h = createHarness({ clock });
+  before(async () => {
+    h = await createHarness({ clock });
     importd = cliOnHarness(h);
   });
   after(() => h.close());
 
   it('rolls a Secret Key, printing the new value once; the old one is refused at once', async () => {
-    const env = createTestEnvironment(h, { name: 'cli-secret' });
+    const env = await createTestEnvironment(h, { name: 'cli-secret' });
     const { code, stdout, stderr } = await importd('env', 'roll', 'cli-secret', '--kind', 'secret');
     assert.equal(code, 0, stderr);
     const key = /new secret key of cli-secret: (sk_\w+)/.exec(stdout)?.[1];
@@ -26,7 +26,7 @@ describe('importd env roll and env delete', () => {
   });
 
   it('rolls a Public Key with --expire-old-in and --json, keeping its origins', async () => {
-    const env = createTestEnvironment(h, { name: 'cli-public', origins: ['https://shop.example.com'] });
+    const env = await createTestEnvironment(h, { name: 'cli-public', origins: ['https://shop.example.com'] });
     const { code, stdout } = await importd('env', 'roll', 'cli-public', '--kind', 'public', '--expire-old-in', '600', '--json');
     assert.equal(code, 0);
     const rolled = JSON.parse(stdout);
@@ -41,7 +41,7 @@ describe('importd env roll and env delete', () => {
   });
 
   it('refuses bad roll input with exit 2 and an unknown environment with exit 3', async () => {
-    createTestEnvironment(h, { name: 'cli-bad' });
+    await createTestEnvironment(h, { name: 'cli-bad' });
     for (const args of [['--kind', 'root'], ['--kind', 'secret', '--expire-old-in', 'soon'], ['--kind', 'secret', '--expire-old-in', '604801']]) {
       const result = await importd('env', 'roll', 'cli-bad', ...args);
       assert.equal(result.code, 2, args.join(' '));
@@ -53,9 +53,9 @@ describe('importd env roll and env delete', () => {
   });
 
   it('deletes an environment only with --yes: keys and sessions stop working, imports stay and still name it, the name is free again', async () => {
-    const env = createTestEnvironment(h, { name: 'shadow' });
-    const keeper = createTestEnvironment(h, { name: 'keeper' });
-    createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: {} });
+    const env = await createTestEnvironment(h, { name: 'shadow' });
+    const keeper = await createTestEnvironment(h, { name: 'keeper' });
+    await createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: {} });
     const { sessionToken } = await createTestSession(h, env);
     const imported = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: { meta: { schemaKey: 'contacts' }, rows: [{ a: 1 }] } }));
 

@@ -21,10 +21,10 @@ describe('importd session rotate-secret', () => {
   const clock = testClock(new Date().toISOString());
   let h: Harness;
   let env: TestEnvironment;
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: {} });
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    await createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: {} });
   });
   after(() => h.close());
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config';
 import { openDatabase } from '../../src/db/sqlite/open-database';
+import { createSqliteStore } from '../../src/db/sqlite/store';
 import { resolveAccount } from '../../src/services/accounts';
 import { verifySession } from '../../src/services/auth';
 import { createServiceContext } from '../../src/services/create-context';
@@ -15,25 +16,25 @@ describe('importd session issue (in-process)', () => {
   let cli: CliHarness;
   let templateId: string;
   /** Runs `work` on the CLI's database, as the server would see it. */
-  const onDatabase = async <T>(work: (ctx: ReturnType<typeof createServiceContext>) => T | Promise<T>): Promise<T> => {
+  const onDatabase = async <T>(work: (ctx: Awaited<ReturnType<typeof createServiceContext>>) => T | Promise<T>): Promise<T> => {
     const storage = openDatabase(cli.dbPath);
     try {
-      return await work(createServiceContext(storage, loadConfig({}, { IMPORTD_DB: cli.dbPath })));
+      return await work(await createServiceContext(createSqliteStore(storage), loadConfig({}, { IMPORTD_DB: cli.dbPath })));
     } finally {
       storage.close();
     }
   };
   const verify = (token: string, envName = 'ci') =>
-    onDatabase((ctx) => {
-      const account = resolveAccount(ctx);
-      return verifySession(ctx, token, { accountId: account.id, environmentId: resolveEnvironment(ctx, account.id, envName).id });
+    onDatabase(async (ctx) => {
+      const account = await resolveAccount(ctx);
+      return verifySession(ctx, token, { accountId: account.id, environmentId: (await resolveEnvironment(ctx, account.id, envName)).id });
     });
 
   before(async () => {
     cli = createCliHarness();
     assert.equal((await cli.run('env', 'create', 'ci')).code, 0);
     assert.equal((await cli.run('env', 'create', 'other')).code, 0);
-    templateId = await onDatabase((ctx) => createTemplate(ctx, resolveAccount(ctx).id, { schema: { key: 'contacts' } }).id);
+    templateId = await onDatabase(async (ctx) => (await createTemplate(ctx, (await resolveAccount(ctx)).id, { schema: { key: 'contacts' } })).id);
   });
   after(() => cli.close());
 
@@ -111,8 +112,8 @@ describe('importd templates list (in-process)', () => {
   before(async () => {
     cli = createCliHarness();
     const storage = openDatabase(cli.dbPath);
-    const ctx = createServiceContext(storage, loadConfig({}, { IMPORTD_DB: cli.dbPath }));
-    for (let i = 0; i < 105; i++) createTemplate(ctx, resolveAccount(ctx).id, { schema: {}, key: `t${i}` });
+    const ctx = await createServiceContext(createSqliteStore(storage), loadConfig({}, { IMPORTD_DB: cli.dbPath }));
+    for (let i = 0; i < 105; i++) await createTemplate(ctx, (await resolveAccount(ctx)).id, { schema: {}, key: `t${i}` });
     storage.close();
   });
   after(() => cli.close());

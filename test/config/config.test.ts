@@ -36,6 +36,8 @@ describe('configuration', () => {
     [{ IMPORTD_LLM_URL: 'http://127.0.0.1:1/v1' }, 'IMPORTD_LLM_URL'],
     [{ IMPORTD_HOST: '256.1.1.1' }, 'IMPORTD_HOST'],
     [{ IMPORTD_HOST: 'bad host' }, 'IMPORTD_HOST'],
+    [{ IMPORTD_DB: 'postgres://importd@db.internal/importd' }, 'IMPORTD_DB'],
+    [{ IMPORTD_DB: 'POSTGRESQL://db.internal:5432/importd?sslmode=require' }, 'IMPORTD_DB'],
   ];
   for (const [env, name] of bad) {
     it(`fails fast naming ${name} for ${JSON.stringify(env)}`, () => {
@@ -52,6 +54,7 @@ describe('configuration', () => {
     [{ IMPORTD_PORT: '99999' }, 'invalid setting --port: expected a port number up to 65535'],
     [{ IMPORTD_PORT: 'http' }, 'invalid setting --port: expected a port number'],
     [{ IMPORTD_HOST: '256.1.1.1' }, 'invalid setting --host: expected an IP address (such as 127.0.0.1 or ::) or a host name'],
+    [{ IMPORTD_DB: 'postgresql://u:p@db/importd' }, 'invalid setting --db: PostgreSQL is not supported yet: give the path of a SQLite database file'],
   ];
   for (const [overrides, message] of flags) {
     it(`names the flag, not the variable, for a flag's bad value ${JSON.stringify(overrides)}`, () => {

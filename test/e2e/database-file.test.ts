@@ -41,6 +41,21 @@ describe('the database file', () => {
     });
   }
 
+  const postgresUrls: { args: string[]; env?: Record<string, string>; setting: string }[] = [
+    { args: ['serve', '--port', '0', '--db', 'postgres://importd@127.0.0.1/importd'], setting: '--db' },
+    { args: ['migrate', '--db', 'postgresql://importd@127.0.0.1:5432/importd'], setting: '--db' },
+    { args: ['env', 'list'], env: { IMPORTD_DB: 'postgres://importd@127.0.0.1/importd' }, setting: 'IMPORTD_DB' },
+  ];
+  for (const c of postgresUrls) {
+    it(`a PostgreSQL URL (${c.args[0]}, ${c.setting}) is refused by the setting's name, never taken as a file name`, () => {
+      const cwd = mkdtempSync(path.join(dir, 'pg-'));
+      const result = spawnSync(BIN, c.args, { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...c.env } });
+      assert.equal(result.status, 2, result.stderr);
+      assert.equal(result.stderr, `error [invalid_config]: invalid setting ${c.setting}: PostgreSQL is not supported yet: give the path of a SQLite database file\n`);
+      assert.deepEqual(readdirSync(cwd), [], 'no file or folder named after the URL');
+    });
+  }
+
   it('a mistyped --db is not found, not a new empty database', () => {
     const result = runBin(['env', 'list', '--db', path.join(dir, 'typo', 'importd.db')]);
     assert.equal(result.code, 3);

@@ -22,8 +22,8 @@ const binJson = (...args: string[]) => {
 };
 
 before(async () => {
-  h = createHarness();
-  env = createTestEnvironment(h);
+  h = await createHarness();
+  env = await createTestEnvironment(h);
   const template = await call(h, 'POST', '/v1/templates', { key: env.secretKey, body: { key: 'orders', schema: { key: 'orders', fields: [] } } });
   templateId = (await json(template)).id;
   const days = ['2026-01-01T10:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-10T10:00:00.000Z', '2026-01-20T10:00:00.000Z'];
@@ -34,7 +34,7 @@ before(async () => {
     if (i % 2 === 1) h.storage.sqlite.prepare('UPDATE imports SET template_id = ? WHERE id = ?').run(templateId, id);
     ids.push(id);
   });
-  const other = createTestEnvironment(h, { name: 'staging' });
+  const other = await createTestEnvironment(h, { name: 'staging' });
   ids.push(insertImport(h, other, { createdAt: '2026-01-21T10:00:00.000Z' }));
 });
 after(() => h.close());

@@ -62,9 +62,9 @@ describe('fuzzing every route', () => {
   let keys: string[];
   let sent = 0;
   before(async () => {
-    h = createHarness({ config: { IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_BODY: '256kb' } });
-    env = createTestEnvironment(h);
-    createTestEnvironment(h, { account: 'other-co' });
+    h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_BODY: '256kb' } });
+    env = await createTestEnvironment(h);
+    await createTestEnvironment(h, { account: 'other-co' });
     token = (await createTestSession(h, env)).sessionToken;
     routes = await listRoutes(h);
     keys = await documentPropertyNames(h);

@@ -32,9 +32,9 @@ function integrity(file: string): string {
 
 describe('createBackup', () => {
   let h: Harness;
-  before(() => {
-    h = createHarness();
-    const env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness();
+    const env = await createTestEnvironment(h);
     insertImport(h, env, { rows: 50 });
   });
   after(() => h.close());
@@ -71,8 +71,8 @@ describe('importd backup while importd serve is writing', () => {
   let env: TestEnvironment;
   let server: ServerProcess;
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0' });
   });
   after(async () => {

@@ -34,9 +34,9 @@ function send(h: Harness, env: TestEnvironment, body: ReadableStream<Uint8Array>
 describe('request body limit (in process)', () => {
   let h: Harness;
   let env: TestEnvironment;
-  before(() => {
-    h = createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
-    env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
+    env = await createTestEnvironment(h);
   });
   after(() => h.close());
 
@@ -112,8 +112,8 @@ describe('request body limit (real server)', () => {
   let env: TestEnvironment;
   let server: LiveServer;
   before(async () => {
-    h = createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
-    env = createTestEnvironment(h);
+    h = await createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
+    env = await createTestEnvironment(h);
     server = await startLiveServer(h);
   });
   after(async () => {

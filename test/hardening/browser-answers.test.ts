@@ -15,9 +15,9 @@ function assertReadable(response: Response, origin: string): void {
 describe('answers a browser can read, and what a browser may not do', () => {
   let h: Harness;
   let env: TestEnvironment;
-  before(() => {
-    h = createHarness({ config: { IMPORTD_MAX_BODY: '2kb', IMPORTD_RATE_LIMIT: '5' } });
-    env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness({ config: { IMPORTD_MAX_BODY: '2kb', IMPORTD_RATE_LIMIT: '5' } });
+    env = await createTestEnvironment(h);
   });
   after(() => h.close());
 
@@ -50,9 +50,9 @@ describe('answers a browser can read, and what a browser may not do', () => {
   });
 
   it('lets an allowed origin read a 429 with its Retry-After', async () => {
-    const limited = createHarness({ config: { IMPORTD_RATE_LIMIT: '1' } });
+    const limited = await createHarness({ config: { IMPORTD_RATE_LIMIT: '1' } });
     try {
-      const e = createTestEnvironment(limited);
+      const e = await createTestEnvironment(limited);
       assert.equal((await call(limited, 'GET', '/v1/themes', { key: e.publicKey, origin: e.origin })).status, 404);
       const response = await call(limited, 'GET', '/v1/themes', { key: e.publicKey, origin: e.origin });
       assert.equal(response.status, 429);
@@ -104,9 +104,9 @@ describe('answers a browser can read, and what a browser may not do', () => {
 describe('protocol details of credentials', () => {
   let h: Harness;
   let env: TestEnvironment;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
   });
   after(() => h.close());
 

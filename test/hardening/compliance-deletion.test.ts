@@ -13,10 +13,10 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
   let other: TestEnvironment;
   beforeEach(async () => {
     h?.close();
-    h = createHarness();
-    prod = createTestEnvironment(h);
-    staging = createTestEnvironment(h, { name: 'staging' });
-    other = createTestEnvironment(h, { account: 'other-co' });
+    h = await createHarness();
+    prod = await createTestEnvironment(h);
+    staging = await createTestEnvironment(h, { name: 'staging' });
+    other = await createTestEnvironment(h, { account: 'other-co' });
     insertImport(h, prod, { endUserId: 'alice', rows: 3 });
     insertImport(h, prod, { endUserId: 'alice', rows: 5 });
     insertImport(h, staging, { endUserId: 'alice', rows: 2 });
@@ -119,10 +119,10 @@ describe('DELETE /v1/imports/{importId}', () => {
   let h: Harness;
   let env: TestEnvironment;
   let other: TestEnvironment;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-co' });
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-co' });
   });
   after(() => h.close());
 
@@ -160,10 +160,10 @@ describe('compliance deletion through the imports API', () => {
   let h: Harness;
   let env: TestEnvironment;
   let other: TestEnvironment;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-co' });
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-co' });
   });
   after(() => h.close());
 
@@ -211,10 +211,10 @@ describe('compliance routes: credentials', () => {
   let h: Harness;
   let env: TestEnvironment;
   let other: TestEnvironment;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-co' });
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-co' });
   });
   after(() => h.close());
   for (const [method, name, path] of [

@@ -23,8 +23,8 @@ describe('CORS and security headers', () => {
   let env: TestEnvironment;
   let routes: RouteInfo[];
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h, { origins: ['https://app.example.com', 'https://*.customer.io'] });
+    h = await createHarness();
+    env = await createTestEnvironment(h, { origins: ['https://app.example.com', 'https://*.customer.io'] });
     // Routes that take the Public Key come with other resources; this probe makes the positive CORS case
     // testable on every branch, through the real credential and app middleware (added before the first
     // request: the router is frozen after it).

@@ -7,10 +7,10 @@ describe('per-key rate limit', () => {
   let h: Harness;
   let env: TestEnvironment;
   let other: TestEnvironment;
-  before(() => {
-    h = createHarness({ clock, config: { IMPORTD_RATE_LIMIT: '3', IMPORTD_RATE_WINDOW_SECONDS: '60' } });
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { name: 'staging' });
+  before(async () => {
+    h = await createHarness({ clock, config: { IMPORTD_RATE_LIMIT: '3', IMPORTD_RATE_WINDOW_SECONDS: '60' } });
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { name: 'staging' });
   });
   after(() => h.close());
 
@@ -75,9 +75,9 @@ describe('per-key rate limit', () => {
 
 describe('rate limit disabled', () => {
   it('IMPORTD_RATE_LIMIT=0 lets every request through without RateLimit headers', async () => {
-    const h = createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
+    const h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
     try {
-      const env = createTestEnvironment(h);
+      const env = await createTestEnvironment(h);
       for (let i = 0; i < 50; i++) {
         const response = await call(h, 'GET', '/v1/environments', { key: env.secretKey });
         assert.equal(response.status, 200);

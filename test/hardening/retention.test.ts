@@ -14,10 +14,10 @@ describe('retention (IMPORTD_RETENTION_DAYS)', () => {
   let env: TestEnvironment;
   let other: TestEnvironment;
   const daysAgo = (days: number) => new Date(clock().getTime() - days * DAY).toISOString();
-  before(() => {
-    h = createHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' } });
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-co' });
+  before(async () => {
+    h = await createHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' } });
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-co' });
   });
   after(() => h.close());
 
@@ -62,9 +62,9 @@ describe('retention (IMPORTD_RETENTION_DAYS)', () => {
   });
 
   it('does nothing when retention is unset', async () => {
-    const unset = createHarness({ clock });
+    const unset = await createHarness({ clock });
     try {
-      const id = insertImport(unset, createTestEnvironment(unset), { createdAt: daysAgo(9999) });
+      const id = insertImport(unset, await createTestEnvironment(unset), { createdAt: daysAgo(9999) });
       assert.deepEqual(await purgeExpiredImports(unset.ctx), { imports: 0, rows: 0 });
       assert.equal(dumpData(unset).imports[0]!.id, id);
     } finally {
@@ -89,9 +89,9 @@ describe('retention (IMPORTD_RETENTION_DAYS)', () => {
 
 describe('importd serve applies retention at start', () => {
   it('deletes expired imports when the server starts and logs what it purged', async () => {
-    const h = createHarness();
+    const h = await createHarness();
     try {
-      const env = createTestEnvironment(h);
+      const env = await createTestEnvironment(h);
       const expired = insertImport(h, env, { createdAt: new Date(Date.now() - 10 * DAY).toISOString(), rows: 5 });
       const fresh = insertImport(h, env, { rows: 2 });
       const server = await startServe(h.dbPath, { IMPORTD_RETENTION_DAYS: '7' });

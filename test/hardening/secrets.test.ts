@@ -48,8 +48,8 @@ describe('keys and session tokens never reach logs or responses', () => {
   let server: ServerProcess;
   let token: string;
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     token = (await createTestSession(h, env)).sessionToken;
     server = await startServe(h.dbPath);
   });

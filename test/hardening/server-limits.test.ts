@@ -21,7 +21,7 @@ describe('server limits on a real socket', () => {
   let server: LiveServer;
   before(async () => {
     // A 1 s request timeout (headers timeout follows it) keeps the slow-client test short.
-    h = createHarness({ config: { IMPORTD_REQUEST_TIMEOUT_SECONDS: '1' } });
+    h = await createHarness({ config: { IMPORTD_REQUEST_TIMEOUT_SECONDS: '1' } });
     server = await startLiveServer(h);
   });
   after(async () => {
@@ -75,7 +75,7 @@ describe('server limits on a real socket', () => {
   });
 
   it('cuts off a client that sends its body too slowly (request timeout)', async () => {
-    const env = createTestEnvironment(h);
+    const env = await createTestEnvironment(h);
     const slow = await openSocket(server.port);
     slow.write(
       `POST /v1/environments HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${env.secretKey}\r\n` +

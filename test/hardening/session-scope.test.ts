@@ -11,14 +11,14 @@ describe('session tokens are bound to their environment and die with revocation'
   let env: TestEnvironment;
   let sibling: TestEnvironment;
   let otherAccount: TestEnvironment;
-  before(() => {
-    h = createHarness({ clock });
+  before(async () => {
+    h = await createHarness({ clock });
     // Every /v1 route that takes a session comes with imports; this probe runs the real credential middleware.
     h.app.get('/v1/probe/session', requireCredential(h.ctx, 'secret-or-session'), (c) => c.json({ endUserId: c.var.caller.session?.endUserId ?? null }));
-    env = createTestEnvironment(h);
-    sibling = createTestEnvironment(h, { name: 'staging' });
-    otherAccount = createTestEnvironment(h, { account: 'other-co' });
-    foreignSigner = createHarness({ clock });
+    env = await createTestEnvironment(h);
+    sibling = await createTestEnvironment(h, { name: 'staging' });
+    otherAccount = await createTestEnvironment(h, { account: 'other-co' });
+    foreignSigner = await createHarness({ clock });
   });
   after(() => {
     h.close();
@@ -51,7 +51,7 @@ describe('session tokens are bound to their environment and die with revocation'
   });
 
   it('refuses a token signed by another installation, even one naming a valid jti of this one', async () => {
-    const fEnv = createTestEnvironment(foreignSigner);
+    const fEnv = await createTestEnvironment(foreignSigner);
     const forged = await createTestSession(foreignSigner, fEnv);
     await assertInvalid(await probe(env, forged.sessionToken), 'foreign token');
     const genuine = decodeJwt((await createTestSession(h, env)).sessionToken);

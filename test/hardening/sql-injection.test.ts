@@ -50,8 +50,8 @@ describe('SQL is built only with parameters', () => {
   let env: TestEnvironment;
   let routes: RouteInfo[];
   before(async () => {
-    h = createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
-    env = createTestEnvironment(h);
+    h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
+    env = await createTestEnvironment(h);
     await createTestSession(h, env);
     routes = await listRoutes(h);
   });

@@ -58,9 +58,9 @@ export function authFailureSuite(o: AuthSuiteOptions): void {
 
     it('answers 401 invalid_api_key for a deactivated key', async () => {
       const h = o.harness();
-      const fresh = createTestEnvironment(h, { name: `deactivated-${++deactivatedCount}-${Date.now()}` });
+      const fresh = await createTestEnvironment(h, { name: `deactivated-${++deactivatedCount}-${Date.now()}` });
       for (const key of [fresh.secretKey, fresh.publicKey]) {
-        deactivateApiKey(h.ctx.db, findApiKeyByHash(h.ctx.db, hashKey(key))!.id, new Date().toISOString());
+        deactivateApiKey(h.storage.db, findApiKeyByHash(h.storage.db, hashKey(key))!.id, new Date().toISOString());
         await expectError(await send({ key, origin: fresh.origin }), 401, 'invalid_api_key');
       }
     });
@@ -141,7 +141,7 @@ export function authFailureSuite(o: AuthSuiteOptions): void {
       const h = o.harness();
       const issued = await createTestSession(h, o.env());
       const jti = JSON.parse(Buffer.from(issued.sessionToken.split('.')[1]!, 'base64url').toString()).jti as string;
-      revokeSession(h.ctx, o.env().accountId, jti);
+      await revokeSession(h.ctx, o.env().accountId, jti);
       await expectError(await withSession(issued.sessionToken), 401, 'invalid_session');
     });
 

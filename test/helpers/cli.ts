@@ -42,7 +42,7 @@ export function cliOnHarness(h: Harness) {
     let stderr = '';
     const runtime: CliRuntime = {
       io: { out: (text) => void (stdout += text), err: (text) => void (stderr += text), errIsTTY: false },
-      open: () => ({ ctx: h.ctx, created: false, close: () => undefined }),
+      open: async () => ({ ctx: h.ctx, created: false, close: () => undefined }),
       loadConfig: () => h.ctx.config,
       serve: async () => undefined,
       version: 'test',

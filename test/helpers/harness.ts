@@ -5,6 +5,7 @@ import { loadConfig, type RawConfig } from '../../src/config/config';
 import type { Clock } from '../../src/core/clock';
 import { createLogger } from '../../src/core/logger';
 import { openDatabase, type Storage } from '../../src/db/sqlite/open-database';
+import { createSqliteStore } from '../../src/db/sqlite/store';
 import { createApp } from '../../src/http/app';
 import { createAccount } from '../../src/services/accounts';
 import type { ServiceContext } from '../../src/services/context';
@@ -38,12 +39,12 @@ export interface Harness {
 }
 
 /** A fresh temporary database, service context and in-process app. Call close() in an after hook. */
-export function createHarness(options: { clock?: Clock; config?: Partial<RawConfig> } = {}): Harness {
+export async function createHarness(options: { clock?: Clock; config?: Partial<RawConfig> } = {}): Promise<Harness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-test-'));
   const dbPath = path.join(dir, 'importd.db');
   const config = loadConfig({}, { IMPORTD_DB: dbPath, ...options.config });
   const storage = openDatabase(dbPath);
-  const ctx = createServiceContext(storage, config, options.clock);
+  const ctx = await createServiceContext(createSqliteStore(storage), config, options.clock);
   const logs: string[] = [];
   const app = createApp({ ctx, logger: createLogger('info', (line) => logs.push(line)) });
   return {
@@ -71,17 +72,17 @@ export interface TestEnvironment {
 }
 
 /** Creates an environment (in a new account when `account` is given) with one allowed origin. */
-export function createTestEnvironment(
+export async function createTestEnvironment(
   h: Harness,
   options: { name?: string; account?: string; origins?: string[] } = {},
-): TestEnvironment {
-  const account = options.account ? createAccount(h.ctx, { name: options.account }) : resolveAccount(h.ctx);
+): Promise<TestEnvironment> {
+  const account = options.account ? await createAccount(h.ctx, { name: options.account }) : await resolveAccount(h.ctx);
   const origins = options.origins ?? ['https://app.example.com'];
   const name = options.name ?? 'production';
-  const created = createEnvironment(h.ctx, account.id, { name, allowedOrigins: origins });
+  const created = await createEnvironment(h.ctx, account.id, { name, allowedOrigins: origins });
   return {
     accountId: account.id,
-    environmentId: resolveEnvironment(h.ctx, account.id, name).id,
+    environmentId: (await resolveEnvironment(h.ctx, account.id, name)).id,
     name,
     secretKey: created.secretKey.key,
     publicKey: created.publicKey.key,
@@ -91,7 +92,7 @@ export function createTestEnvironment(
 
 /** Issues a session token for the environment through the service. */
 export async function createTestSession(h: Harness, env: TestEnvironment, input: { endUserId?: string; endUserEmail?: string; expiresIn?: number } = {}) {
-  return issueSession(h.ctx, env, { endUserId: 'end-user-1', ...input });
+  return await issueSession(h.ctx, env, { endUserId: 'end-user-1', ...input });
 }
 
 export interface RequestOptions {

@@ -9,10 +9,10 @@ describe('a Secret Key manages only its own environment; keys can be rolled', ()
   let h: Harness;
   let production: TestEnvironment;
   let development: TestEnvironment;
-  before(() => {
-    h = createHarness({ clock });
-    production = createTestEnvironment(h, { name: 'production' });
-    development = createTestEnvironment(h, { name: 'development', origins: ['http://localhost:3000'] });
+  before(async () => {
+    h = await createHarness({ clock });
+    production = await createTestEnvironment(h, { name: 'production' });
+    development = await createTestEnvironment(h, { name: 'development', origins: ['http://localhost:3000'] });
   });
   after(() => h.close());
 
@@ -43,7 +43,7 @@ describe('a Secret Key manages only its own environment; keys can be rolled', ()
   });
 
   it('rolls the Secret Key: the new value once, the old key refused at once', async () => {
-    const env = createTestEnvironment(h, { name: 'roll-secret' });
+    const env = await createTestEnvironment(h, { name: 'roll-secret' });
     const response = await call(h, 'POST', '/v1/environments/roll-secret/keys/roll', { key: env.secretKey, body: { kind: 'secret' } });
     assert.equal(response.status, 201, await response.clone().text());
     const rolled = await json(response);
@@ -59,7 +59,7 @@ describe('a Secret Key manages only its own environment; keys can be rolled', ()
   });
 
   it('rolls the Public Key with a grace period: both work until it ends, the new one with the same origins', async () => {
-    const env = createTestEnvironment(h, { name: 'roll-public', origins: ['https://app.example.com', 'https://*.shop.example'] });
+    const env = await createTestEnvironment(h, { name: 'roll-public', origins: ['https://app.example.com', 'https://*.shop.example'] });
     const session = (await createTestSession(h, env)).sessionToken;
     const response = await call(h, 'POST', '/v1/environments/roll-public/keys/roll', { key: env.secretKey, body: { kind: 'public', expireOldInSeconds: 3600 } });
     assert.equal(response.status, 201);
@@ -80,7 +80,7 @@ describe('a Secret Key manages only its own environment; keys can be rolled', ()
   });
 
   it('refuses bad roll input with 400 at its path, a Public Key with 403, an unknown environment with 404', async () => {
-    const env = createTestEnvironment(h, { name: 'roll-bad' });
+    const env = await createTestEnvironment(h, { name: 'roll-bad' });
     const cases: [unknown, string][] = [
       [{}, 'kind'],
       [{ kind: 'admin' }, 'kind'],

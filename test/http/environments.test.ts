@@ -8,10 +8,10 @@ let h: Harness;
 let env: TestEnvironment;
 let other: TestEnvironment;
 
-before(() => {
-  h = createHarness();
-  env = createTestEnvironment(h);
-  other = createTestEnvironment(h, { account: 'other-account', name: 'production' });
+before(async () => {
+  h = await createHarness();
+  env = await createTestEnvironment(h);
+  other = await createTestEnvironment(h, { account: 'other-account', name: 'production' });
 });
 after(() => h.close());
 
@@ -34,7 +34,7 @@ describe('POST /v1/environments', () => {
     assert.equal(body.secretKey.prefix, body.secretKey.key.slice(0, 12));
     assert.deepEqual(body.publicKey.allowedOrigins, ['https://app.example.com', 'https://*.example.com', 'http://localhost:3000']);
 
-    const stored = h.ctx.db.select().from(apiKeys).all();
+    const stored = h.storage.db.select().from(apiKeys).all();
     const serialized = JSON.stringify(stored);
     assert.ok(!serialized.includes(body.secretKey.key), 'the plaintext secret key is not stored');
     assert.ok(!serialized.includes(body.publicKey.key), 'the plaintext public key is not stored');

@@ -6,9 +6,9 @@ import { call, createHarness, createTestEnvironment, json, type Harness, type Te
 
 let h: Harness;
 let env: TestEnvironment;
-before(() => {
-  h = createHarness({ config: { IMPORTD_MAX_BODY: '2kb' } });
-  env = createTestEnvironment(h);
+before(async () => {
+  h = await createHarness({ config: { IMPORTD_MAX_BODY: '2kb' } });
+  env = await createTestEnvironment(h);
 });
 after(() => h.close());
 

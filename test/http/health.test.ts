@@ -4,8 +4,8 @@ import { call, createHarness, json, type Harness } from '../helpers/harness';
 
 describe('health and documents', () => {
   let h: Harness;
-  before(() => {
-    h = createHarness();
+  before(async () => {
+    h = await createHarness();
   });
   after(() => h.close());
 

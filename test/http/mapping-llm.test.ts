@@ -42,7 +42,7 @@ describe(`POST ${PATH} with an LLM configured`, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    h = createHarness({
+    h = await createHarness({
       config: {
         IMPORTD_LLM_URL: `http://127.0.0.1:${port}/v1/chat/completions`,
         IMPORTD_LLM_MODEL: 'test-model',
@@ -50,7 +50,7 @@ describe(`POST ${PATH} with an LLM configured`, () => {
         IMPORTD_LLM_TIMEOUT_MS: '200',
       },
     });
-    env = createTestEnvironment(h);
+    env = await createTestEnvironment(h);
   });
   beforeEach(() => {
     received = [];

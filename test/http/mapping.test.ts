@@ -36,10 +36,10 @@ describe(`POST ${PATH}`, () => {
   let h: Harness;
   let env: TestEnvironment;
   let other: TestEnvironment;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-account' });
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-account' });
   });
   after(() => h.close());
 

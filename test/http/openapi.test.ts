@@ -11,7 +11,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 let h: Harness;
 let doc: any;
 before(async () => {
-  h = createHarness();
+  h = await createHarness();
   doc = await json(await h.app.request('http://importd.test:8080/v1/openapi.json'));
 });
 after(() => h.close());

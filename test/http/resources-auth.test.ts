@@ -11,11 +11,11 @@ describe('templates, themes, sessions, statistics: credentials', () => {
   let env: TestEnvironment;
   let other: TestEnvironment;
   let templateId: string;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-account' });
-    templateId = createTemplate(h.ctx, env.accountId, { schema: { key: 'contacts' } }).id;
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-account' });
+    templateId = (await createTemplate(h.ctx, env.accountId, { schema: { key: 'contacts' } })).id;
   });
   after(() => h.close());
 

@@ -17,8 +17,8 @@ describe('sessions', () => {
   let templateId: string;
   let foreignTemplateId: string;
   const issue = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/sessions', { key, body });
-  const sessionRow = (jti: string) => h.ctx.db.select().from(sessions).where(eq(sessions.jti, jti)).get();
-  const countRows = () => h.ctx.db.select().from(sessions).all().length;
+  const sessionRow = (jti: string) => h.storage.db.select().from(sessions).where(eq(sessions.jti, jti)).get();
+  const countRows = () => h.storage.db.select().from(sessions).all().length;
   const jtiOf = (token: string) => decodeJwt(token).jti as string;
   /** A request that takes a session: GET /v1/templates/{id} with the Public Key, its origin and the token. */
   const useToken = (token: string, as: TestEnvironment = env) =>
@@ -26,13 +26,13 @@ describe('sessions', () => {
   const rejectsSession = async (promise: Promise<unknown>) =>
     assert.rejects(promise, (error: unknown) => error instanceof ServiceError && error.code === 'invalid_session');
 
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    sibling = createTestEnvironment(h, { name: 'staging' });
-    other = createTestEnvironment(h, { account: 'other-account' });
-    templateId = createTemplate(h.ctx, env.accountId, { schema: { key: 'contacts' } }).id;
-    foreignTemplateId = createTemplate(h.ctx, other.accountId, { schema: { key: 'contacts' } }).id;
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    sibling = await createTestEnvironment(h, { name: 'staging' });
+    other = await createTestEnvironment(h, { account: 'other-account' });
+    templateId = (await createTemplate(h.ctx, env.accountId, { schema: { key: 'contacts' } })).id;
+    foreignTemplateId = (await createTemplate(h.ctx, other.accountId, { schema: { key: 'contacts' } })).id;
   });
   after(() => h.close());
 

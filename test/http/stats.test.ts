@@ -18,7 +18,7 @@ describe('GET /v1/stats/overview', () => {
   const insertImport = (owner: TestEnvironment, template: string, status: 'writing' | 'complete', n: number) => {
     const id = newId();
     const at = clock().toISOString();
-    h.ctx.db
+    h.storage.db
       .insert(imports)
       .values({
         id,
@@ -39,14 +39,14 @@ describe('GET /v1/stats/overview', () => {
     return id;
   };
 
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-account' });
-    empty = createTestEnvironment(h, { account: 'empty-account' });
-    templateId = createTemplate(h.ctx, env.accountId, { schema: { key: 'a' } }).id;
-    createTemplate(h.ctx, env.accountId, { schema: { key: 'b' } });
-    const foreignTemplate = createTemplate(h.ctx, other.accountId, { schema: { key: 'a' } }).id;
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-account' });
+    empty = await createTestEnvironment(h, { account: 'empty-account' });
+    templateId = (await createTemplate(h.ctx, env.accountId, { schema: { key: 'a' } })).id;
+    await createTemplate(h.ctx, env.accountId, { schema: { key: 'b' } });
+    const foreignTemplate = (await createTemplate(h.ctx, other.accountId, { schema: { key: 'a' } })).id;
     for (let n = 0; n < 7; n++) {
       clock.advance(1000);
       complete.push(insertImport(env, templateId, 'complete', n));

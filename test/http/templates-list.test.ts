@@ -29,16 +29,16 @@ describe('GET /v1/templates', () => {
     return pages;
   };
 
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-account' });
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-account' });
     for (let i = 0; i < 25; i++) {
       // Two templates per millisecond: the id breaks ties in the sort.
       if (i % 2 === 0) clock.advance(1);
-      ids.push(createTemplate(h.ctx, env.accountId, { schema: { big: 'x'.repeat(100) }, key: `t${i}` }).id);
+      ids.push((await createTemplate(h.ctx, env.accountId, { schema: { big: 'x'.repeat(100) }, key: `t${i}` })).id);
     }
-    createTemplate(h.ctx, other.accountId, { schema: {}, key: 'foreign' });
+    await createTemplate(h.ctx, other.accountId, { schema: {}, key: 'foreign' });
   });
   after(() => h.close());
 
@@ -71,7 +71,7 @@ describe('GET /v1/templates', () => {
 
   it('orders by updatedAt when asked', async () => {
     clock.advance(10_000);
-    updateTemplate(h.ctx, env.accountId, ids[3]!, { schema: { touched: true } });
+    await updateTemplate(h.ctx, env.accountId, ids[3]!, { schema: { touched: true } });
     const { body } = await list('?orderBy=updatedAt&limit=2');
     assert.equal(body.data[0].id, ids[3]);
     assert.deepEqual(body.pagination.sort, { orderBy: 'updatedAt', direction: 'desc' });
@@ -109,10 +109,10 @@ describe('GET /v1/templates', () => {
     for (const orderBy of ['createdAt', 'updatedAt'] as const) {
       for (const direction of ['asc', 'desc'] as const) {
         const sql = capturedSql(() =>
-          listTemplateRows(h.ctx.db, env.accountId, { orderBy, direction, after: { value: 'x', id: 'y' }, limit: 21 }),
+          listTemplateRows(h.storage.db, env.accountId, { orderBy, direction, after: { value: 'x', id: 'y' }, limit: 21 }),
         );
         const params = Array.from(sql.matchAll(/\?/g), () => 'x');
-        const plan = (h.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+        const plan = (h.storage.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
           .map((row) => row.detail)
           .join('\n');
         assert.match(plan, new RegExp(`templates_account_${orderBy === 'createdAt' ? 'created' : 'updated'}`), plan);
@@ -123,16 +123,16 @@ describe('GET /v1/templates', () => {
 
   /** The SQL text of the one statement `run` prepares. */
   const capturedSql = (run: () => unknown): string => {
-    const prepare = h.ctx.sqlite.prepare;
+    const prepare = h.storage.sqlite.prepare;
     let seen = '';
-    h.ctx.sqlite.prepare = ((source: string) => {
+    h.storage.sqlite.prepare = ((source: string) => {
       seen = source;
-      return prepare.call(h.ctx.sqlite, source);
+      return prepare.call(h.storage.sqlite, source);
     }) as typeof prepare;
     try {
       run();
     } finally {
-      h.ctx.sqlite.prepare = prepare;
+      h.storage.sqlite.prepare = prepare;
     }
     return seen;
   };
@@ -176,10 +176,10 @@ describe('GET /v1/templates', () => {
     const cursor = await cursorFor('?limit=5');
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString());
     const edited = Buffer.from(JSON.stringify({ ...decoded, v: '2000-01-01T00:00:00.000Z' })).toString('base64url');
-    const foreign = createHarness();
-    const otherSecret = createTestEnvironment(foreign);
-    createTemplate(foreign.ctx, otherSecret.accountId, { schema: {}, key: 'a' });
-    createTemplate(foreign.ctx, otherSecret.accountId, { schema: {}, key: 'b' });
+    const foreign = await createHarness();
+    const otherSecret = await createTestEnvironment(foreign);
+    await createTemplate(foreign.ctx, otherSecret.accountId, { schema: {}, key: 'a' });
+    await createTemplate(foreign.ctx, otherSecret.accountId, { schema: {}, key: 'b' });
     const resigned = (await json(await call(foreign, 'GET', '/v1/templates?limit=1', { key: otherSecret.secretKey }))).pagination.paging.nextCursor;
     foreign.close();
     for (const [attempt, key] of [[edited, env.secretKey], [resigned, env.secretKey], [cursor, other.secretKey]] as const) {

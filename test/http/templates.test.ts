@@ -14,13 +14,13 @@ describe('templates', () => {
   let other: TestEnvironment;
   const post = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/templates', { key, body });
   const put = (id: string, body: unknown, key = env.secretKey) => call(h, 'PUT', `/v1/templates/${id}`, { key, body });
-  const rowOf = (id: string) => h.ctx.db.select().from(templates).where(eq(templates.id, id)).get();
-  const countRows = () => h.ctx.db.select().from(templates).all().length;
+  const rowOf = (id: string) => h.storage.db.select().from(templates).where(eq(templates.id, id)).get();
+  const countRows = () => h.storage.db.select().from(templates).all().length;
 
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-account' });
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-account' });
   });
   after(() => h.close());
 
@@ -217,7 +217,7 @@ describe('templates', () => {
     it('leaves existing imports with the schema they were made with', async () => {
       const snapshot = JSON.stringify({ v: 3 });
       const at = clock().toISOString();
-      h.ctx.db
+      h.storage.db
         .insert(imports)
         .values({
           id: '0190a000-0000-7000-8000-0000000000aa',
@@ -232,7 +232,7 @@ describe('templates', () => {
         })
         .run();
       assert.equal((await put(id, { schema: { v: 5, fields: ['new'] } })).status, 200);
-      const stored = h.ctx.db.select().from(imports).where(eq(imports.id, '0190a000-0000-7000-8000-0000000000aa')).get()!;
+      const stored = h.storage.db.select().from(imports).where(eq(imports.id, '0190a000-0000-7000-8000-0000000000aa')).get()!;
       assert.equal(stored.originalSchema, snapshot);
       assert.equal(stored.templateId, id);
       assert.equal(stored.updatedAt, at);

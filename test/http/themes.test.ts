@@ -15,13 +15,13 @@ describe('themes', () => {
   let other: TestEnvironment;
   let fresh: TestEnvironment;
   const send = (method: 'POST' | 'PUT', body: unknown, key = env.secretKey) => call(h, method, '/v1/themes', { key, body });
-  const themeRow = (accountId: string) => h.ctx.db.select().from(themes).where(eq(themes.accountId, accountId)).get();
+  const themeRow = (accountId: string) => h.storage.db.select().from(themes).where(eq(themes.accountId, accountId)).get();
 
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other-account' });
-    fresh = createTestEnvironment(h, { account: 'fresh-account' });
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other-account' });
+    fresh = await createTestEnvironment(h, { account: 'fresh-account' });
   });
   after(() => h.close());
 
@@ -65,7 +65,7 @@ describe('themes', () => {
     assert.equal(mine.name, 'Brand');
     assert.equal(theirs.name, 'Other');
     assert.notEqual(mine.id, theirs.id);
-    assert.equal(h.ctx.db.select().from(themes).all().length, 2);
+    assert.equal(h.storage.db.select().from(themes).all().length, 2);
   });
 
   describe('GET /v1/themes with ETag', () => {

@@ -9,14 +9,14 @@ describe('import atomicity', () => {
   let h: Harness;
   let env: TestEnvironment;
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     await createImportOk(h, env, { rows: contactRows(3) });
   });
   after(() => h.close());
 
-  const header = () =>
-    prepareImportHeader(h.ctx, { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api' }, { meta: { schemaKey: 'contacts' } });
+  const header = async () =>
+    await prepareImportHeader(h.ctx, { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api' }, { meta: { schemaKey: 'contacts' } });
 
   it('a bad value in row 3000 (after a first slice was written) leaves no import and no rows', async () => {
     const rows: Record<string, unknown>[] = contactRows(4500);
@@ -58,7 +58,7 @@ describe('import atomicity', () => {
   });
 
   it('an import is invisible while written and appears whole when finished; reads keep answering meanwhile', async () => {
-    const writer = beginImport(h.ctx, header());
+    const writer = await beginImport(h.ctx, await header());
     const writing = writeRows(writer, checkInThread(sliceRows(contactRows(20_000))));
     let finished = false;
     void writing.then(() => (finished = true));
@@ -74,16 +74,17 @@ describe('import atomicity', () => {
     assert.equal(countRows(h, 'import_rows', writer.importId), 20_000);
   });
 
-  it('cleanAbandonedImports removes imports left writing by dead processes (and this pid at start), keeps live writers', () => {
+  it('cleanAbandonedImports removes imports left writing by dead processes (and this pid at start), keeps live writers', async () => {
     const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     const deadPid = Number(child.stdout.toString());
-    const leftovers = [deadPid, process.pid, process.ppid].map((pid) => {
-      const writer = beginImport(h.ctx, header());
-      writer.append(new RowChecker().check(contactRows(10)));
+    const leftovers: string[] = [];
+    for (const pid of [deadPid, process.pid, process.ppid]) {
+      const writer = await beginImport(h.ctx, await header());
+      await writer.append(new RowChecker().check(contactRows(10)));
       h.storage.sqlite.prepare('UPDATE imports SET writer_pid = ? WHERE id = ?').run(pid, writer.importId);
-      return writer.importId;
-    });
-    assert.equal(cleanAbandonedImports(h.ctx), 2);
+      leftovers.push(writer.importId);
+    }
+    assert.equal(await cleanAbandonedImports(h.ctx), 2);
     assert.deepEqual(leftovers.map((id) => countRows(h, 'imports', id)), [0, 0, 1]);
     assert.deepEqual(leftovers.map((id) => countRows(h, 'import_rows', id)), [0, 0, 10]);
     h.storage.sqlite.prepare('DELETE FROM imports WHERE id = ?').run(leftovers[2]);

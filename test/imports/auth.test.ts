@@ -9,9 +9,9 @@ describe('imports routes', () => {
   let other: TestEnvironment;
   let importId: string;
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other' });
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other' });
     importId = (await createImportOk(h, env, { rows: [{ a: 1 }] })).id;
   });
   after(() => h.close());

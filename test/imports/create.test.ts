@@ -14,10 +14,10 @@ describe('POST /v1/imports: template resolution', () => {
   let h: Harness;
   let env: TestEnvironment;
   let other: TestEnvironment;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other' });
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other' });
   });
   after(() => h.close());
 
@@ -62,7 +62,7 @@ describe('POST /v1/imports: template resolution', () => {
   it('uses a template made elsewhere (source studio) by id', async () => {
     const id = '01900000-0000-7000-8000-00000000abcd';
     const at = '2026-01-01T00:00:00.000Z';
-    insertTemplate(h.ctx.db, { id, accountId: env.accountId, key: 'studio-made', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
+    insertTemplate(h.storage.db, { id, accountId: env.accountId, key: 'studio-made', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
     const created = await createImportOk(h, env, { meta: { schemaId: id }, rows: [] });
     assert.equal(created.templateId, id);
   });
@@ -97,8 +97,8 @@ describe('POST /v1/imports: end-user fields', () => {
   let session: { sessionToken: string };
   let jti: string;
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     session = await issueSession(h.ctx, env, { endUserId: 'user-42', endUserEmail: 'user42@example.com', endUserIp: '203.0.113.7' });
     jti = (h.storage.sqlite.prepare('SELECT jti FROM sessions').get() as { jti: string }).jti;
   });
@@ -155,9 +155,9 @@ describe('POST /v1/imports: end-user fields', () => {
 describe('POST /v1/imports: body checks and storage', () => {
   let h: Harness;
   let env: TestEnvironment;
-  before(() => {
-    h = createHarness({ config: { IMPORTD_MAX_BODY: '64kb' } });
-    env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness({ config: { IMPORTD_MAX_BODY: '64kb' } });
+    env = await createTestEnvironment(h);
   });
   after(() => h.close());
 

@@ -18,7 +18,7 @@ function cli(h: Harness, options: { tty?: boolean } = {}) {
   progress.on('data', (chunk) => drawn.push(String(chunk)));
   const runtime: CliRuntime = {
     io: { out: (t) => void out.push(t), err: (t) => void err.push(t), errIsTTY: Boolean(options.tty), ...(options.tty && { errStream: progress }) },
-    open: () => ({ ctx: h.ctx, created: false, close: () => undefined }),
+    open: async () => ({ ctx: h.ctx, created: false, close: () => undefined }),
     loadConfig: (overrides) => loadConfig({}, { IMPORTD_DB: h.dbPath, ...overrides }),
     serve: async () => undefined,
     version: 'test',
@@ -43,8 +43,8 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
   const originalSchema = { key: 'tricky', fields: [{ key: 'note' }, { key: 'name' }, { key: 'declared' }] };
 
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     tricky = await createImportOk(h, env, { meta: {}, originalSchema, rows: trickyRows });
     large = await createImportOk(h, env, { rows: contactRows(2_345) });
   });

@@ -9,9 +9,9 @@ describe('a 100 000-row import over HTTP', () => {
   let h: Harness;
   let env: TestEnvironment;
   let importId: string;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
   });
   after(() => h.close());
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { countImportsQuery, importPageQuery, type ImportFilters } from '../../src/db/sqlite/queries/imports';
+import type { ImportFilters } from '../../src/db/store';
+import { countImportsQuery, importPageQuery } from '../../src/db/sqlite/queries/imports';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { createImportOk, walkPages } from './helpers';
@@ -16,10 +17,10 @@ describe('GET /v1/imports', () => {
   const byCreated = (a: any, b: any) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1);
 
   before(async () => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    staging = createTestEnvironment(h, { name: 'staging' });
-    other = createTestEnvironment(h, { account: 'other' });
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    staging = await createTestEnvironment(h, { name: 'staging' });
+    other = await createTestEnvironment(h, { account: 'other' });
     for (let i = 0; i < IMPORTS; i++) {
       // Every third import shares its predecessor's timestamp: ties are ordered by id.
       if (i % 3 !== 1) clock.advance(60_000);

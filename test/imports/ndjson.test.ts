@@ -5,9 +5,9 @@ import { contactRows } from './helpers';
 
 let h: Harness;
 let env: TestEnvironment;
-before(() => {
-  h = createHarness({ config: { IMPORTD_MAX_BODY: '4kb' } });
-  env = createTestEnvironment(h);
+before(async () => {
+  h = await createHarness({ config: { IMPORTD_MAX_BODY: '4kb' } });
+  env = await createTestEnvironment(h);
 });
 after(() => h.close());
 

@@ -8,9 +8,9 @@ import { contactRows } from './helpers';
 
 let h: Harness;
 let env: TestEnvironment;
-before(() => {
-  h = createHarness();
-  env = createTestEnvironment(h);
+before(async () => {
+  h = await createHarness();
+  env = await createTestEnvironment(h);
 });
 after(() => h.close());
 

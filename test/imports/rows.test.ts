@@ -11,9 +11,9 @@ describe('GET /v1/imports/{id} and /rows', () => {
   const rows = contactRows(250);
 
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
-    other = createTestEnvironment(h, { account: 'other' });
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    other = await createTestEnvironment(h, { account: 'other' });
     imported = await createImportOk(h, env, { rows, meta: { schemaKey: 'contacts', file: { name: 'c.csv' } } });
   });
   after(() => h.close());

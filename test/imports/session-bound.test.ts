@@ -14,11 +14,11 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
   let env: TestEnvironment;
   let contacts: string;
   let other: string;
-  before(() => {
-    h = createHarness({ clock });
-    env = createTestEnvironment(h);
-    contacts = createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: { key: 'contacts', fields: [] } }).id;
-    other = createTemplate(h.ctx, env.accountId, { key: 'other', schema: { key: 'other', fields: [] } }).id;
+  before(async () => {
+    h = await createHarness({ clock });
+    env = await createTestEnvironment(h);
+    contacts = (await createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: { key: 'contacts', fields: [] } })).id;
+    other = (await createTemplate(h.ctx, env.accountId, { key: 'other', schema: { key: 'other', fields: [] } })).id;
   });
   after(() => h.close());
 
@@ -107,7 +107,7 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
   });
 
   it('checks the origin of meta.publicKey against its own key, not just any key', async () => {
-    const sibling = createTestEnvironment(h, { name: 'sibling', origins: ['https://sibling.example.com'] });
+    const sibling = await createTestEnvironment(h, { name: 'sibling', origins: ['https://sibling.example.com'] });
     const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'u-meta' });
     const response = await call(h, 'POST', '/v1/imports', {
       origin: sibling.origin,

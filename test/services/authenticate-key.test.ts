@@ -10,39 +10,39 @@ import { createHarness, createTestEnvironment, testClock, type Harness, type Tes
 const clock = testClock();
 let h: Harness;
 let env: TestEnvironment;
-before(() => {
-  h = createHarness({ clock });
-  env = createTestEnvironment(h);
+before(async () => {
+  h = await createHarness({ clock });
+  env = await createTestEnvironment(h);
 });
 after(() => h.close());
 
-const lastUsed = () => h.ctx.db.select().from(apiKeys).where(eq(apiKeys.hash, hashKey(env.secretKey))).get()!.lastUsedAt;
+const lastUsed = () => h.storage.db.select().from(apiKeys).where(eq(apiKeys.hash, hashKey(env.secretKey))).get()!.lastUsedAt;
 
 describe('authenticateKey', () => {
-  it('writes lastUsedAt at most once a minute per key', () => {
-    authenticateKey(h.ctx, env.secretKey);
+  it('writes lastUsedAt at most once a minute per key', async () => {
+    await authenticateKey(h.ctx, env.secretKey);
     const first = lastUsed();
     assert.equal(first, clock().toISOString());
     clock.advance(59_000);
-    authenticateKey(h.ctx, env.secretKey);
+    await authenticateKey(h.ctx, env.secretKey);
     assert.equal(lastUsed(), first, 'no write within the minute');
     clock.advance(1_000);
-    authenticateKey(h.ctx, env.secretKey);
+    await authenticateKey(h.ctx, env.secretKey);
     assert.equal(lastUsed(), clock().toISOString(), 'written again after a minute');
   });
 
-  it('resolves each key to its kind, account and environment', () => {
-    const secret = authenticateKey(h.ctx, env.secretKey);
-    const pub = authenticateKey(h.ctx, env.publicKey);
+  it('resolves each key to its kind, account and environment', async () => {
+    const secret = await authenticateKey(h.ctx, env.secretKey);
+    const pub = await authenticateKey(h.ctx, env.publicKey);
     assert.deepEqual([secret.kind, pub.kind], ['secret', 'public']);
     assert.equal(secret.environmentId, env.environmentId);
     assert.equal(pub.accountId, env.accountId);
     assert.deepEqual(pub.allowedOrigins, ['https://app.example.com']);
   });
 
-  it('refuses a key whose prefix claims the other kind', () => {
+  it('refuses a key whose prefix claims the other kind', async () => {
     const swapped = `pk_${env.secretKey.slice(3)}`;
-    assert.throws(() => authenticateKey(h.ctx, swapped), (e: unknown) => e instanceof ServiceError && e.code === 'invalid_api_key');
+    await assert.rejects(async () => await authenticateKey(h.ctx, swapped), (e: unknown) => e instanceof ServiceError && e.code === 'invalid_api_key');
   });
 
   it('compares digests in constant time and only equal ones match', () => {

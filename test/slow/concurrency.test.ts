@@ -17,8 +17,8 @@ describe('20 concurrent writers and readers against ./bin/importd serve', () => 
   let env: TestEnvironment;
   let server: ServerProcess;
   before(async () => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     h.storage.close();
     server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0', IMPORTD_LOG_LEVEL: 'warn' });
   });

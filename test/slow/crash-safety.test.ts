@@ -13,9 +13,9 @@ describe('crash safety: SIGKILL in the middle of a large import', () => {
   let h: Harness;
   let env: TestEnvironment;
   let server: ServerProcess;
-  before(() => {
-    h = createHarness();
-    env = createTestEnvironment(h);
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
     // The harness keeps its own connection open only to set up; the server processes own the file afterwards.
     h.storage.close();
   });

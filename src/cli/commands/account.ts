@@ -12,7 +12,7 @@ export function registerAccount(program: Command, runtime: CliRuntime): void {
     .argument('<name>', 'account name')
     .option('--json', 'print JSON')
     .action(async (name: string, options: { json?: boolean }, command: Command) => {
-      const created = await withServices(runtime, configOverrides(command), (ctx) => createAccount(ctx, { name }));
+      const created = await withServices(runtime, configOverrides(command), async (ctx) => await createAccount(ctx, { name }));
       if (options.json) printJson(runtime.io, created);
       else runtime.io.out(`account ${created.name} created (id ${created.id})\n`);
     });
@@ -22,7 +22,7 @@ export function registerAccount(program: Command, runtime: CliRuntime): void {
     .description('list every account, oldest first')
     .option('--json', 'print JSON { data: [...] }')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const data = await withServices(runtime, configOverrides(command), (ctx) => listAccounts(ctx));
+      const data = await withServices(runtime, configOverrides(command), async (ctx) => await listAccounts(ctx));
       if (options.json) return printJson(runtime.io, { data });
       printTable(runtime.io, ['NAME', 'ID', 'CREATED'], data.map((a) => [a.name, a.id, a.createdAt]));
     });

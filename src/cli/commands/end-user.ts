@@ -14,8 +14,8 @@ export function registerEndUser(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { endUserId, deleted: { imports, rows, sessions } }')
     .action(async (endUserId: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const result = await withServices(runtime, configOverrides(command), (ctx) =>
-        deleteEndUserData(ctx, resolveAccount(ctx, options.account).id, endUserId),
+      const result = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await deleteEndUserData(ctx, (await resolveAccount(ctx, options.account)).id, endUserId),
       );
       if (options.json) return printJson(runtime.io, result);
       const { imports, rows, sessions } = result.deleted;

@@ -29,8 +29,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON')
     .action(async (name: string, options: AccountOption & { origin: string[] }, command: Command) => {
-      const created = await withServices(runtime, configOverrides(command), (ctx) =>
-        createEnvironment(ctx, resolveAccount(ctx, options.account).id, { name, allowedOrigins: options.origin }),
+      const created = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await createEnvironment(ctx, (await resolveAccount(ctx, options.account)).id, { name, allowedOrigins: options.origin }),
       );
       if (options.json) return printJson(runtime.io, created);
       runtime.io.out(
@@ -57,8 +57,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
       if (Boolean(options.none) === options.origin.length > 0) {
         throw new ServiceError('validation_failed', 'give either --origin URL (one or more) or --none');
       }
-      const updated = await withServices(runtime, configOverrides(command), (ctx) =>
-        updateEnvironmentOrigins(ctx, { accountId: resolveAccount(ctx, options.account).id }, name, { allowedOrigins: options.origin }),
+      const updated = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await updateEnvironmentOrigins(ctx, { accountId: (await resolveAccount(ctx, options.account)).id }, name, { allowedOrigins: options.origin }),
       );
       if (options.json) return printJson(runtime.io, updated);
       printEnvironments(runtime.io, [updated]);
@@ -73,8 +73,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { kind, key, previous }')
     .action(async (name: string, options: AccountOption & { kind: string; expireOldIn?: string }, command: Command) => {
-      const rolled = await withServices(runtime, configOverrides(command), (ctx) =>
-        rollEnvironmentKey(ctx, { accountId: resolveAccount(ctx, options.account).id }, name, {
+      const rolled = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await rollEnvironmentKey(ctx, { accountId: (await resolveAccount(ctx, options.account)).id }, name, {
           kind: options.kind as 'secret' | 'public',
           expireOldInSeconds: options.expireOldIn === undefined ? undefined : cliNumber(options.expireOldIn, 'expireOldInSeconds'),
         }),
@@ -102,8 +102,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
       if (!options.yes) {
         throw new ServiceError('validation_failed', `deleting ${name} deactivates its keys and revokes its sessions at once: add --yes to confirm`);
       }
-      const deleted = await withServices(runtime, configOverrides(command), (ctx) =>
-        deleteEnvironment(ctx, { accountId: resolveAccount(ctx, options.account).id }, name),
+      const deleted = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await deleteEnvironment(ctx, { accountId: (await resolveAccount(ctx, options.account)).id }, name),
       );
       if (options.json) return printJson(runtime.io, deleted);
       runtime.io.out(
@@ -117,8 +117,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON')
     .action(async (options: AccountOption, command: Command) => {
-      const environments = await withServices(runtime, configOverrides(command), (ctx) =>
-        listEnvironments(ctx, resolveAccount(ctx, options.account).id),
+      const environments = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await listEnvironments(ctx, (await resolveAccount(ctx, options.account)).id),
       );
       if (options.json) return printJson(runtime.io, { data: environments });
       printEnvironments(runtime.io, environments);

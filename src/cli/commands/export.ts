@@ -28,7 +28,7 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .action(async (importId: string, options: ExportOptions, command: Command) => {
       await withServices(runtime, configOverrides(command), async (ctx) => {
-        const file = exportRows(ctx, resolveAccount(ctx, options.account).id, importId, {
+        const file = await exportRows(ctx, (await resolveAccount(ctx, options.account)).id, importId, {
           format: options.format as ExportQuery['format'], // checked by the service's schema
           safe: options.safe ? 'true' : 'false',
         });
@@ -42,7 +42,7 @@ async function writeExport(file: RowExport, io: CliIo, out: string | undefined, 
   const sink = out === undefined ? stdoutSink(io) : fileSink(out, force);
   const progress = io.errIsTTY && io.errStream ? progressBar(io.errStream, file.rowCount) : undefined;
   try {
-    for (const piece of file.pieces) {
+    for await (const piece of file.pieces) {
       if (!sink.open) break;
       await sink.write(piece.text);
       progress?.advance(piece.rows);

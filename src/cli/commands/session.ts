@@ -35,9 +35,9 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { sessionToken, expiresAt }')
     .action(async (options: IssueOptions, command: Command) => {
-      const issued = await withServices(runtime, configOverrides(command), (ctx) => {
-        const account = resolveAccount(ctx, options.account);
-        const environment = resolveEnvironment(ctx, account.id, options.env);
+      const issued = await withServices(runtime, configOverrides(command), async (ctx) => {
+        const account = await resolveAccount(ctx, options.account);
+        const environment = await resolveEnvironment(ctx, account.id, options.env);
         return issueSession(
           ctx,
           { accountId: account.id, environmentId: environment.id },
@@ -62,7 +62,7 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { jti, revokedAt }')
     .action(async (jti: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const revoked = await withServices(runtime, configOverrides(command), (ctx) => revokeSession(ctx, resolveAccount(ctx, options.account).id, jti));
+      const revoked = await withServices(runtime, configOverrides(command), async (ctx) => await revokeSession(ctx, (await resolveAccount(ctx, options.account)).id, jti));
       if (options.json) printJson(runtime.io, revoked);
       else runtime.io.out(`session ${revoked.jti} revoked at ${revoked.revokedAt}\n`);
     });
@@ -72,7 +72,7 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
     .description('sign new session tokens with a new secret; tokens signed with the previous one stay valid until they expire')
     .option('--json', 'print JSON { kid, rotatedAt, previousValidUntil }')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const rotated = await withServices(runtime, configOverrides(command), (ctx) => rotateSessionSecret(ctx));
+      const rotated = await withServices(runtime, configOverrides(command), async (ctx) => await rotateSessionSecret(ctx));
       if (options.json) return printJson(runtime.io, rotated);
       runtime.io.out(
         `new session signing secret ${rotated.kid} in use; tokens signed with the previous one stay valid until they expire (at the latest ${rotated.previousValidUntil})\n`,

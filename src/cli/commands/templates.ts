@@ -13,12 +13,12 @@ export function registerTemplates(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { data: [...] }')
     .action(async (options: { account?: string; json?: boolean }, command: Command) => {
-      const data = await withServices(runtime, configOverrides(command), (ctx) => {
-        const accountId = resolveAccount(ctx, options.account).id;
+      const data = await withServices(runtime, configOverrides(command), async (ctx) => {
+        const accountId = (await resolveAccount(ctx, options.account)).id;
         const all: TemplateSummary[] = [];
         let cursor: string | undefined;
         do {
-          const page = listTemplates(ctx, accountId, { limit: 100, cursor });
+          const page = await listTemplates(ctx, accountId, { limit: 100, cursor });
           all.push(...page.data);
           cursor = page.pagination.paging.nextCursor ?? undefined;
         } while (cursor);
@@ -35,7 +35,7 @@ export function registerTemplates(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the GET /v1/templates/{id} response)')
     .action(async (id: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const template = await withServices(runtime, configOverrides(command), (ctx) => getTemplate(ctx, resolveAccount(ctx, options.account).id, id));
+      const template = await withServices(runtime, configOverrides(command), async (ctx) => await getTemplate(ctx, (await resolveAccount(ctx, options.account)).id, id));
       if (options.json) return printJson(runtime.io, template);
       const { schema, metadata, ...fields } = template;
       runtime.io.out(Object.entries(fields).map(([name, value]) => `${`${name}:`.padEnd(11)}${String(value)}\n`).join(''));

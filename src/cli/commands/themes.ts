@@ -14,7 +14,7 @@ export function registerThemes(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (what it always prints; accepted like on every other command)')
     .action(async (options: { account?: string }, command: Command) => {
-      const theme = await withServices(runtime, configOverrides(command), (ctx) => getTheme(ctx, resolveAccount(ctx, options.account).id));
+      const theme = await withServices(runtime, configOverrides(command), async (ctx) => await getTheme(ctx, (await resolveAccount(ctx, options.account)).id));
       printJson(runtime.io, theme);
     });
 
@@ -26,8 +26,8 @@ export function registerThemes(program: Command, runtime: CliRuntime): void {
     .option('--json', 'print the stored theme as JSON')
     .action(async (file: string, options: { account?: string; json?: boolean }, command: Command) => {
       const input = (await readJsonDocument(file, runtime.io)) as ThemeInput; // checked by the service's schema
-      const { theme, created } = await withServices(runtime, configOverrides(command), (ctx) =>
-        setTheme(ctx, resolveAccount(ctx, options.account).id, input),
+      const { theme, created } = await withServices(runtime, configOverrides(command), async (ctx) =>
+        await setTheme(ctx, (await resolveAccount(ctx, options.account)).id, input),
       );
       if (options.json) return printJson(runtime.io, theme);
       runtime.io.out(`theme ${theme.name} ${created ? 'created' : 'replaced'} (id ${theme.id})\n`);

@@ -1,4 +1,11 @@
-/** True for a UNIQUE constraint violation: the race-proof signal that a unique name or key is taken. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+import { UniqueViolationError } from '../store/store';
+
+/** Runs a write, turning SQLite's UNIQUE constraint failure into the store's engine-neutral error. */
+export function uniqueChecked<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UniqueViolationError(error);
+    throw error;
+  }
 }

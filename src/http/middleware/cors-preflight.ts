@@ -18,7 +18,7 @@ export function corsPreflight(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'OPTIONS') return next();
     c.header('Vary', 'Origin', { append: true });
-    const origin = originAllowedByAnyKey(ctx, c.req.header('Origin'));
+    const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) throw new ServiceError('origin_not_allowed', 'the request origin is not allowed by any public key');
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
@@ -40,7 +40,7 @@ export function corsOnEarlyErrors(ctx: ServiceContext): MiddlewareHandler<AppEnv
   return async (c, next) => {
     await next();
     if (!EARLY_ERROR_STATUSES.has(c.res.status) || c.res.headers.has('Access-Control-Allow-Origin')) return;
-    const origin = originAllowedByAnyKey(ctx, c.req.header('Origin'));
+    const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) return;
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Vary', 'Origin', { append: true });

@@ -35,7 +35,7 @@ export function environmentRoutes(deps: AppDeps) {
       ...errorResponses(400, 409, 413, 415),
     },
   });
-  router.openapi(create, (c) => c.json(createEnvironment(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
+  router.openapi(create, async (c) => c.json(await createEnvironment(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
 
   const updateOrigins = defineRoute(deps, 'secret', {
     method: 'patch',
@@ -54,8 +54,8 @@ export function environmentRoutes(deps: AppDeps) {
       ...errorResponses(400, 404, 413, 415),
     },
   });
-  router.openapi(updateOrigins, (c) =>
-    c.json(updateEnvironmentOrigins(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
+  router.openapi(updateOrigins, async (c) =>
+    c.json(await updateEnvironmentOrigins(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
   );
 
   const roll = defineRoute(deps, 'secret', {
@@ -78,8 +78,8 @@ export function environmentRoutes(deps: AppDeps) {
       ...errorResponses(400, 404, 413, 415),
     },
   });
-  router.openapi(roll, (c) =>
-    c.json(rollEnvironmentKey(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 201),
+  router.openapi(roll, async (c) =>
+    c.json(await rollEnvironmentKey(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 201),
   );
 
   const list = defineRoute(deps, 'secret', {
@@ -95,7 +95,7 @@ export function environmentRoutes(deps: AppDeps) {
       ...errorResponses(),
     },
   });
-  router.openapi(list, (c) => c.json({ data: listEnvironments(ctx, c.var.caller.principal.accountId) }, 200));
+  router.openapi(list, async (c) => c.json({ data: await listEnvironments(ctx, c.var.caller.principal.accountId) }, 200));
 
   return router;
 }

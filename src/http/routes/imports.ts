@@ -63,7 +63,8 @@ export function importRoutes(deps: AppDeps) {
   }, {
     // The body is read before its key is known only where meta.publicKey can be valid at all: an import body
     // from an origin some Public Key allows. Anything else is refused before a byte of the body is read.
-    keyInBody: (c) => isImportBodyType(c.req.header('Content-Type')) && originAllowedByAnyKey(ctx, c.req.header('Origin')) !== undefined,
+    keyInBody: async (c) =>
+      isImportBodyType(c.req.header('Content-Type')) && (await originAllowedByAnyKey(ctx, c.req.header('Origin'))) !== undefined,
   });
   router.openAPIRegistry.registerPath(create);
   router.post('/imports', ...middleware, async (c) => {
@@ -89,7 +90,7 @@ export function importRoutes(deps: AppDeps) {
     request: { query: ListImportsQuery },
     responses: { 200: jsonResponse(ImportPage, 'A page of imports'), ...errorResponses(400) },
   });
-  router.openapi(list, (c) => c.json(listImports(ctx, c.var.caller.principal.accountId, c.req.query()), 200));
+  router.openapi(list, async (c) => c.json(await listImports(ctx, c.var.caller.principal.accountId, c.req.query()), 200));
 
   const detail = defineRoute(deps, 'secret', {
     method: 'get',
@@ -102,7 +103,7 @@ export function importRoutes(deps: AppDeps) {
     request: { params: ImportParams },
     responses: { 200: jsonResponse(ImportDetail, 'The import'), ...errorResponses(404) },
   });
-  router.openapi(detail, (c) => c.json(getImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
+  router.openapi(detail, async (c) => c.json(await getImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
 
   // Rows pages are rendered as text with the stored rows spliced in, which the typed handler cannot express.
   const { middleware: rowsMiddleware, ...rows } = defineRoute(deps, 'secret', {
@@ -117,8 +118,8 @@ export function importRoutes(deps: AppDeps) {
     responses: { 200: jsonResponse(RowPage, 'A page of rows'), ...errorResponses(400, 404) },
   });
   router.openAPIRegistry.registerPath(rows);
-  router.get('/imports/:importId/rows', ...rowsMiddleware, (c) => {
-    const text = listRows(ctx, c.var.caller.principal.accountId, c.req.param('importId'), c.req.query());
+  router.get('/imports/:importId/rows', ...rowsMiddleware, async (c) => {
+    const text = await listRows(ctx, c.var.caller.principal.accountId, c.req.param('importId'), c.req.query());
     return c.body(text, 200, { 'Content-Type': 'application/json' });
   });
 
@@ -143,8 +144,8 @@ export function importRoutes(deps: AppDeps) {
       ...errorResponses(400, 404),
     },
   });
-  router.openapi(exported, (c) => {
-    const file = exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
+  router.openapi(exported, async (c) => {
+    const file = await exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
     return c.body(pullStream(file.pieces), 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': `attachment; filename="${file.fileName}"`,

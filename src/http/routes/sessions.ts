@@ -38,7 +38,7 @@ export function sessionRoutes(deps: AppDeps) {
       ...errorResponses(404),
     },
   });
-  router.openapi(revoke, (c) => c.json(revokeSession(ctx, c.var.caller.principal.accountId, c.req.valid('param').jti), 200));
+  router.openapi(revoke, async (c) => c.json(await revokeSession(ctx, c.var.caller.principal.accountId, c.req.valid('param').jti), 200));
 
   return router;
 }

@@ -15,6 +15,6 @@ export function statsRoutes(deps: AppDeps) {
     summary: "The account's totals and its 5 newest imports",
     responses: { 200: jsonResponse(StatsOverview, 'The overview'), ...errorResponses() },
   });
-  router.openapi(overview, (c) => c.json(statsOverview(deps.ctx, c.var.caller.principal.accountId), 200));
+  router.openapi(overview, async (c) => c.json(await statsOverview(deps.ctx, c.var.caller.principal.accountId), 200));
   return router;
 }

@@ -20,8 +20,8 @@ export function themeRoutes(deps: AppDeps) {
     request: { body: jsonBody(ThemeInput) },
     responses: { 201: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader }, ...errorResponses(400, 409, 413, 415) },
   });
-  router.openapi(create, (c) => {
-    const theme = createTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
+  router.openapi(create, async (c) => {
+    const theme = await createTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
     c.header('ETag', etagOf(theme));
     return c.json(theme, 201);
   });
@@ -37,8 +37,8 @@ export function themeRoutes(deps: AppDeps) {
     request: { body: jsonBody(ThemeInput) },
     responses: { 200: { ...jsonResponse(Theme, 'The theme'), headers: etagHeader }, ...errorResponses(400, 404, 413, 415) },
   });
-  router.openapi(update, (c) => {
-    const theme = updateTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
+  router.openapi(update, async (c) => {
+    const theme = await updateTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
     c.header('ETag', etagOf(theme));
     return c.json(theme, 200);
   });
@@ -57,8 +57,8 @@ export function themeRoutes(deps: AppDeps) {
       ...errorResponses(404),
     },
   });
-  router.openapi(get, (c) => {
-    const theme = getTheme(ctx, c.var.caller.principal.accountId);
+  router.openapi(get, async (c) => {
+    const theme = await getTheme(ctx, c.var.caller.principal.accountId);
     // Browsers may keep it but must revalidate, so a changed theme takes effect on the next load.
     c.header('Cache-Control', 'private, no-cache');
     const etag = etagOf(theme);

@@ -1,7 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { hashesEqual, hashKey, keyKindOf, type KeyKind } from '../../core/keys';
 import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
-import { findApiKeyByHash, touchApiKey } from '../../db/sqlite/queries/environments';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { KeyPrincipal } from './principal';
@@ -17,15 +16,15 @@ export interface AuthenticatedKey extends KeyPrincipal {
  * malformed keys throw invalid_api_key.
  * `lastUsedAt` is written at most once a minute per key, so authentication costs no write per request.
  */
-export function authenticateKey(ctx: ServiceContext, presented: string): AuthenticatedKey {
+export async function authenticateKey(ctx: ServiceContext, presented: string): Promise<AuthenticatedKey> {
   const kind = keyKindOf(presented);
   if (!kind) throw new ServiceError('invalid_api_key', 'the API key is malformed');
   const hash = hashKey(presented);
-  const row = findApiKeyByHash(ctx.db, hash);
+  const row = await ctx.store.environments.findKeyByHash(hash);
   if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }
-  touchThrottled(ctx, row);
+  await touchThrottled(ctx, row);
   return {
     kind: row.kind,
     keyId: row.id,
@@ -40,11 +39,11 @@ function expired(ctx: ServiceContext, expiresAt: string | null): boolean {
   return expiresAt !== null && expiresAt <= isoTime(ctx.clock);
 }
 
-function touchThrottled(ctx: ServiceContext, row: { id: string; environmentId: string }): void {
+async function touchThrottled(ctx: ServiceContext, row: { id: string; environmentId: string }): Promise<void> {
   const now = ctx.clock().getTime();
   if (now - (ctx.keyTouchedAt.get(row.id) ?? -Infinity) < TOUCH_INTERVAL_MS) return;
   ctx.keyTouchedAt.set(row.id, now);
-  touchApiKey(ctx.db, row, isoTime(ctx.clock));
+  await ctx.store.environments.touchKey(row, isoTime(ctx.clock));
 }
 
 /** Requires a key of one of the accepted kinds. Throws wrong_key_kind. */

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids';
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
-import { readSetting, writeSetting } from '../../db/sqlite/queries/settings';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { MAX_SESSION_SECONDS, type RotatedSessionSecret } from '../sessions/schemas';
@@ -27,24 +25,27 @@ export interface SigningKey {
 
 // Read on every use (one primary-key lookup) rather than cached: `importd session rotate-secret` runs in
 // another process while `serve` runs, and both must sign with the newest secret at once.
-function keyring(ctx: ServiceContext): StoredSecret[] {
-  const stored = readSetting(ctx.db, KEYRING_SETTING);
+async function keyring(ctx: ServiceContext): Promise<StoredSecret[]> {
+  return parseKeyring(ctx, await ctx.store.settings.read(KEYRING_SETTING));
+}
+
+function parseKeyring(ctx: ServiceContext, stored: string | undefined): StoredSecret[] {
   if (stored !== undefined) return JSON.parse(stored) as StoredSecret[];
   return [{ kid: null, secret: new TextDecoder().decode(ctx.sessionSecret), retiredAt: null }];
 }
 
 /** The secret new session tokens are signed with (IMPORTD_SESSION_SECRET when it is set). */
-export function currentSigningKey(ctx: ServiceContext): SigningKey {
+export async function currentSigningKey(ctx: ServiceContext): Promise<SigningKey> {
   if (ctx.config.sessionSecret !== undefined) return { kid: null, secret: ctx.sessionSecret };
-  const current = keyring(ctx).at(-1)!;
+  const current = (await keyring(ctx)).at(-1)!;
   return { kid: current.kid, secret: encoder.encode(current.secret) };
 }
 
 /** The secret a token with this `kid` (header) verifies with, or undefined when none may verify it any more. */
-export function verificationSecret(ctx: ServiceContext, kid: string | undefined): Uint8Array | undefined {
+export async function verificationSecret(ctx: ServiceContext, kid: string | undefined): Promise<Uint8Array | undefined> {
   if (ctx.config.sessionSecret !== undefined) return kid === undefined ? ctx.sessionSecret : undefined;
   const oldest = oldestValidRetirement(ctx);
-  const entry = keyring(ctx).find((key) => key.kid === (kid ?? null) && (key.retiredAt === null || key.retiredAt > oldest));
+  const entry = (await keyring(ctx)).find((key) => key.kid === (kid ?? null) && (key.retiredAt === null || key.retiredAt > oldest));
   return entry && encoder.encode(entry.secret);
 }
 
@@ -53,7 +54,7 @@ export function verificationSecret(ctx: ServiceContext, kid: string | undefined)
  * they expire. Secrets retired longer ago than the longest token lifetime are dropped. Throws conflict when
  * IMPORTD_SESSION_SECRET is set: that secret is the operator's to change.
  */
-export function rotateSessionSecret(ctx: ServiceContext): RotatedSessionSecret {
+export async function rotateSessionSecret(ctx: ServiceContext): Promise<RotatedSessionSecret> {
   if (ctx.config.sessionSecret !== undefined) {
     throw new ServiceError(
       'conflict',
@@ -64,14 +65,14 @@ export function rotateSessionSecret(ctx: ServiceContext): RotatedSessionSecret {
   const now = ctx.clock();
   const rotatedAt = now.toISOString();
   const kid = newId();
-  ctx.db.transaction(() => {
+  await ctx.store.settings.modify(KEYRING_SETTING, (stored) => {
     const oldest = oldestValidRetirement(ctx);
-    const kept = keyring(ctx)
+    const kept = parseKeyring(ctx, stored)
       .filter((key) => key.retiredAt === null || key.retiredAt > oldest)
       .map((key) => (key.retiredAt === null ? { ...key, retiredAt: rotatedAt } : key));
     const fresh: StoredSecret = { kid, secret: randomBytes(48).toString('base64url'), retiredAt: null };
-    writeSetting(ctx.db, KEYRING_SETTING, JSON.stringify([...kept, fresh]));
-  }, WRITE_TRANSACTION);
+    return JSON.stringify([...kept, fresh]);
+  });
   return { kid, rotatedAt, previousValidUntil: new Date(now.getTime() + MAX_SESSION_SECONDS * 1000).toISOString() };
 }
 

@@ -1,5 +1,4 @@
 import { errors, jwtVerify } from 'jose';
-import { findSession } from '../../db/sqlite/queries/sessions';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { parseJsonObject } from '../json';
@@ -21,8 +20,8 @@ export async function verifySession(
 ): Promise<SessionClaims> {
   let payload;
   try {
-    const secretOf = (header: { kid?: string }) => {
-      const secret = verificationSecret(ctx, header.kid);
+    const secretOf = async (header: { kid?: string }) => {
+      const secret = await verificationSecret(ctx, header.kid);
       if (!secret) throw new Error('no signing secret verifies this kid');
       return secret;
     };
@@ -31,7 +30,7 @@ export async function verifySession(
     if (error instanceof errors.JWTExpired) throw invalid('expired');
     throw invalid('malformed or its signature does not verify');
   }
-  const row = typeof payload.jti === 'string' ? findSession(ctx.db, payload.jti) : undefined;
+  const row = typeof payload.jti === 'string' ? await ctx.store.sessions.find(payload.jti) : undefined;
   if (!row) throw invalid('unknown');
   if (row.revokedAt) throw invalid('revoked');
   // The stored expiry bounds the token even if its own `exp` says later (a token re-signed with a leaked secret).

@@ -1,5 +1,4 @@
 import { closeSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { copyDatabase, finishCopy } from '../../db/sqlite/backup';
 import { PRIVATE_FILE_MODE } from '../../core/file-modes';
 import type { ServiceContext } from '../context';
 import { checkOutputFile } from '../files';
@@ -23,8 +22,7 @@ export async function createBackup(ctx: ServiceContext, input: CreateBackupInput
   try {
     // SQLite writes into the file it finds, keeping its mode; O_EXCL refuses anything already there.
     closeSync(openSync(partial, 'wx', PRIVATE_FILE_MODE));
-    const pages = await copyDatabase(ctx.sqlite, partial);
-    const check = finishCopy(ctx.sqlite, partial);
+    const { pages, check } = await ctx.store.admin.backup(partial);
     if (check !== 'ok') throw new Error(`the backup copy failed quick_check: ${check}`);
     renameSync(partial, target);
     return { file: target, pages, bytes: statSync(target).size, durationMs: Math.round(performance.now() - started) };

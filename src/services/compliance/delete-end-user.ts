@@ -1,5 +1,3 @@
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
-import { countRowsOfEndUser, deleteImportsOfEndUser, deleteSessionsOfEndUser } from '../../db/sqlite/queries/compliance';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
 import { EndUserId, type DeletedEndUser } from './schemas';
@@ -10,12 +8,8 @@ import { EndUserId, type DeletedEndUser } from './schemas';
  * Other accounts and other end-users are untouched. Answers the counts removed; an end-user with nothing
  * stored answers zeros (the request is fulfilled). Throws validation_failed.
  */
-export function deleteEndUserData(ctx: ServiceContext, accountId: string, endUserId: string): DeletedEndUser {
+export async function deleteEndUserData(ctx: ServiceContext, accountId: string, endUserId: string): Promise<DeletedEndUser> {
   const id = parseInput(EndUserId, endUserId);
-  return ctx.db.transaction(() => {
-    const rows = countRowsOfEndUser(ctx.db, accountId, id);
-    const imports = deleteImportsOfEndUser(ctx.db, accountId, id);
-    const sessions = deleteSessionsOfEndUser(ctx.db, accountId, id);
-    return { endUserId: id, deleted: { imports, rows, sessions } };
-  }, WRITE_TRANSACTION);
+  const { imports, rows, sessions } = await ctx.store.compliance.deleteEndUser(accountId, id);
+  return { endUserId: id, deleted: { imports, rows, sessions } };
 }

@@ -1,6 +1,3 @@
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
-import { deleteImport } from '../../db/sqlite/queries/imports';
-import { deleteRowsOfImport, hideExpiredImports } from '../../db/sqlite/queries/compliance';
 import type { ServiceContext } from '../context';
 import type { PurgeResult } from './schemas';
 
@@ -25,18 +22,18 @@ export async function purgeExpiredImports(ctx: ServiceContext, signal?: AbortSig
   const cutoff = new Date(ctx.clock().getTime() - days * 86_400_000).toISOString();
   for (;;) {
     if (signal?.aborted) return result;
-    const hidden = ctx.db.transaction(() => hideExpiredImports(ctx.db, cutoff, IMPORTS_PER_BATCH, process.pid), WRITE_TRANSACTION);
+    const hidden = await ctx.store.compliance.hideExpired(cutoff, IMPORTS_PER_BATCH, process.pid);
     if (hidden.length === 0) return result;
     for (const id of hidden) {
       for (;;) {
         await yieldToRequests();
         // Stopping here leaves this import hidden and partly emptied: a left-over write, removed at next start.
         if (signal?.aborted) return result;
-        const deleted = ctx.db.transaction(() => deleteRowsOfImport(ctx.db, id, ROWS_PER_BATCH), WRITE_TRANSACTION);
+        const deleted = await ctx.store.compliance.deleteRows(id, ROWS_PER_BATCH);
         result.rows += deleted;
         if (deleted < ROWS_PER_BATCH) break;
       }
-      deleteImport(ctx.db, id);
+      await ctx.store.imports.delete(id);
       result.imports++;
     }
   }

@@ -1,6 +1,4 @@
 import { isoTime } from '../../core/clock';
-import { deleteEnvironmentRow } from '../../db/sqlite/queries/environments';
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
 import type { ServiceContext } from '../context';
 import type { DeletedEnvironment } from './schemas';
 import { findManagedEnvironment, type EnvironmentScope } from './scope';
@@ -10,11 +8,9 @@ import { findManagedEnvironment, type EnvironmentScope } from './scope';
  * every session of it revoked, the environment gone from lists and lookups (its name free again). Its imports
  * stay and still name it. Throws not_found.
  */
-export function deleteEnvironment(ctx: ServiceContext, scope: EnvironmentScope, name: string): DeletedEnvironment {
+export async function deleteEnvironment(ctx: ServiceContext, scope: EnvironmentScope, name: string): Promise<DeletedEnvironment> {
   const deletedAt = isoTime(ctx.clock);
-  return ctx.db.transaction(() => {
-    const environment = findManagedEnvironment(ctx, scope, name);
-    const { keys, sessions } = deleteEnvironmentRow(ctx.db, environment.id, deletedAt);
-    return { name, deletedAt, deactivatedKeys: keys, revokedSessions: sessions };
-  }, WRITE_TRANSACTION);
+  const environment = await findManagedEnvironment(ctx, scope, name);
+  const { keys, sessions } = await ctx.store.environments.delete(environment.id, deletedAt);
+  return { name, deletedAt, deactivatedKeys: keys, revokedSessions: sessions };
 }

@@ -1,20 +1,11 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import type { KeyKind } from '../../core/keys';
-import {
-  activeKeysOf,
-  findEnvironmentByName,
-  insertEnvironment,
-  listEnvironmentRows,
-  setAllowedOrigins,
-  type ApiKeyRow,
-  type EnvironmentRow,
-} from '../../db/sqlite/queries/environments';
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
+import type { ApiKeyRow, EnvironmentRow } from '../../db/store';
 import type { ServiceContext } from '../context';
-import { conflict, notFound } from '../errors';
+import { conflictOnUnique, notFound } from '../errors';
 import { parseInput } from '../validate';
-import { issueKey } from './issue-key';
+import { newKey } from './issue-key';
 import { findManagedEnvironment, type EnvironmentScope } from './scope';
 import {
   CreateEnvironmentInput,
@@ -27,53 +18,45 @@ import {
  * Creates an environment with a fresh Secret Key and Public Key. The key values appear in this result only;
  * just their SHA-256 hashes are stored. Throws validation_failed, conflict (name taken in the account).
  */
-export function createEnvironment(ctx: ServiceContext, accountId: string, input: CreateEnvironmentInput): CreatedEnvironment {
+export async function createEnvironment(ctx: ServiceContext, accountId: string, input: CreateEnvironmentInput): Promise<CreatedEnvironment> {
   const { name, allowedOrigins } = parseInput(CreateEnvironmentInput, input);
   const createdAt = isoTime(ctx.clock);
   const environment: EnvironmentRow = { id: newId(), accountId, name, createdAt, lastUsedAt: null, deletedAt: null };
-  return ctx.db.transaction(() => {
-    if (findEnvironmentByName(ctx.db, accountId, name)) throw conflict(`environment ${name} already exists`);
-    insertEnvironment(ctx.db, environment);
-    return {
-      name,
-      secretKey: issueKey(ctx, environment, 'secret', [], createdAt),
-      publicKey: { ...issueKey(ctx, environment, 'public', allowedOrigins, createdAt), allowedOrigins },
-    };
-  }, WRITE_TRANSACTION);
+  const secretKey = newKey(environment, 'secret', [], createdAt);
+  const publicKey = newKey(environment, 'public', allowedOrigins, createdAt);
+  // The unique index on live names decides, so two concurrent creates of one name cannot both succeed.
+  await conflictOnUnique(ctx.store.environments.create(environment, [secretKey.row, publicKey.row]), `environment ${name} already exists`);
+  return { name, secretKey: secretKey.view, publicKey: { ...publicKey.view, allowedOrigins } };
 }
 
 /**
  * Replaces the allowed origins of the environment's Public Key (and of a rolled one still in its grace
  * period). Throws validation_failed, not_found (also for another environment than a Secret Key's own).
  */
-export function updateEnvironmentOrigins(
+export async function updateEnvironmentOrigins(
   ctx: ServiceContext,
   scope: EnvironmentScope,
   name: string,
   input: UpdateOriginsInput,
-): EnvironmentView {
+): Promise<EnvironmentView> {
   const { allowedOrigins } = parseInput(UpdateOriginsInput, input);
-  return ctx.db.transaction(() => {
-    const environment = findManagedEnvironment(ctx, scope, name);
-    const keys = activeKeysOf(ctx.db, [environment.id]).map((key) => {
-      if (key.kind !== 'public') return key;
-      setAllowedOrigins(ctx.db, key.id, allowedOrigins);
-      return { ...key, allowedOrigins };
-    });
-    return toView(environment, keys);
-  }, WRITE_TRANSACTION);
+  const environment = await findManagedEnvironment(ctx, scope, name);
+  const keys = await ctx.store.environments.setPublicOrigins(environment.id, allowedOrigins);
+  // No active key left: the environment was deleted since it was found.
+  if (keys.length === 0) throw notFound(`environment ${name}`);
+  return toView(environment, keys);
 }
 
 /** Lists the account's environments with their active keys (prefixes only). */
-export function listEnvironments(ctx: ServiceContext, accountId: string): EnvironmentView[] {
-  const rows = listEnvironmentRows(ctx.db, accountId);
-  const keys = activeKeysOf(ctx.db, rows.map((row) => row.id));
+export async function listEnvironments(ctx: ServiceContext, accountId: string): Promise<EnvironmentView[]> {
+  const rows = await ctx.store.environments.list(accountId);
+  const keys = await ctx.store.environments.activeKeysOf(rows.map((row) => row.id));
   return rows.map((row) => toView(row, keys.filter((key) => key.environmentId === row.id)));
 }
 
 /** Finds an environment of the account by name. Throws not_found. */
-export function resolveEnvironment(ctx: ServiceContext, accountId: string, name: string): EnvironmentRow {
-  const environment = findEnvironmentByName(ctx.db, accountId, name);
+export async function resolveEnvironment(ctx: ServiceContext, accountId: string, name: string): Promise<EnvironmentRow> {
+  const environment = await ctx.store.environments.findByName(accountId, name);
   if (!environment) throw notFound(`environment ${name}`);
   return environment;
 }

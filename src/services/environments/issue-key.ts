@@ -1,14 +1,12 @@
 import { newId } from '../../core/ids';
 import { generateKey, type KeyKind } from '../../core/keys';
-import { insertApiKey, type EnvironmentRow } from '../../db/sqlite/queries/environments';
-import type { ServiceContext } from '../context';
+import type { ApiKeyRow, EnvironmentRow } from '../../db/store';
 
-/** Inserts a new active key of the environment; returns its view with the plaintext, shown this once. */
-export function issueKey(ctx: ServiceContext, environment: Pick<EnvironmentRow, 'id' | 'accountId'>, kind: KeyKind, allowedOrigins: string[], createdAt: string) {
+/** A new active key of the environment: the row to store, and its view with the plaintext, shown this once. */
+export function newKey(environment: Pick<EnvironmentRow, 'id' | 'accountId'>, kind: KeyKind, allowedOrigins: string[], createdAt: string) {
   const key = generateKey(kind);
-  const id = newId();
-  insertApiKey(ctx.db, {
-    id,
+  const row: ApiKeyRow = {
+    id: newId(),
     accountId: environment.accountId,
     environmentId: environment.id,
     kind,
@@ -20,6 +18,6 @@ export function issueKey(ctx: ServiceContext, environment: Pick<EnvironmentRow, 
     lastUsedAt: null,
     deactivatedAt: null,
     expiresAt: null,
-  });
-  return { id, key: key.plaintext, prefix: key.prefix, active: true, createdAt };
+  };
+  return { row, view: { id: row.id, key: key.plaintext, prefix: key.prefix, active: true, createdAt } };
 }

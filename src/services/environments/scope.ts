@@ -1,4 +1,4 @@
-import { findEnvironmentByName, type EnvironmentRow } from '../../db/sqlite/queries/environments';
+import type { EnvironmentRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 
@@ -12,8 +12,8 @@ export interface EnvironmentScope {
 }
 
 /** The named environment if the scope may manage it. Throws not_found (also for one it may not manage). */
-export function findManagedEnvironment(ctx: ServiceContext, scope: EnvironmentScope, name: string): EnvironmentRow {
-  const environment = findEnvironmentByName(ctx.db, scope.accountId, name);
+export async function findManagedEnvironment(ctx: ServiceContext, scope: EnvironmentScope, name: string): Promise<EnvironmentRow> {
+  const environment = await ctx.store.environments.findByName(scope.accountId, name);
   if (!environment || (scope.ownEnvironmentId !== undefined && environment.id !== scope.ownEnvironmentId)) {
     throw notFound(`environment ${name}`);
   }

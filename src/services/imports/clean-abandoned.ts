@@ -1,4 +1,3 @@
-import { deleteImport, writingImports } from '../../db/sqlite/queries/imports';
 import type { ServiceContext } from '../context';
 
 /**
@@ -7,11 +6,11 @@ import type { ServiceContext } from '../context';
  * that had the same pid). Imports being written by a live process (a concurrent CLI load) are kept.
  * Returns how many were removed.
  */
-export function cleanAbandonedImports(ctx: ServiceContext): number {
+export async function cleanAbandonedImports(ctx: ServiceContext): Promise<number> {
   let removed = 0;
-  for (const entry of writingImports(ctx.db)) {
+  for (const entry of await ctx.store.imports.writing()) {
     if (entry.writerPid === null || entry.writerPid === process.pid || !processAlive(entry.writerPid)) {
-      deleteImport(ctx.db, entry.id);
+      await ctx.store.imports.delete(entry.id);
       removed++;
     }
   }

@@ -25,12 +25,12 @@ const UNSTORED_META = new Set(['sessionToken', 'publicKey']);
  * Builds what is stored about an import from its `meta` and `originalSchema` (validated), resolving its
  * template. End-user fields come only from the session. Throws validation_failed, template_not_allowed.
  */
-export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, envelope: { meta?: unknown; originalSchema?: unknown }): ImportHeader {
+export async function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, envelope: { meta?: unknown; originalSchema?: unknown }): Promise<ImportHeader> {
   const parsed = parseInput(ImportEnvelope, envelope);
   const meta = (envelope.meta ?? {}) as Record<string, unknown>;
   const schema = (envelope.originalSchema ?? {}) as Record<string, unknown>;
   const schemaText = JSON.stringify(schema);
-  const templateId = resolveTemplate(ctx, origin.accountId, {
+  const templateId = await resolveTemplate(ctx, origin.accountId, {
     id: parsed.meta?.schemaId ?? parsed.originalSchema?.id,
     key: parsed.meta?.schemaKey ?? parsed.originalSchema?.key,
     schemaText,
@@ -67,12 +67,12 @@ export async function createImport(
   const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows);
   let header: ImportHeader;
   try {
-    header = prepareImportHeader(ctx, origin, body);
+    header = await prepareImportHeader(ctx, origin, body);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
-  return toListItem(await writeRows(beginImport(ctx, header), rows));
+  return toListItem(await writeRows(await beginImport(ctx, header), rows));
 }
 
 /** meta as JSON text without credentials; members are copied one by one so nothing else changes. */

@@ -1,4 +1,3 @@
-import { readRowChunk } from '../../db/sqlite/queries/import-rows';
 import { createRowEncoder } from '../../lib/row-encoder';
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
@@ -15,7 +14,7 @@ export interface RowExport {
   contentType: string;
   fileName: string;
   /** The file, piece by piece; `rows` is how many rows a piece holds (for progress). Pull-driven. */
-  pieces: Generator<{ text: string; rows: number }, void, undefined>;
+  pieces: AsyncGenerator<{ text: string; rows: number }, void, undefined>;
 }
 
 /**
@@ -25,17 +24,17 @@ export interface RowExport {
  * header is the template's field keys in schema order (from the import's originalSchema), then every
  * other key in first-seen order. Throws validation_failed, not_found.
  */
-export function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): RowExport {
+export async function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): Promise<RowExport> {
   const { format, safe } = parseInput(ExportQuery, input);
-  const imported = findAccountImport(ctx, accountId, importId);
+  const imported = await findAccountImport(ctx, accountId, importId);
   const seen = (JSON.parse(imported.cellStats) as CellStats).fieldBreakdown.map((field) => field.key);
   const columns = [...new Set([...schemaFieldKeys(JSON.parse(imported.originalSchema)), ...seen])];
   const encoder = createRowEncoder(format, { columns, safe });
-  function* pieces() {
+  async function* pieces() {
     yield { text: encoder.head(), rows: 0 };
     let from = -1;
     for (;;) {
-      const rows = readRowChunk(ctx.sqlite, imported.id, 'asc', from, EXPORT_CHUNK_ROWS);
+      const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, EXPORT_CHUNK_ROWS);
       if (rows.length === 0) break;
       yield { text: encoder.chunk(rows), rows: rows.length };
       from = rows[rows.length - 1]!.rowIndex;

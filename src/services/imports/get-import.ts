@@ -1,17 +1,17 @@
-import { findImport, type ImportRow } from '../../db/sqlite/queries/imports';
+import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { ImportDetail } from './schemas';
 import { toDetail } from './views';
 
 /** A complete import of the account; other accounts' imports and unfinished ones do not exist. Throws not_found. */
-export function findAccountImport(ctx: ServiceContext, accountId: string, importId: string): ImportRow {
-  const row = findImport(ctx.db, accountId, importId);
+export async function findAccountImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportRow> {
+  const row = await ctx.store.imports.find(accountId, importId);
   if (!row) throw notFound('import');
   return row;
 }
 
 /** One import in the detail shape. Throws not_found. */
-export function getImport(ctx: ServiceContext, accountId: string, importId: string): ImportDetail {
-  return toDetail(findAccountImport(ctx, accountId, importId));
+export async function getImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportDetail> {
+  return toDetail(await findAccountImport(ctx, accountId, importId));
 }

@@ -1,7 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { insertRowTexts } from '../../db/sqlite/queries/import-rows';
-import { completeImport, deleteImport, insertImport, type ImportRow } from '../../db/sqlite/queries/imports';
+import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { RowChecker } from './check-rows';
 import type { CellStats } from './schemas';
@@ -34,12 +33,12 @@ export interface ImportWriter {
   readonly importId: string;
   readonly rowCount: number;
   /** Stores rows already checked and encoded as JSON text (RowChecker) in one transaction. */
-  append(texts: readonly string[]): void;
-  finish(stats: CellStats): ImportRow;
-  abort(): void;
+  append(texts: readonly string[]): Promise<void>;
+  finish(stats: CellStats): Promise<ImportRow>;
+  abort(): Promise<void>;
 }
 
-export function beginImport(ctx: ServiceContext, header: ImportHeader): ImportWriter {
+export async function beginImport(ctx: ServiceContext, header: ImportHeader): Promise<ImportWriter> {
   const startedAt = isoTime(ctx.clock);
   const row: ImportRow = {
     ...header,
@@ -51,27 +50,26 @@ export function beginImport(ctx: ServiceContext, header: ImportHeader): ImportWr
     createdAt: startedAt,
     updatedAt: startedAt,
   };
-  insertImport(ctx.db, row);
-  const store = ctx.sqlite.transaction((first: number, texts: readonly string[]) => insertRowTexts(ctx.sqlite, row.id, first, texts));
+  await ctx.store.imports.insert(row);
   let rowCount = 0;
   return {
     importId: row.id,
     get rowCount() {
       return rowCount;
     },
-    append(texts) {
-      store(rowCount, texts);
+    async append(texts) {
+      await ctx.store.rows.append(row.id, rowCount, texts);
       rowCount += texts.length;
     },
-    finish(stats) {
+    async finish(stats) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
-      completeImport(ctx.db, row.id, values);
+      await ctx.store.imports.complete(row.id, values);
       return { ...row, ...values, status: 'complete', writerPid: null };
     },
-    abort() {
-      deleteImport(ctx.db, row.id);
+    async abort() {
+      await ctx.store.imports.delete(row.id);
     },
   };
 }
@@ -109,11 +107,11 @@ export async function writeRows(writer: ImportWriter, rows: CheckedRows): Promis
     for await (const texts of rows.slices) {
       if (!first) await new Promise(setImmediate);
       first = false;
-      writer.append(texts);
+      await writer.append(texts);
     }
-    return writer.finish(rows.stats());
+    return await writer.finish(rows.stats());
   } catch (error) {
-    writer.abort();
+    await writer.abort();
     throw error;
   }
 }

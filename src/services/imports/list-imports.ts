@@ -1,4 +1,3 @@
-import { countImports, listImportPage } from '../../db/sqlite/queries/imports';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
@@ -10,7 +9,7 @@ import { toListItem } from './views';
  * `limit=0` answers only `total`. Throws validation_failed (bad parameter, or a cursor that was not made for
  * this account, sort and filters).
  */
-export function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): ImportPage {
+export async function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): Promise<ImportPage> {
   const { limit, cursor, orderBy, direction, ...query } = parseInput(ListImportsQuery, input);
   const filters = {
     templateId: query.templateId ?? null,
@@ -21,7 +20,7 @@ export function listImports(ctx: ServiceContext, accountId: string, input: ListI
   };
   const request: PageRequest<typeof filters, 'string'> = { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters };
   const after = decodeCursor(ctx, request);
-  const rows = limit === 0 ? [] : listImportPage(ctx.db, accountId, { orderBy, direction, filters, after, limit: limit + 1 });
-  const page = buildPage(ctx, request, rows, countImports(ctx.db, accountId, filters), (row) => ({ value: row[orderBy], id: row.id }));
+  const rows = limit === 0 ? [] : await ctx.store.imports.page(accountId, { orderBy, direction, filters, after, limit: limit + 1 });
+  const page = buildPage(ctx, request, rows, await ctx.store.imports.count(accountId, filters), (row) => ({ value: row[orderBy], id: row.id }));
   return { data: page.rows.map(toListItem), pagination: page.pagination };
 }

@@ -1,4 +1,3 @@
-import { readRowChunk } from '../../db/sqlite/queries/import-rows';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
@@ -10,9 +9,9 @@ import { rowPageJson } from './views';
  * One page of an import's rows by rowIndex (keyset on the primary key; `total` is the stored row count, never
  * a COUNT), rendered as JSON text with the stored rows spliced in. Throws validation_failed, not_found.
  */
-export function listRows(ctx: ServiceContext, accountId: string, importId: string, input: ListRowsQuery): string {
+export async function listRows(ctx: ServiceContext, accountId: string, importId: string, input: ListRowsQuery): Promise<string> {
   const { limit, cursor, sortBy, direction } = parseInput(ListRowsQuery, input);
-  const imported = findAccountImport(ctx, accountId, importId);
+  const imported = await findAccountImport(ctx, accountId, importId);
   const request: PageRequest<Record<string, never>, 'number'> = {
     scope: ['rows', accountId, imported.id],
     keyset: 'number',
@@ -23,7 +22,7 @@ export function listRows(ctx: ServiceContext, accountId: string, importId: strin
     filters: {},
   };
   const after = decodeCursor(ctx, request)?.value ?? (direction === 'asc' ? -1 : Number.MAX_SAFE_INTEGER);
-  const rows = readRowChunk(ctx.sqlite, imported.id, direction, after, limit + 1);
+  const rows = await ctx.store.rows.chunk(imported.id, direction, after, limit + 1);
   const page = buildPage(ctx, request, rows, imported.rowCount, (row) => ({ value: row.rowIndex }));
   return rowPageJson(page.rows, page.pagination);
 }

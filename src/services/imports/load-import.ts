@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { formatBytes } from '../../lib/format-bytes';
-import { findTemplateByKey } from '../../db/sqlite/queries/templates';
 import { resolveAccount } from '../accounts';
 import type { ServiceContext } from '../context';
 import { resolveEnvironment } from '../environments';
@@ -23,9 +22,9 @@ export interface LoadImportInput {
  * environment), validation_failed.
  */
 export async function loadImport(ctx: ServiceContext, input: LoadImportInput, rows: RowSlices): Promise<ImportListItem> {
-  const account = resolveAccount(ctx, input.account);
-  const environment = resolveEnvironment(ctx, account.id, input.environment);
-  const template = findTemplateByKey(ctx.db, account.id, input.templateKey);
+  const account = await resolveAccount(ctx, input.account);
+  const environment = await resolveEnvironment(ctx, account.id, input.environment);
+  const template = await ctx.store.templates.findByKey(account.id, input.templateKey);
   const extension = path.extname(input.fileName).slice(1).toLowerCase();
   return createImport(
     ctx,

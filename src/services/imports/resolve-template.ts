@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { findTemplate, findTemplateByKey, insertTemplateIfKeyFree } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { ServiceError, validationFailed } from '../errors';
 
@@ -22,10 +21,15 @@ export interface TemplateReference {
  * to create from: validation_failed. A session bound to a template (`boundTemplateId`) imports into that one
  * only: see resolveBoundTemplate.
  */
-export function resolveTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference, boundTemplateId?: string | null): string {
+export async function resolveTemplate(
+  ctx: ServiceContext,
+  accountId: string,
+  reference: TemplateReference,
+  boundTemplateId?: string | null,
+): Promise<string> {
   if (boundTemplateId) return resolveBoundTemplate(ctx, accountId, reference, boundTemplateId);
   if (reference.id !== undefined) {
-    const byId = findTemplate(ctx.db, accountId, reference.id);
+    const byId = await ctx.store.templates.find(accountId, reference.id);
     if (byId) return byId.id;
   }
   let key = reference.key;
@@ -37,12 +41,12 @@ export function resolveTemplate(ctx: ServiceContext, accountId: string, referenc
     }
     key = `import-${createHash('sha256').update(reference.schemaText).digest('hex').slice(0, 16)}`;
   }
-  const byKey = findTemplateByKey(ctx.db, accountId, key);
+  const byKey = await ctx.store.templates.findByKey(accountId, key);
   if (byKey) return byKey.id;
   const now = isoTime(ctx.clock);
   // Another writer may create the same key between the lookup and here: the insert then does nothing and
-  // the re-read finds the winner's template.
-  insertTemplateIfKeyFree(ctx.db, {
+  // the winner's template is the answer.
+  const stored = await ctx.store.templates.insertIfKeyFree({
     id: newId(),
     accountId,
     key,
@@ -52,7 +56,7 @@ export function resolveTemplate(ctx: ServiceContext, accountId: string, referenc
     createdAt: now,
     updatedAt: now,
   });
-  return findTemplateByKey(ctx.db, accountId, key)!.id;
+  return stored.id;
 }
 
 /**
@@ -60,10 +64,10 @@ export function resolveTemplate(ctx: ServiceContext, accountId: string, referenc
  * all (then it is the session's); any other template, or one that would be created, is refused with
  * template_not_allowed, and nothing is created.
  */
-function resolveBoundTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference, boundTemplateId: string): string {
+async function resolveBoundTemplate(ctx: ServiceContext, accountId: string, reference: TemplateReference, boundTemplateId: string): Promise<string> {
   if (reference.id === undefined && reference.key === undefined) return boundTemplateId;
-  const byId = reference.id === undefined ? undefined : findTemplate(ctx.db, accountId, reference.id);
-  const found = byId ?? (reference.key === undefined ? undefined : findTemplateByKey(ctx.db, accountId, reference.key));
+  const byId = reference.id === undefined ? undefined : await ctx.store.templates.find(accountId, reference.id);
+  const found = byId ?? (reference.key === undefined ? undefined : await ctx.store.templates.findByKey(accountId, reference.key));
   if (found?.id !== boundTemplateId) {
     throw new ServiceError('template_not_allowed', 'the session token allows imports into its own template only');
   }

@@ -1,5 +1,4 @@
-import type { StoredRow } from '../../db/sqlite/queries/import-rows';
-import type { ImportRow } from '../../db/sqlite/queries/imports';
+import type { ImportRow, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';

@@ -1,8 +1,6 @@
 import { SignJWT } from 'jose';
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { findAccountSession, insertSession, revokeSessionRow } from '../../db/sqlite/queries/sessions';
-import { findTemplate } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { parseInput } from '../validate';
@@ -19,12 +17,12 @@ export async function issueSession(
   input: IssueSessionInput,
 ): Promise<IssuedSession> {
   const data = parseInput(IssueSessionInput, input);
-  if (data.templateId && !findTemplate(ctx.db, scope.accountId, data.templateId)) throw notFound('template');
+  if (data.templateId && !(await ctx.store.templates.find(scope.accountId, data.templateId))) throw notFound('template');
   const now = ctx.clock();
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAtSeconds = issuedAt + data.expiresIn;
   const jti = newId();
-  const signing = currentSigningKey(ctx);
+  const signing = await currentSigningKey(ctx);
   const token = await new SignJWT({
     acc: scope.accountId,
     env: scope.environmentId,
@@ -40,7 +38,7 @@ export async function issueSession(
     .setExpirationTime(expiresAtSeconds)
     .sign(signing.secret);
   const expiresAt = new Date(expiresAtSeconds * 1000).toISOString();
-  insertSession(ctx.db, {
+  await ctx.store.sessions.insert({
     jti,
     accountId: scope.accountId,
     environmentId: scope.environmentId,
@@ -57,10 +55,11 @@ export async function issueSession(
 }
 
 /** Revokes a session of the account so its token is refused from now on. Throws not_found. */
-export function revokeSession(ctx: ServiceContext, accountId: string, jti: string): RevokedSession {
-  const row = findAccountSession(ctx.db, accountId, jti);
+export async function revokeSession(ctx: ServiceContext, accountId: string, jti: string): Promise<RevokedSession> {
+  const row = await ctx.store.sessions.findOfAccount(accountId, jti);
   if (!row) throw notFound('session');
-  const revokedAt = row.revokedAt ?? isoTime(ctx.clock);
-  if (!row.revokedAt) revokeSessionRow(ctx.db, jti, revokedAt);
-  return { jti, revokedAt };
+  if (row.revokedAt) return { jti, revokedAt: row.revokedAt };
+  // Revokes unless a concurrent call did first; the time stored is the answer either way.
+  await ctx.store.sessions.revoke(jti, isoTime(ctx.clock));
+  return { jti, revokedAt: (await ctx.store.sessions.find(jti))!.revokedAt! };
 }

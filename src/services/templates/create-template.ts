@@ -1,9 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { isUniqueViolation } from '../../db/sqlite/errors';
-import { findTemplate, insertTemplate } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
-import { conflict } from '../errors';
+import { conflictOnUnique } from '../errors';
 import { parseInput } from '../validate';
 import { CreateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
@@ -15,13 +13,11 @@ export const DEFAULT_TEMPLATE_SOURCE = 'studio';
  * Creates a template of the account; its key is `key`, else `schema.key`. Throws validation_failed,
  * conflict (the account already has a template with that key).
  */
-export function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Template {
+export async function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Promise<Template> {
   const data = parseInput(CreateTemplateInput, input);
   const now = isoTime(ctx.clock);
-  const id = newId();
-  try {
-    insertTemplate(ctx.db, {
-      id,
+  const row = {
+    id: newId(),
       accountId,
       key: data.key,
       schema: JSON.stringify(data.schema),
@@ -29,11 +25,8 @@ export function createTemplate(ctx: ServiceContext, accountId: string, input: Cr
       metadata: JSON.stringify(data.metadata ?? {}),
       createdAt: now,
       updatedAt: now,
-    });
-  } catch (error) {
-    // The unique index decides, so two concurrent creates with one key cannot both succeed.
-    if (isUniqueViolation(error)) throw conflict(`a template with key ${JSON.stringify(data.key)} already exists`);
-    throw error;
-  }
-  return toTemplate(findTemplate(ctx.db, accountId, id)!);
+  };
+  // The unique index decides, so two concurrent creates with one key cannot both succeed.
+  await conflictOnUnique(ctx.store.templates.insert(row), `a template with key ${JSON.stringify(data.key)} already exists`);
+  return toTemplate(row);
 }

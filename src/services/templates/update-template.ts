@@ -1,9 +1,6 @@
 import { isoTime } from '../../core/clock';
-import { isUniqueViolation } from '../../db/sqlite/errors';
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
-import { findTemplate, updateTemplateRow } from '../../db/sqlite/queries/templates';
 import type { ServiceContext } from '../context';
-import { conflict, notFound } from '../errors';
+import { conflictOnUnique, notFound } from '../errors';
 import { parseInput } from '../validate';
 import { UpdateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
@@ -13,22 +10,16 @@ import { toTemplate } from './views';
  * made keep their own snapshot (`originalSchema`), so they are unaffected. Throws validation_failed,
  * not_found, conflict (another template of the account has the new key).
  */
-export function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Template {
+export async function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Promise<Template> {
   const data = parseInput(UpdateTemplateInput, input);
-  return ctx.db.transaction(() => {
-    if (!findTemplate(ctx.db, accountId, id)) throw notFound('template');
-    try {
-      updateTemplateRow(ctx.db, accountId, id, {
-        schema: JSON.stringify(data.schema),
-        ...(data.key !== undefined && { key: data.key }),
-        ...(data.metadata !== undefined && { metadata: JSON.stringify(data.metadata) }),
-        ...(data.source !== undefined && { source: data.source }),
-        updatedAt: isoTime(ctx.clock),
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(`a template with key ${JSON.stringify(data.key)} already exists`);
-      throw error;
-    }
-    return toTemplate(findTemplate(ctx.db, accountId, id)!);
-  }, WRITE_TRANSACTION);
+  const updated = ctx.store.templates.update(accountId, id, {
+    schema: JSON.stringify(data.schema),
+    ...(data.key !== undefined && { key: data.key }),
+    ...(data.metadata !== undefined && { metadata: JSON.stringify(data.metadata) }),
+    ...(data.source !== undefined && { source: data.source }),
+    updatedAt: isoTime(ctx.clock),
+  });
+  const row = await conflictOnUnique(updated, `a template with key ${JSON.stringify(data.key)} already exists`);
+  if (!row) throw notFound('template');
+  return toTemplate(row);
 }

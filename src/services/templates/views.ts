@@ -1,4 +1,4 @@
-import type { TemplateRow, TemplateSummaryRow } from '../../db/sqlite/queries/templates';
+import type { TemplateRow, TemplateSummaryRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Template, TemplateSummary } from './schemas';
 

@@ -1,63 +1,44 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { isUniqueViolation } from '../../db/sqlite/errors';
-import { WRITE_TRANSACTION } from '../../db/sqlite/open-database';
-import { findThemeOfAccount, insertTheme, updateThemeRow, type ThemeRow } from '../../db/sqlite/queries/themes';
+import type { ThemeRow } from '../../db/store';
 import type { ServiceContext } from '../context';
-import { conflict, notFound } from '../errors';
+import { conflictOnUnique, notFound } from '../errors';
 import { parseInput } from '../validate';
 import { ThemeInput, type Theme } from './schemas';
 
 /** Creates the account's one theme. Throws validation_failed, conflict (the account already has a theme). */
-export function createTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Theme {
+export async function createTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Promise<Theme> {
   const data = parseInput(ThemeInput, input);
   const now = isoTime(ctx.clock);
   const row: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
-  try {
-    insertTheme(ctx.db, row);
-  } catch (error) {
-    // The unique index on account_id keeps one theme per account even under concurrent creates.
-    if (isUniqueViolation(error)) throw conflict('the account already has a theme; change it with PUT /v1/themes');
-    throw error;
-  }
+  // The unique index on account_id keeps one theme per account even under concurrent creates.
+  await conflictOnUnique(ctx.store.themes.insert(row), 'the account already has a theme; change it with PUT /v1/themes');
   return toTheme(row);
 }
 
 /** Replaces every member of the account's theme. Throws validation_failed, not_found (no theme yet). */
-export function updateTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Theme {
+export async function updateTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Promise<Theme> {
   const data = parseInput(ThemeInput, input);
-  return ctx.db.transaction(() => {
-    const existing = findThemeOfAccount(ctx.db, accountId);
-    if (!existing) throw notFound('theme');
-    const changes = { ...serialize(data), updatedAt: isoTime(ctx.clock) };
-    updateThemeRow(ctx.db, accountId, changes);
-    return toTheme({ ...existing, ...changes });
-  }, WRITE_TRANSACTION);
+  const row = await ctx.store.themes.update(accountId, { ...serialize(data), updatedAt: isoTime(ctx.clock) });
+  if (!row) throw notFound('theme');
+  return toTheme(row);
 }
 
 /**
  * Creates the account's theme, or replaces every member of the one it has (the operator's `themes set`),
  * in one transaction. Throws validation_failed.
  */
-export function setTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): { theme: Theme; created: boolean } {
+export async function setTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Promise<{ theme: Theme; created: boolean }> {
   const data = parseInput(ThemeInput, input);
-  return ctx.db.transaction(() => {
-    const existing = findThemeOfAccount(ctx.db, accountId);
-    const now = isoTime(ctx.clock);
-    if (!existing) {
-      const row: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
-      insertTheme(ctx.db, row);
-      return { theme: toTheme(row), created: true };
-    }
-    const changes = { ...serialize(data), updatedAt: now };
-    updateThemeRow(ctx.db, accountId, changes);
-    return { theme: toTheme({ ...existing, ...changes }), created: false };
-  }, WRITE_TRANSACTION);
+  const now = isoTime(ctx.clock);
+  const fresh: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
+  const stored = await ctx.store.themes.upsert(fresh);
+  return { theme: toTheme(stored), created: stored.id === fresh.id };
 }
 
 /** The account's theme. Throws not_found (none created yet). */
-export function getTheme(ctx: ServiceContext, accountId: string): Theme {
-  const row = findThemeOfAccount(ctx.db, accountId);
+export async function getTheme(ctx: ServiceContext, accountId: string): Promise<Theme> {
+  const row = await ctx.store.themes.find(accountId);
   if (!row) throw notFound('theme');
   return toTheme(row);
 }

@@ -75,7 +75,7 @@ export function deleteEnvironmentRow(db: Db, environmentId: string, at: string):
     .set({ revokedAt: at })
     .where(and(eq(sessions.environmentId, environmentId), isNull(sessions.revokedAt)))
     .run().changes;
-  db.update(environments).set({ deletedAt: at }).where(eq(environments.id, environmentId)).run();
+  db.update(environments).set({ deletedAt: at }).where(and(eq(environments.id, environmentId), isNull(environments.deletedAt))).run();
   return { keys, sessions: revoked };
 }
 

@@ -1,27 +1,12 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
+import type { ImportFilters, PageQuery } from '../../store';
 import { imports } from '../schema';
 
 export type ImportRow = typeof imports.$inferSelect;
 
-/** Filters of GET /imports, already normalised (dates as stored ISO strings). */
-export interface ImportFilters {
-  templateId?: string | null;
-  startDate?: string | null;
-  endDate?: string | null;
-  userEmail?: string | null;
-  environment?: string | null;
-}
-
-export interface ImportPageQuery {
-  orderBy: 'createdAt' | 'updatedAt';
-  direction: 'asc' | 'desc';
-  /** The last item of the previous page (keyset position), absent on the first page. */
-  after?: { value: string; id: string };
-  limit: number;
-  filters: ImportFilters;
-}
+export type ImportPageQuery = PageQuery & { filters: ImportFilters };
 
 export function insertImport(db: Db, row: ImportRow): void {
   db.insert(imports).values(row).run();

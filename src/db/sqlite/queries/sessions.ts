@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import { sessions } from '../schema';
@@ -20,6 +20,7 @@ export function findAccountSession(db: Db, accountId: string, jti: string): Sess
   return db.select().from(sessions).where(and(eq(sessions.accountId, accountId), eq(sessions.jti, jti))).get();
 }
 
+/** Sets revokedAt unless it is set: the first revocation's time stays. */
 export function revokeSessionRow(db: Db, jti: string, at: string): void {
-  db.update(sessions).set({ revokedAt: at }).where(eq(sessions.jti, jti)).run();
+  db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.jti, jti), isNull(sessions.revokedAt))).run();
 }

@@ -1,0 +1,67 @@
+import type Database from 'better-sqlite3';
+import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
+import { WRITE_TRANSACTION, type Db } from './open-database';
+import {
+  countRowsOfEndUser,
+  countRowsOfImport,
+  deleteImportsOfEndUser,
+  deleteRowsOfImport,
+  deleteSessionsOfEndUser,
+  findCompleteImport,
+  hideExpiredImports,
+} from './queries/compliance';
+import { insertRowTexts, readRowChunk } from './queries/import-rows';
+import { completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, writingImports } from './queries/imports';
+import { latestCompleteImports } from './queries/stats';
+import { countTemplates } from './queries/templates';
+
+/** The repositories of imports, their rows, and the deletions of compliance and retention. */
+export function createImportStores(db: Db, sqlite: Database.Database): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+  const write = <T>(work: () => T): T => db.transaction(work, WRITE_TRANSACTION);
+  // The hot path: one transaction per slice around the reused prepared INSERT.
+  const appendSlice = sqlite.transaction((importId: string, first: number, texts: readonly string[]) => insertRowTexts(sqlite, importId, first, texts));
+  return {
+    imports: {
+      insert: async (row) => insertImport(db, row),
+      complete: async (id, values) => completeImport(db, id, values),
+      delete: async (id) => deleteImport(db, id),
+      writing: async () => writingImports(db),
+      find: async (accountId, id) => findImport(db, accountId, id),
+      page: async (accountId, query) => listImportPage(db, accountId, query),
+      count: async (accountId, filters) => countImports(db, accountId, filters),
+      // One read transaction: the counts and the list describe the same moment.
+      overview: async (accountId, latest) =>
+        db.transaction(
+          () => ({
+            templates: countTemplates(db, accountId),
+            imports: countImports(db, accountId, {}),
+            latest: latestCompleteImports(db, accountId, latest),
+          }),
+          { behavior: 'deferred' },
+        ),
+    },
+    rows: {
+      append: async (importId, first, texts) => appendSlice(importId, first, texts),
+      chunk: async (importId, direction, from, limit) => readRowChunk(sqlite, importId, direction, from, limit),
+    },
+    compliance: {
+      // The row counts are taken first, in the same transaction, so the answer matches what was removed.
+      deleteEndUser: async (accountId, endUserId) =>
+        write(() => ({
+          rows: countRowsOfEndUser(db, accountId, endUserId),
+          imports: deleteImportsOfEndUser(db, accountId, endUserId),
+          sessions: deleteSessionsOfEndUser(db, accountId, endUserId),
+        })),
+      deleteImport: async (accountId, importId) =>
+        write(() => {
+          const found = findCompleteImport(db, accountId, importId);
+          if (!found) return undefined;
+          const rows = countRowsOfImport(db, found.id);
+          deleteImport(db, found.id);
+          return { rows };
+        }),
+      hideExpired: async (cutoff, limit, writerPid) => write(() => hideExpiredImports(db, cutoff, limit, writerPid)),
+      deleteRows: async (importId, limit) => write(() => deleteRowsOfImport(db, importId, limit)),
+    },
+  };
+}

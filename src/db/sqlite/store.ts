@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store';
+import { copyDatabase, finishCopy } from './backup';
+import { createImportStores } from './import-store';
+import type { Storage } from './open-database';
+import { createKeyedStores } from './keyed-store';
+
+/**
+ * The store over one SQLite connection. Every method runs its statements synchronously (better-sqlite3) and
+ * answers a settled promise; an atomic method is one synchronous transaction, so nothing can interleave.
+ */
+export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite'>, nodeId: string = randomUUID()): Store {
+  const { db, sqlite } = storage;
+  return {
+    nodeId,
+    ...createKeyedStores(db),
+    ...createImportStores(db, sqlite),
+    admin: {
+      async ping() {
+        sqlite.prepare('SELECT 1').get();
+      },
+      async backup(file) {
+        const pages = await copyDatabase(sqlite, file);
+        return { pages, check: finishCopy(sqlite, file) };
+      },
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// The rows the store hands to services, the same on every engine. Times are ISO 8601 UTC strings with
+// milliseconds (they sort lexicographically: keyset cursors and range filters use them directly); JSON
+// members are text, spliced into responses without parsing.
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface EnvironmentRow {
+  id: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  deletedAt: string | null;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  accountId: string;
+  environmentId: string;
+  kind: 'secret' | 'public';
+  hash: string;
+  prefix: string;
+  active: boolean;
+  allowedOrigins: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  deactivatedAt: string | null;
+  /** A rolled key kept for a grace period: active until then (null: until deactivated). */
+  expiresAt: string | null;
+}
+
+export interface TemplateRow {
+  id: string;
+  accountId: string;
+  key: string;
+  schema: string;
+  source: string;
+  metadata: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TemplateSummaryRow = Omit<TemplateRow, 'schema'>;
+
+export interface ImportRow {
+  id: string;
+  accountId: string;
+  environmentId: string | null;
+  templateId: string;
+  /** 'writing' while rows are still being stored: never visible to readers. */
+  status: 'writing' | 'complete';
+  writerPid: number | null;
+  meta: string;
+  originalSchema: string;
+  file: string | null;
+  fileId: string | null;
+  endUserId: string | null;
+  endUserEmail: string | null;
+  endUserIp: string | null;
+  importedFrom: string | null;
+  sessionJti: string | null;
+  rowCount: number;
+  cellStats: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredRow {
+  rowIndex: number;
+  /** The row object as stored: JSON text, spliced into responses without parsing. */
+  data: string;
+}
+
+export interface ThemeRow {
+  id: string;
+  accountId: string;
+  name: string;
+  description: string;
+  lightColors: string;
+  darkColors: string;
+  radius: string;
+  sizes: string;
+  effects: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionRow {
+  jti: string;
+  accountId: string;
+  environmentId: string;
+  templateId: string | null;
+  endUserId: string;
+  endUserEmail: string | null;
+  endUserIp: string | null;
+  metadata: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}

@@ -1,0 +1,184 @@
+import type {
+  AccountRow,
+  ApiKeyRow,
+  EnvironmentRow,
+  ImportRow,
+  SessionRow,
+  StoredRow,
+  TemplateRow,
+  TemplateSummaryRow,
+  ThemeRow,
+} from './rows';
+
+// The storage boundary (DESIGN.md "Storage engines"): services call these repositories and nothing else.
+// Every method that must be atomic is one method here, so no engine ever offers a generic async transaction
+// (SQLite's one shared connection would let other requests' statements join it across an await).
+
+/** A unique name or key is taken: the race-proof signal, thrown by inserts and updates; services map it to conflict. */
+export class UniqueViolationError extends Error {
+  constructor(cause?: unknown) {
+    super('unique constraint violated', { cause });
+    this.name = 'UniqueViolationError';
+  }
+}
+
+/** A keyset position: the last item of the previous page. */
+export interface KeysetPosition {
+  value: string;
+  id: string;
+}
+
+/** Filters of GET /imports, already normalised (dates as stored ISO strings). */
+export interface ImportFilters {
+  templateId?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  /** A case-insensitive substring, `%` and `_` plain characters. */
+  userEmail?: string | null;
+  environment?: string | null;
+}
+
+export interface PageQuery {
+  orderBy: 'createdAt' | 'updatedAt';
+  direction: 'asc' | 'desc';
+  after?: KeysetPosition;
+  limit: number;
+}
+
+export interface AccountStore {
+  findByName(name: string): Promise<AccountRow | undefined>;
+  /** Oldest first. */
+  list(): Promise<AccountRow[]>;
+  /** Throws UniqueViolationError when the name is taken. */
+  insert(row: AccountRow): Promise<void>;
+  /** Inserts unless an account of that name exists (several processes may race to create the default one). */
+  insertIfMissing(row: AccountRow): Promise<void>;
+}
+
+export interface EnvironmentStore {
+  /** A live (not deleted) environment of the account. */
+  findByName(accountId: string, name: string): Promise<EnvironmentRow | undefined>;
+  list(accountId: string): Promise<EnvironmentRow[]>;
+  /** The environment with its first keys, atomically. Throws UniqueViolationError when the name is taken. */
+  create(environment: EnvironmentRow, keys: ApiKeyRow[]): Promise<void>;
+  /** The active keys of the environments: the current one of each kind, and a rolled one in its grace period. */
+  activeKeysOf(environmentIds: string[]): Promise<ApiKeyRow[]>;
+  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined>;
+  /** Replaces the origins of the environment's active Public Keys; returns its active keys afterwards. */
+  setPublicOrigins(environmentId: string, origins: string[]): Promise<ApiKeyRow[]>;
+  /**
+   * Replaces the current key of `fresh.kind` by `fresh` (a Public Key inherits the previous one's origins),
+   * atomically; the previous key is deactivated now (`expiresAt` null) or kept until `expiresAt`. Returns the
+   * previous key, or undefined when the environment has no current key of that kind (nothing is written).
+   */
+  rollKey(fresh: ApiKeyRow, expiresAt: string | null): Promise<ApiKeyRow | undefined>;
+  /** Records a use of the key and its environment. */
+  touchKey(key: Pick<ApiKeyRow, 'id' | 'environmentId'>, at: string): Promise<void>;
+  /** Deactivates every key, revokes every session and marks the environment deleted, atomically. */
+  delete(environmentId: string, at: string): Promise<{ keys: number; sessions: number }>;
+  /** Every allowed origin of every usable Public Key. */
+  allActiveOrigins(now: string): Promise<string[][]>;
+}
+
+export interface TemplateStore {
+  find(accountId: string, id: string): Promise<TemplateRow | undefined>;
+  findByKey(accountId: string, key: string): Promise<TemplateRow | undefined>;
+  /** Throws UniqueViolationError when the account has a template with that key. */
+  insert(row: TemplateRow): Promise<void>;
+  /** Inserts unless the account has a template with that key; returns the one stored under the key either way. */
+  insertIfKeyFree(row: TemplateRow): Promise<TemplateRow>;
+  /** Returns the updated row, or undefined when there is none. Throws UniqueViolationError (key taken). */
+  update(
+    accountId: string,
+    id: string,
+    changes: Partial<Pick<TemplateRow, 'key' | 'schema' | 'source' | 'metadata' | 'updatedAt'>>,
+  ): Promise<TemplateRow | undefined>;
+  count(accountId: string): Promise<number>;
+  /** One keyset page without schemas. */
+  page(accountId: string, query: PageQuery): Promise<TemplateSummaryRow[]>;
+}
+
+export type ImportSummaryRow = Pick<ImportRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt' | 'fileId' | 'meta'>;
+
+export interface ImportStore {
+  insert(row: ImportRow): Promise<void>;
+  /** Makes a written import visible: counts, statistics and times set in the same statement as the status. */
+  complete(id: string, values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>): Promise<void>;
+  /** Deletes the import (any status) with its rows. */
+  delete(id: string): Promise<void>;
+  /** Imports still being written, or left over by a writer that stopped. */
+  writing(): Promise<Pick<ImportRow, 'id' | 'writerPid'>[]>;
+  /** A complete import of the account. */
+  find(accountId: string, id: string): Promise<ImportRow | undefined>;
+  page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportRow[]>;
+  count(accountId: string, filters: ImportFilters): Promise<number>;
+  /** The counts and newest complete imports of the account, read at one point in time. */
+  overview(accountId: string, latest: number): Promise<{ templates: number; imports: number; latest: ImportSummaryRow[] }>;
+}
+
+export interface RowStore {
+  /** Stores rows `first`, `first + 1`, ... of an import in one transaction (all or none). */
+  append(importId: string, first: number, texts: readonly string[]): Promise<void>;
+  /** Up to `limit` rows past `from` in row order (asc: rowIndex > from; desc: rowIndex < from). */
+  chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number): Promise<StoredRow[]>;
+}
+
+export interface SessionStore {
+  insert(row: SessionRow): Promise<void>;
+  find(jti: string): Promise<SessionRow | undefined>;
+  findOfAccount(accountId: string, jti: string): Promise<SessionRow | undefined>;
+  /** Sets revokedAt unless already set. */
+  revoke(jti: string, at: string): Promise<void>;
+}
+
+export interface ThemeStore {
+  find(accountId: string): Promise<ThemeRow | undefined>;
+  /** Throws UniqueViolationError when the account has a theme. */
+  insert(row: ThemeRow): Promise<void>;
+  /** Returns the updated row, or undefined when the account has no theme. */
+  update(accountId: string, changes: Omit<ThemeRow, 'id' | 'accountId' | 'createdAt'>): Promise<ThemeRow | undefined>;
+  /** Inserts `row`, or updates the account's theme with its members; returns the stored row. */
+  upsert(row: ThemeRow): Promise<ThemeRow>;
+}
+
+export interface SettingStore {
+  read(key: string): Promise<string | undefined>;
+  /** Stores the value unless one is there; returns whichever value is stored afterwards. */
+  insertOnce(key: string, value: string): Promise<string>;
+  /** Reads, changes and writes one setting atomically; `change` is synchronous and may throw to write nothing. */
+  modify(key: string, change: (current: string | undefined) => string): Promise<string>;
+}
+
+export interface ComplianceStore {
+  /** Deletes every import (any status, with rows) and session of the end-user in the account, atomically. */
+  deleteEndUser(accountId: string, endUserId: string): Promise<{ imports: number; rows: number; sessions: number }>;
+  /** Deletes a complete import of the account with its rows; returns its row count, undefined when none. */
+  deleteImport(accountId: string, importId: string): Promise<{ rows: number } | undefined>;
+  /** Hides up to `limit` complete imports created before `cutoff` (status 'writing'); returns their ids. */
+  hideExpired(cutoff: string, limit: number, writerPid: number): Promise<string[]>;
+  /** Deletes up to `limit` rows of the import; returns how many. */
+  deleteRows(importId: string, limit: number): Promise<number>;
+}
+
+/** Engine operations that are not about one domain. */
+export interface StoreAdmin {
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  /** A consistent online copy into `file` (which exists, empty); returns the pages copied and an integrity verdict. */
+  backup(file: string): Promise<{ pages: number; check: string }>;
+}
+
+export interface Store {
+  /** This process's identity among the nodes sharing the database. */
+  readonly nodeId: string;
+  readonly accounts: AccountStore;
+  readonly environments: EnvironmentStore;
+  readonly templates: TemplateStore;
+  readonly imports: ImportStore;
+  readonly rows: RowStore;
+  readonly sessions: SessionStore;
+  readonly themes: ThemeStore;
+  readonly settings: SettingStore;
+  readonly compliance: ComplianceStore;
+  readonly admin: StoreAdmin;
+}

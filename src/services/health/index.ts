@@ -1,0 +1,1 @@
+export { checkReadiness } from './readiness';
