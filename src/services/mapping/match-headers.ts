@@ -9,12 +9,19 @@ import { assignByComponents } from './assignment';
 import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
+import { runAll, type Steps } from './steps';
+import { validationFailed } from '../errors';
 
 export interface MatchOptions {
   /** Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes). */
   threshold?: number;
   /** Scores this close to the threshold, or to a rival, are reported as uncertain (default 0.12). */
   uncertainMargin?: number;
+  /**
+   * Most pairwise work allowed (see `pairwiseCost`); past it the call fails with validation_failed before
+   * any pair is scored. Unbounded by default (bench, tests); the service passes the configured budget.
+   */
+  budget?: number;
 }
 
 export interface Candidate {
@@ -235,32 +242,81 @@ function candidateColumns(schema: Prepared[], file: Prepared[]): (row: number) =
   };
 }
 
+// Cost units of one pair's fixed work (guards, kinds, samples, bookkeeping), in unit comparisons.
+const PAIR_COST = 24;
+// Trigrams merged per cost unit.
+const GRAMS_PER_UNIT = 4;
+// A word the vocabulary does not know is compared by characters (edit distance, Jaro-Winkler): it costs
+// several concept comparisons.
+const TOKEN_COST = 3;
+
+/**
+ * Work of scoring every schema x file pair, in unit comparisons: the pairs' fixed cost, every unit of one
+ * side against every unit of the other (names and descriptions), and the trigram merges. Known from the
+ * prepared headers alone, so it is checked before the quadratic work is paid.
+ */
+function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
+  const total = (side: Prepared[], of: (p: Prepared) => number) => side.reduce((sum, p) => sum + of(p), 0);
+  const units = (p: Prepared) =>
+    p.variants.reduce((sum, v) => sum + v.features.units.reduce((n, u) => n + (u.concept === TOKEN ? TOKEN_COST : 1), 0), 0);
+  const grams = (p: Prepared) => p.variants.reduce((sum, v) => sum + v.grams.length, 0);
+  const described = (p: Prepared) => p.description?.length ?? 0;
+  const pairs = schema.length * file.length;
+  return (
+    pairs * PAIR_COST +
+    total(schema, units) * total(file, units) +
+    total(schema, described) * total(file, described) +
+    (file.length * total(schema, grams) + schema.length * total(file, grams)) / GRAMS_PER_UNIT
+  );
+}
+
 /**
  * Map schema headers to file headers offline. Deterministic: the same input
  * gives the same output. Schema keys scoring below the threshold stay unmatched.
+ * Throws validation_failed when the work exceeds `options.budget`.
  */
 export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {}): MatchResult {
+  return runAll(matchHeaderSteps(input, options));
+}
+
+/** `matchHeaders` as steps (one per header prepared, per schema row scored, per row assigned). */
+export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions = {}): Steps<MatchResult> {
   // Many headers on one side against few on the other means many chance look-alikes
   // per true pair: demand a little more (+0.1 per factor of ten in the size ratio).
   const sizes = [input.schemaHeaders.length, input.fileHeaders.length];
   const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
   const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
   const margin = options.uncertainMargin ?? 0.12;
-  const schema = input.schemaHeaders.map(prepare);
-  const file = input.fileHeaders.map(prepare);
+  const schema: Prepared[] = [];
+  const file: Prepared[] = [];
+  for (const [items, into] of [[input.schemaHeaders, schema], [input.fileHeaders, file]] as const)
+    for (const item of items) {
+      into.push(prepare(item));
+      yield;
+    }
+  const cost = pairwiseCost(schema, file);
+  if (cost > (options.budget ?? Infinity))
+    throw validationFailed([
+      {
+        path: '',
+        message: `comparing ${schema.length} schema headers with ${file.length} file headers is too much work (cost ${Math.round(cost)}, budget ${options.budget}): send fewer or shorter headers`,
+      },
+    ]);
   const columnsFor = candidateColumns(schema, file);
   const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file) };
   // Per schema row, its strongest candidates (score-descending, then column order).
-  const candidates: { col: number; score: number }[][] = schema.map((s, i) => {
+  const candidates: { col: number; score: number }[][] = [];
+  for (let i = 0; i < schema.length; i++) {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
-      const score = scorePair(s, file[j]!, sides);
+      const score = scorePair(schema[i]!, file[j]!, sides);
       if (score >= threshold - margin) scored.push({ col: j, score });
     }
     scored.sort((x, y) => y.score - x.score || x.col - y.col);
-    return scored.slice(0, MAX_CANDIDATES);
-  });
-  const assigned = assignByComponents(candidates, threshold);
+    candidates.push(scored.slice(0, MAX_CANDIDATES));
+    yield;
+  }
+  const assigned = yield* assignByComponents(candidates, threshold);
   const mappings: MapHeadersOutput = {};
   const uncertain: UncertainPair[] = [];
   schema.forEach((_, i) => {

@@ -5,14 +5,20 @@
  */
 import { z } from 'zod';
 
-export const MAX_HEADERS = 2000;
+// Input caps (DESIGN.md "Limits"): the Public Key can call this route, so every dimension of the work is
+// bounded by the contract; the pairwise cost left over is checked against a budget before it is paid.
+export const MAX_HEADERS = 500;
+export const MAX_LABEL_CHARS = 200;
+export const MAX_SAMPLES = 20;
+export const MAX_SAMPLE_CHARS = 200;
+export const MAX_DESCRIPTION_CHARS = 1000;
 
 export const HeaderItem = z
   .object({
-    key: z.string().min(1).max(500),
-    label: z.string().max(500),
-    samples: z.array(z.string().max(1000)).max(20).optional(),
-    description: z.string().max(2000).optional(),
+    key: z.string().min(1).max(MAX_LABEL_CHARS),
+    label: z.string().max(MAX_LABEL_CHARS),
+    samples: z.array(z.string().max(MAX_SAMPLE_CHARS)).max(MAX_SAMPLES).optional(),
+    description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
   })
   .meta({ id: 'HeaderItem' });
 export type HeaderItem = z.infer<typeof HeaderItem>;
