@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { accounts } from '../../src/db/schema';
 import type { ServiceContext } from '../../src/services/context';
+import { createHarness, type Harness } from '../helpers/harness';
 import { ServiceError } from '../../src/services/errors';
 import { createLlmAnswerCache, mapHeaders, matchHeaders, resolveWithLlm, type LlmOptions, type MatchResult } from '../../src/services/mapping';
 
@@ -155,18 +157,24 @@ describe('resolveWithLlm', () => {
 describe('mapHeaders', () => {
   // "Phone" vs "Mobile" is a plausible but unsure pair: the offline matcher takes it and flags it.
   const unsure = { schemaHeaders: [{ key: 'phone', label: 'Phone' }], fileHeaders: [{ key: 'a', label: 'Mobile' }, { key: 'b', label: 'Fax' }] };
-  // The service reads only its settings here.
-  const ctx = (options?: LlmOptions) => ({ config: { llm: options, mapHeadersBudget: 20_000_000 } }) as unknown as ServiceContext;
+  // A real context on a temporary database, its LLM setting replaced per test.
+  let h: Harness;
+  before(() => {
+    h = createHarness();
+  });
+  after(() => h.close());
+  const ctx = (options?: LlmOptions): ServiceContext => ({ ...h.ctx, config: { ...h.ctx.config, llm: options as never } });
+  const account = () => h.ctx.db.select().from(accounts).get()!.id;
 
   it('returns the offline mappings without an LLM', async () => {
-    assert.deepEqual(await mapHeaders(ctx(), unsure), matchHeaders(unsure).mappings);
-    assert.equal((await mapHeaders(ctx(), unsure)).phone?.fileKey, 'a');
+    assert.deepEqual(await mapHeaders(ctx(), account(), unsure), matchHeaders(unsure).mappings);
+    assert.equal((await mapHeaders(ctx(), account(), unsure)).phone?.fileKey, 'a');
     assert.equal(received.length, 0);
   });
 
   it('rejects invalid input with validation_failed at the offending path, before any LLM call', async () => {
     const bad = { schemaHeaders: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }], fileHeaders: [{ key: 'x', label: 7 }] };
-    await assert.rejects(mapHeaders(ctx(llm()), bad as never), (error: ServiceError) => {
+    await assert.rejects(mapHeaders(ctx(llm()), account(), bad as never), (error: ServiceError) => {
       assert.equal(error.code, 'validation_failed');
       assert.deepEqual(error.details?.map((d) => d.path).sort(), ['fileHeaders.0.label', 'schemaHeaders.1.key']);
       return true;
@@ -176,7 +184,7 @@ describe('mapHeaders', () => {
 
   it('lets the LLM overrule an uncertain pair', async () => {
     reply = answer({ phone: null });
-    assert.deepEqual(await mapHeaders(ctx(llm()), unsure), {});
+    assert.deepEqual(await mapHeaders(ctx(llm()), account(), unsure), {});
     assert.equal(received.length, 1);
   });
 });

@@ -18,7 +18,7 @@ export function mappingRoutes(deps: AppDeps) {
       ...errorResponses(400, 413, 415),
     },
   });
-  router.openapi(map, async (c) => c.json(await mapHeaders(ctx, c.req.valid('json')), 200));
+  router.openapi(map, async (c) => c.json(await mapHeaders(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 200));
 
   return router;
 }

@@ -1,13 +1,17 @@
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
+import { applyLearned } from './learned-mappings';
 import { resolveWithLlm } from './llm-resolver';
 import { matchHeaderSteps } from './match-headers';
-import { MapHeadersInput, type MapHeadersOutput } from './schemas';
+import { MapHeadersInput, type HeaderMapping, type MapHeadersOutput } from './schemas';
 import { runInSlices } from './steps';
 
 /**
- * Map an uploaded file's column headers to a template's headers.
+ * Map an uploaded file's column headers to a template's headers for the account.
  *
+ * A schema key whose label the account learned from a confirmed import
+ * (`meta.mapping`) takes the file header of that label when present
+ * (confidence 0.97, `source: "learned"`); the other headers are matched:
  * Runs the offline matcher (deterministic, no network) in slices on the
  * request thread, after checking its pairwise cost against
  * `config.mapHeadersBudget`; when an LLM is configured, asks it about the
@@ -20,9 +24,17 @@ import { runInSlices } from './steps';
  * when `input` does not satisfy `MapHeadersInput` or is too much work; never
  * fails because of the LLM.
  */
-export async function mapHeaders(ctx: ServiceContext, input: MapHeadersInput): Promise<MapHeadersOutput> {
+export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput): Promise<MapHeadersOutput> {
   const data = parseInput(MapHeadersInput, input);
-  const offline = await runInSlices(matchHeaderSteps(data, { budget: ctx.config.mapHeadersBudget }));
+  const { learned, rest } = applyLearned(ctx, accountId, data);
+  const offline = await runInSlices(matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget }));
   const { llm } = ctx.config;
-  return llm ? resolveWithLlm(offline, data, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
+  const matched = llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
+  // Entries, not assignments: a schema key may be "__proto__".
+  const entries: [string, HeaderMapping][] = [];
+  for (const { key } of data.schemaHeaders) {
+    const mapping = learned.get(key) ?? (Object.hasOwn(matched, key) ? matched[key] : undefined);
+    if (mapping) entries.push([key, mapping]);
+  }
+  return Object.fromEntries(entries);
 }

@@ -42,10 +42,33 @@ export const MapHeadersInput = z
 export type MapHeadersInput = z.infer<typeof MapHeadersInput>;
 
 export const HeaderMapping = z
-  .object({ fileKey: z.string(), confidence: z.number().min(0).max(1) })
+  .object({
+    fileKey: z.string(),
+    confidence: z.number().min(0).max(1),
+    source: z
+      .enum(['learned'])
+      .optional()
+      .meta({ description: '`learned`: the label an end-user of this account confirmed for this schema key in an earlier import (`meta.mapping`)' }),
+  })
   .meta({ id: 'HeaderMapping' });
 export type HeaderMapping = z.infer<typeof HeaderMapping>;
 
 /** One entry per schema key that found a match; unmatched keys are left out. */
 export const MapHeadersOutput = z.record(z.string(), HeaderMapping).meta({ id: 'MapHeadersOutput' });
 export type MapHeadersOutput = z.infer<typeof MapHeadersOutput>;
+
+/**
+ * The mapping an end-user confirmed, sent with an import as `meta.mapping`: schema key -> the file header
+ * label it was mapped to. The account remembers it for later map-headers calls.
+ */
+export const ConfirmedMapping = z
+  .record(z.string().min(1).max(MAX_LABEL_CHARS), z.string().min(1).max(MAX_LABEL_CHARS))
+  .refine((mapping) => Object.keys(mapping).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} schema keys` })
+  .meta({ id: 'ConfirmedMapping' });
+export type ConfirmedMapping = z.infer<typeof ConfirmedMapping>;
+
+export const LearnedMapping = z.object({ schemaKey: z.string(), fileLabel: z.string(), updatedAt: z.string() });
+export type LearnedMapping = z.infer<typeof LearnedMapping>;
+
+export const ForgetLearnedInput = z.union([z.object({ schemaKey: z.string().min(1).max(MAX_LABEL_CHARS) }), z.object({ all: z.literal(true) })]);
+export type ForgetLearnedInput = z.infer<typeof ForgetLearnedInput>;
