@@ -86,9 +86,37 @@ function unitSimilarity(a: Unit, b: Unit): number {
   return partialWords.get(word.token)?.has(word === a ? b.concept : a.concept) ? 0.5 : 0;
 }
 
+/** Per call: the weight factor of each unit of the two lists' headers (absent: 1). */
+type Rarity = Map<Unit, number>;
+
+// A unit in more than this many headers of the two lists starts to weigh less.
+const COMMON_IN = 4;
+/**
+ * Generic words ("id", "name", "date", "type") weigh as much as specific ones in the vocabulary, and pull
+ * wrong pairs over the threshold when many headers share them: weigh each unit by its rarity across the two
+ * lists, 1 / (1 + log2(df / COMMON_IN)) past COMMON_IN headers (an IDF over this one call's headers).
+ */
+function unitRarity(all: Prepared[]): Rarity {
+  const keyOf = (u: Unit) => (u.concept >= 0 ? `c${u.concept}` : `${u.concept}${u.token}`);
+  const df = new Map<string, number>();
+  for (const p of all) {
+    const seen = new Set<string>();
+    for (const v of p.variants) for (const u of v.features.units) seen.add(keyOf(u));
+    for (const k of seen) df.set(k, (df.get(k) ?? 0) + 1);
+  }
+  const rarity: Rarity = new Map();
+  for (const p of all)
+    for (const v of p.variants)
+      for (const u of v.features.units) {
+        const n = df.get(keyOf(u))!;
+        if (n > COMMON_IN) rarity.set(u, 1 / (1 + Math.log2(n / COMMON_IN)));
+      }
+  return rarity;
+}
+
 const scratch = { best: new Float64Array(64) };
 /** Weighted soft Dice: each unit counts with its best counterpart on the other side. */
-function softDice(a: Unit[], b: Unit[]): number {
+function softDice(a: Unit[], b: Unit[], rarity: Rarity): number {
   if (scratch.best.length < b.length) scratch.best = new Float64Array(b.length * 2);
   const bestB = scratch.best.fill(0, 0, b.length);
   let matched = 0;
@@ -101,12 +129,14 @@ function softDice(a: Unit[], b: Unit[]): number {
       if (sim > best) best = sim;
       if (sim > bestB[j]!) bestB[j] = sim;
     }
-    matched += ua.weight * best;
-    total += ua.weight;
+    const weight = ua.weight * (rarity.get(ua) ?? 1);
+    matched += weight * best;
+    total += weight;
   }
   for (let j = 0; j < b.length; j++) {
-    matched += b[j]!.weight * bestB[j]!;
-    total += b[j]!.weight;
+    const weight = b[j]!.weight * (rarity.get(b[j]!) ?? 1);
+    matched += weight * bestB[j]!;
+    total += weight;
   }
   return total === 0 ? 0 : matched / total;
 }
@@ -178,13 +208,14 @@ function guardFactor(a: HeaderFeatures, b: HeaderFeatures, aSide: QualifiedConce
 interface Sides {
   schema: QualifiedConcepts;
   file: QualifiedConcepts;
+  rarity: Rarity;
 }
 
 function nameScore(a: Variant, b: Variant, sides: Sides): number {
   const fa = a.features;
   const fb = b.features;
   if (fa.text.length > 0 && fa.text === fb.text) return 1;
-  const dice = softDice(fa.units, fb.units);
+  const dice = softDice(fa.units, fb.units, sides.rarity);
   const chars = profileDice(a.grams, b.grams);
   // Characters matter more when the vocabulary did not understand the words.
   const charWeight = 0.15 + 0.3 * Math.max(fa.residualShare, fb.residualShare);
@@ -202,7 +233,7 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   let score = 0;
   for (const vs of s.variants) for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides));
   // Two descriptions are a second opinion; they can raise a score, never lower it.
-  if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description));
+  if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description, sides.rarity));
   const expectedS = s.variants[0]!.features.expectedKind;
   const expectedF = f.variants[0]!.features.expectedKind;
   if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
@@ -303,7 +334,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
       },
     ]);
   const columnsFor = candidateColumns(schema, file);
-  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file) };
+  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]) };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = [];
   for (let i = 0; i < schema.length; i++) {
