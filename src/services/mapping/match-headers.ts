@@ -44,7 +44,12 @@ export interface MatchResult {
 interface Variant {
   features: HeaderFeatures;
   grams: Int32Array;
+  /** Factor on this name's scores: below 1 for a name inferred from the other list. */
+  trust?: number;
 }
+
+// An initialism read from the other list is likely, not certain: its pair stays below an exact match.
+const INITIALISM_TRUST = 0.85;
 
 interface Prepared {
   /** The label, and the key when it reads differently. */
@@ -84,6 +89,29 @@ function unitSimilarity(a: Unit, b: Unit): number {
   // A stray word of a multi-word term ("first" of first_name) is weak evidence.
   const word = a.concept === TOKEN ? a : b;
   return partialWords.get(word.token)?.has(word === a ? b.concept : a.concept) ? 0.5 : 0;
+}
+
+/**
+ * A header that is one short unknown word ("CC", "OD") may be the initials of a header on the other side
+ * ("Country code", "Order date"): when exactly one header there has those initials, that header's words
+ * become a second name of this one, trusted a little less than its own.
+ */
+function expandInitialisms(side: Prepared[], other: Prepared[]): void {
+  const byInitials = new Map<string, Prepared[]>();
+  for (const p of other) {
+    const words = p.variants[0]!.features.text.split(' ').filter((w) => /^\p{L}/u.test(w));
+    if (words.length < 2 || words.length > 4) continue;
+    const initials = words.map((w) => w[0]).join('');
+    (byInitials.get(initials) ?? byInitials.set(initials, []).get(initials)!).push(p);
+  }
+  for (const p of side) {
+    const main = p.variants[0]!.features;
+    if (!/^\p{L}{2,4}$/u.test(main.text) || main.residualShare < 1) continue;
+    const match = byInitials.get(main.text);
+    if (match?.length !== 1) continue;
+    const expanded = match[0]!.variants[0]!.features;
+    p.variants.push({ features: expanded, grams: trigramProfile(expanded.text), trust: INITIALISM_TRUST });
+  }
 }
 
 /** Per call: the weight factor of each unit of the two lists' headers (absent: 1). */
@@ -231,7 +259,8 @@ function kindEvidence(score: number, compat: number, strength: number): number {
 
 function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   let score = 0;
-  for (const vs of s.variants) for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides));
+  for (const vs of s.variants)
+    for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides) * (vs.trust ?? 1) * (vf.trust ?? 1));
   // Two descriptions are a second opinion; they can raise a score, never lower it.
   if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description, sides.rarity));
   const expectedS = s.variants[0]!.features.expectedKind;
@@ -325,6 +354,8 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
       into.push(prepare(item));
       yield;
     }
+  expandInitialisms(schema, file);
+  expandInitialisms(file, schema);
   const cost = pairwiseCost(schema, file);
   if (cost > (options.budget ?? Infinity))
     throw validationFailed([
