@@ -331,6 +331,38 @@ function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
 }
 
 /**
+ * A floor of `pairwiseCost` from word and character counts alone (a phrase of two or more words is at least
+ * one unit), so that a request far over the budget is refused before its headers are analysed.
+ */
+function costFloor(input: MapHeadersInput): number {
+  const side = (items: HeaderItem[]) => {
+    let words = 0;
+    let grams = 0;
+    for (const item of items) {
+      const name = item.label.trim() || item.key;
+      words += name.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+      grams += name.length;
+    }
+    return { units: words / 2, grams };
+  };
+  const s = side(input.schemaHeaders);
+  const f = side(input.fileHeaders);
+  const nS = input.schemaHeaders.length;
+  const nF = input.fileHeaders.length;
+  return nS * nF * PAIR_COST + s.units * f.units + (nF * s.grams + nS * f.grams) / GRAMS_PER_UNIT;
+}
+
+function checkBudget(cost: number, input: MapHeadersInput, budget = Infinity): void {
+  if (cost <= budget) return;
+  throw validationFailed([
+    {
+      path: '',
+      message: `comparing ${input.schemaHeaders.length} schema headers with ${input.fileHeaders.length} file headers is too much work (cost ${Math.round(cost)}, budget ${budget}): send fewer or shorter headers`,
+    },
+  ]);
+}
+
+/**
  * Map schema headers to file headers offline. Deterministic: the same input
  * gives the same output. Schema keys scoring below the threshold stay unmatched.
  * Throws validation_failed when the work exceeds `options.budget`.
@@ -347,6 +379,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
   const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
   const margin = options.uncertainMargin ?? 0.12;
+  checkBudget(costFloor(input), input, options.budget);
   const schema: Prepared[] = [];
   const file: Prepared[] = [];
   for (const [items, into] of [[input.schemaHeaders, schema], [input.fileHeaders, file]] as const)
@@ -356,14 +389,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
     }
   expandInitialisms(schema, file);
   expandInitialisms(file, schema);
-  const cost = pairwiseCost(schema, file);
-  if (cost > (options.budget ?? Infinity))
-    throw validationFailed([
-      {
-        path: '',
-        message: `comparing ${schema.length} schema headers with ${file.length} file headers is too much work (cost ${Math.round(cost)}, budget ${options.budget}): send fewer or shorter headers`,
-      },
-    ]);
+  checkBudget(pairwiseCost(schema, file), input, options.budget);
   const columnsFor = candidateColumns(schema, file);
   const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]) };
   // Per schema row, its strongest candidates (score-descending, then column order).
