@@ -146,6 +146,16 @@ describe('resolveWithLlm', () => {
     assert.equal(empty.size, 0);
   });
 
+  it('checks a cached answer again and keeps the offline answer when it clashes with other sure pairs', async () => {
+    const cache = createLlmAnswerCache(10);
+    reply = answer({ contact: 'c2' });
+    await resolveWithLlm(offline, input, { ...llm(), cache });
+    // The same question, but here the sure pair already took c2.
+    const other: MatchResult = { ...offline, mappings: { ...offline.mappings, email: { fileKey: 'c2', confidence: 0.9 } } };
+    assert.deepEqual(await resolveWithLlm(other, input, { ...llm(), cache }), other.mappings);
+    assert.equal(received.length, 1);
+  });
+
   it('falls back when the endpoint is unreachable and skips the call when nothing is uncertain', async () => {
     const dead = { ...llm(), url: 'http://127.0.0.1:1/v1/chat/completions' };
     assert.deepEqual(await resolveWithLlm(offline, input, dead), offline.mappings);

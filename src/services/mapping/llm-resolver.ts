@@ -117,6 +117,18 @@ function applyAnswer(offline: MatchResult, pairs: UncertainPair[], answer: Answe
   return result;
 }
 
+async function ask(url: string, apiKey: string, body: string, timeoutMs: number, fetchImpl: typeof fetch): Promise<Answer> {
+  const response = await fetchImpl(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!response.ok) throw new Error(`LLM endpoint answered ${response.status}`);
+  const chat = ChatResponse.parse(await response.json());
+  return Answer.parse(JSON.parse(chat.choices[0]!.message.content));
+}
+
 /**
  * Ask the model about the offline matcher's uncertain pairs only. Resolves to
  * the refined mappings, or to the offline mappings on any failure; never rejects.
@@ -127,18 +139,9 @@ export async function resolveWithLlm(offline: MatchResult, input: MapHeadersInpu
   if (!request) return offline.mappings;
   // The URL is part of the key: the same prompt to another endpoint is another question.
   const cacheKey = createHash('sha256').update(url).update('\0').update(request.body).digest('hex');
-  const cached = cache?.get(cacheKey);
-  if (cached) return applyAnswer(offline, request.asked, cached);
   try {
-    const response = await fetchImpl(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-      body: request.body,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!response.ok) throw new Error(`LLM endpoint answered ${response.status}`);
-    const chat = ChatResponse.parse(await response.json());
-    const answer = Answer.parse(JSON.parse(chat.choices[0]!.message.content));
+    // A cached answer is checked again: the same questions may come with other sure pairs, which it could clash with.
+    const answer = cache?.get(cacheKey) ?? (await ask(url, apiKey, request.body, timeoutMs, fetchImpl));
     const mappings = applyAnswer(offline, request.asked, answer);
     cache?.set(cacheKey, answer);
     return mappings;
