@@ -331,8 +331,9 @@ function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
 }
 
 /**
- * A floor of `pairwiseCost` from word and character counts alone (a phrase of two or more words is at least
- * one unit), so that a request far over the budget is refused before its headers are analysed.
+ * An estimate of `pairwiseCost` from word and character counts alone, on the low side (a unit per two
+ * words: phrases become one unit), so that a request far over the budget is refused before its headers
+ * are analysed; the exact cost is checked once they are.
  */
 function costFloor(input: MapHeadersInput): number {
   const side = (items: HeaderItem[]) => {
