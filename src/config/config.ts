@@ -55,6 +55,9 @@ export const ConfigSchema = z.object({
   IMPORTD_LLM_API_KEY: optionalText,
   IMPORTD_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(5000),
   IMPORTD_LLM_SEND_SAMPLES: booleanText.default(false),
+  IMPORTD_LLM_MAX_PROMPT: byteSize.default(64 * 1024),
+  IMPORTD_LLM_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  IMPORTD_MAP_HEADERS_BUDGET: z.coerce.number().int().min(1000).default(20_000_000),
 });
 
 export type RawConfig = z.input<typeof ConfigSchema>;
@@ -72,7 +75,11 @@ export interface Config {
   rateLimit: { limit: number; windowSeconds: number };
   requestTimeoutSeconds: number;
   retentionDays: number | undefined;
-  llm: { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean } | undefined;
+  llm:
+    | { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean; maxPromptBytes: number; cacheEntries: number }
+    | undefined;
+  /** Most pairwise work of one map-headers call (services/mapping/match-headers.ts, `pairwiseCost`). */
+  mapHeadersBudget: number;
 }
 
 export class ConfigError extends Error {
@@ -119,7 +126,10 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
           apiKey: c.IMPORTD_LLM_API_KEY!,
           timeoutMs: c.IMPORTD_LLM_TIMEOUT_MS,
           sendSamples: c.IMPORTD_LLM_SEND_SAMPLES,
+          maxPromptBytes: c.IMPORTD_LLM_MAX_PROMPT,
+          cacheEntries: c.IMPORTD_LLM_CACHE_ENTRIES,
         }
       : undefined,
+    mapHeadersBudget: c.IMPORTD_MAP_HEADERS_BUDGET,
   };
 }

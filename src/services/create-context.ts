@@ -5,6 +5,7 @@ import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
 import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
+import { createLlmAnswerCache } from './mapping/llm-resolver';
 
 /**
  * Builds the service context over an open, migrated database. `parseWorker` is where the parse worker's code
@@ -25,6 +26,7 @@ export function createServiceContext(
     keyTouchedAt: new Map(),
     parsePool: new ParsePool(parseWorker),
   };
+  if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   ensureDefaultAccount(ctx);
   return ctx;
 }

@@ -1,5 +1,7 @@
 import type { SessionClaims } from '../auth';
 import type { ServiceContext } from '../context';
+import { rememberMapping } from '../mapping/learned-mappings';
+import type { ConfirmedMapping } from '../mapping/schemas';
 import { parseInput } from '../validate';
 import { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
@@ -56,8 +58,9 @@ export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, e
 /**
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
- * already checked (by the parse worker). Returns the create shape. Throws validation_failed (a row's index
- * in `details[].path`), and whatever producing a slice throws.
+ * already checked (by the parse worker). Once stored, a `meta.mapping` is remembered for the account.
+ * Returns the create shape. Throws validation_failed (a row's index in `details[].path`), and whatever
+ * producing a slice throws.
  */
 export async function createImport(
   ctx: ServiceContext,
@@ -72,7 +75,11 @@ export async function createImport(
     await rows.discard?.();
     throw error;
   }
-  return toListItem(await writeRows(beginImport(ctx, header), rows));
+  const stored = await writeRows(beginImport(ctx, header), rows);
+  // Validated by prepareImportHeader.
+  const mapping = (body.meta as { mapping?: ConfirmedMapping } | undefined)?.mapping;
+  if (mapping) rememberMapping(ctx, origin.accountId, mapping);
+  return toListItem(stored);
 }
 
 /** meta as JSON text without credentials; members are copied one by one so nothing else changes. */
