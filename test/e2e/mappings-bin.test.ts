@@ -11,6 +11,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 describe('./bin/importd mappings', () => {
   it('lists and forgets what imports of the served API taught, per account', async () => {
     const db = path.join(dir, 'importd.db');
+    assert.equal(runBin(['migrate', '--db', db]).code, 0);
     assert.equal(runBin(['account', 'create', 'acme', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
