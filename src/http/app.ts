@@ -5,6 +5,7 @@ import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
+import { jsonDepthLimit } from './middleware/json-depth';
 import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
@@ -35,11 +36,15 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
   app.use(requestLog(deps.logger));
   app.use('/v1/*', corsPreflight(deps.ctx));
-  const limitBody = bodyLimit(deps.ctx.config.maxBodyBytes);
-  // A streamed NDJSON import is read line by line in bounded memory: only its lines are limited (body.ts).
-  app.use('/v1/*', (c, next) =>
-    c.req.method === 'POST' && c.req.path === '/v1/imports' && NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitBody(c, next),
-  );
+  const { maxBodyBytes, limits } = deps.ctx.config;
+  const limitBody = bodyLimit(maxBodyBytes);
+  const limitImportBody = bodyLimit(Math.min(maxBodyBytes, limits.importBytes));
+  // A streamed NDJSON import is read line by line in bounded memory and counted as it is read (body.ts).
+  app.use('/v1/*', (c, next) => {
+    if (c.req.method !== 'POST' || c.req.path !== '/v1/imports') return limitBody(c, next);
+    return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
+  });
+  app.use('/v1/*', jsonDepthLimit(limits.jsonDepth));
 
   app.route('/', healthRoutes(deps));
   app.route('/v1', environmentRoutes(deps));

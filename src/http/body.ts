@@ -1,11 +1,12 @@
 import type { Context } from 'hono';
+import { parseRowJson } from '../lib/exact-json';
 import { LineTooLongError, readLines } from '../lib/lines';
 import { inSlices } from '../lib/slices';
 import { ServiceError, validationFailed } from '../services/errors';
 import type { ServiceContext } from '../services/context';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
 
 export interface ImportBody {
@@ -75,7 +76,7 @@ async function nextLine(lines: AsyncIterator<string>, lineNumber: number): Promi
 
 function parseLine(line: string, lineNumber: number): unknown {
   try {
-    return JSON.parse(line);
+    return parseRowJson(line);
   } catch (error) {
     throw new ServiceError('invalid_json', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`);
   }

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { parseStoredRow } from './exact-json';
 import type { EncoderOptions, RowEncoder } from './row-encoder';
 
 // RFC 4180: CRLF between records, fields quoted when they hold a comma, a quote or a line break (CR or LF
@@ -17,7 +18,7 @@ export function createCsvEncoder(options: EncoderOptions): RowEncoder {
     chunk(rows) {
       const records = new Array<string[]>(rows.length);
       for (let r = 0; r < rows.length; r++) {
-        const cells = JSON.parse(rows[r]!.data) as Record<string, unknown>;
+        const cells = parseStoredRow(rows[r]!.data);
         const record = new Array<string>(columns.length);
         for (let c = 0; c < columns.length; c++) {
           const key = columns[c]!;

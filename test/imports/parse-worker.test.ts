@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
 import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { contactRows } from './helpers';
 
 let h: Harness;
@@ -73,7 +73,7 @@ describe('large JSON bodies, parsed by the worker thread', () => {
 
 describe('ParsePool', () => {
   it('answers jobs in order, each with its own rows, and releases a discarded one', async () => {
-    const pool = new ParsePool(siblingWorkerScript());
+    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
     try {
       const body = (n: number) => new TextEncoder().encode(JSON.stringify({ meta: { n }, rows: contactRows(n) }));
       const [a, b] = await Promise.all([pool.parse(body(1200)), pool.parse(body(700))]);
@@ -89,7 +89,7 @@ describe('ParsePool', () => {
   });
 
   it('keeps at most SLICES_IN_FLIGHT slices waiting however far ahead the worker could run', async () => {
-    const pool = new ParsePool(siblingWorkerScript());
+    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
     try {
       const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 12) })));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -104,7 +104,7 @@ describe('ParsePool', () => {
   });
 
   it('fails pending jobs with internal_error when the worker cannot start, and never hangs', async () => {
-    const pool = new ParsePool({ source: 'throw new Error("boom")' });
+    const pool = new ParsePool({ source: 'throw new Error("boom")' }, DEFAULT_LIMITS);
     await assert.rejects(pool.parse(new TextEncoder().encode('{"rows":[]}')), (error: Error) => /parse worker stopped/.test(error.message));
     await pool.close();
   });

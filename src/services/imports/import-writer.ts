@@ -91,8 +91,8 @@ export interface CheckedRows {
 }
 
 /** Checks rows on this thread as the writer asks for them (the parse worker does the same off-thread). */
-export function checkInThread(slices: RowSlices): CheckedRows {
-  const checker = new RowChecker();
+export function checkInThread(slices: RowSlices, maxRowBytes: number): CheckedRows {
+  const checker = new RowChecker(maxRowBytes);
   async function* checked() {
     for await (const rows of slices) yield checker.check(rows);
   }
