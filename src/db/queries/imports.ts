@@ -27,13 +27,38 @@ export function insertImport(db: Db, row: ImportRow): void {
   db.insert(imports).values(row).run();
 }
 
-/** Makes a written import visible: counts, statistics and times are set in the same statement as the status. */
+/**
+ * Makes a written import visible: counts, statistics and times are set in the same statement as the status.
+ * False when the import is no longer its writer's (hidden for deletion meanwhile): nothing then changes.
+ */
 export function completeImport(
   db: Db,
   id: string,
+  writerPid: number,
   values: { rowCount: number; cellStats: string; createdAt: string; updatedAt: string },
-): void {
-  db.update(imports).set({ ...values, status: 'complete', writerPid: null }).where(eq(imports.id, id)).run();
+): boolean {
+  return (
+    db
+      .update(imports)
+      .set({ ...values, status: 'complete', writerPid: null })
+      .where(and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerPid, writerPid)))
+      .run().changes === 1
+  );
+}
+
+/**
+ * Hides imports for deletion, in one statement: status 'writing' with no writer, so no read sees them from
+ * now on, their writer (if any) can no longer complete them, and the start-up clean-up of left-over writes
+ * removes whatever a stopped process had not deleted yet.
+ */
+export function hideImports(db: Db, where: SQL): string[] {
+  return db
+    .update(imports)
+    .set({ status: 'writing', writerPid: null })
+    .where(where)
+    .returning({ id: imports.id })
+    .all()
+    .map((row) => row.id);
 }
 
 export function deleteImport(db: Db, id: string): void {

@@ -120,10 +120,10 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openapi(exported, (c) => {
     const file = exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
-    return c.body(pullStream(file.pieces), 200, {
-      'Content-Type': file.contentType,
-      'Content-Disposition': `attachment; filename="${file.fileName}"`,
-    });
+    const headers = { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` };
+    // HEAD answers the headers only: not one row is read or encoded.
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    return c.body(pullStream(file.pieces), 200, headers);
   });
 
   return router;
