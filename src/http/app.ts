@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { newRequestId } from '../core/ids';
@@ -5,7 +6,6 @@ import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
-import { jsonDepthLimit } from './middleware/json-depth';
 import { corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
@@ -35,6 +35,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use(requestLog(deps.logger));
+  app.use(async (c, next) => {
+    await next();
+    // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
+    // the connection cannot carry another request; saying so keeps clients from reusing it.
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
+  });
   app.use('/v1/*', corsPreflight(deps.ctx));
   const { maxBodyBytes, limits } = deps.ctx.config;
   const limitBody = bodyLimit(maxBodyBytes);
@@ -44,7 +51,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (c.req.method !== 'POST' || c.req.path !== '/v1/imports') return limitBody(c, next);
     return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
   });
-  app.use('/v1/*', jsonDepthLimit(limits.jsonDepth));
 
   app.route('/', healthRoutes(deps));
   app.route('/v1', environmentRoutes(deps));

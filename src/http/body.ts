@@ -47,6 +47,7 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
  * IMPORTD_MAX_IMPORT_BYTES in all).
  */
 async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
+  if (Number(c.req.header('Content-Length')) > limits.importBytes) throw importTooLarge(limits.importBytes);
   // The first line carries meta and originalSchema, every other one a row: no line needs more room.
   const maxLineBytes = Math.max(limits.rowBytes, limits.metaBytes + limits.schemaBytes + 16 * 1024);
   const lines = readLines(countedChunks(byteChunks(c.req.raw.body), limits.importBytes), maxLineBytes)[Symbol.asyncIterator]();
@@ -84,12 +85,14 @@ function parseLine(line: string, lineNumber: number): unknown {
   }
 }
 
+const importTooLarge = (maxBytes: number) => new ServiceError('payload_too_large', `the import exceeds ${maxBytes} bytes (IMPORTD_MAX_IMPORT_BYTES)`);
+
 /** The chunks, failing with payload_too_large once more than `maxBytes` have come (the import then aborts). */
 async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
   let seen = 0;
   for await (const chunk of chunks) {
     seen += chunk.byteLength;
-    if (seen > maxBytes) throw new ServiceError('payload_too_large', `the import exceeds ${maxBytes} bytes (IMPORTD_MAX_IMPORT_BYTES)`);
+    if (seen > maxBytes) throw importTooLarge(maxBytes);
     yield chunk;
   }
 }

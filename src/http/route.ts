@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import { validationFailed, zodDetails } from '../services/errors';
 import { requireCredential, type Credential } from './credentials';
 import type { AppDeps, AppEnv } from './env';
+import { jsonDepthLimit } from './middleware/json-depth';
 
 const SECURITY: Record<Credential, Record<string, string[]>[]> = {
   secret: [{ secretKey: [] }],
@@ -27,6 +28,7 @@ export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'se
   return createRoute({
     ...config,
     security: SECURITY[credential],
-    middleware: [requireCredential(deps.ctx, credential)] as const,
+    // The nesting check reads the body, so it comes after the credential check and before validation.
+    middleware: [requireCredential(deps.ctx, credential), jsonDepthLimit(deps.ctx.config.limits.jsonDepth)] as const,
   });
 }
