@@ -65,6 +65,20 @@ describe('large JSON bodies, parsed by the worker thread', () => {
     });
   }
 
+  it("one tenant's poisoned body (nested 100 000 deep) fails alone: another tenant's import parsed beside it is stored", async () => {
+    const other = createTestEnvironment(h, { account: 'other-tenant' });
+    const good = JSON.stringify({ meta: { schemaKey: 'good' }, rows: largeRows() });
+    const poisoned = `{"meta":{"schemaKey":"bad","x":${'['.repeat(100_000)}${']'.repeat(100_000)}},"rows":${JSON.stringify(largeRows())}}`;
+    const [fine, bad] = await Promise.all([
+      call(h, 'POST', '/v1/imports', { key: other.secretKey, rawBody: good }),
+      call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: poisoned }),
+    ]);
+    assert.equal(fine.status, 201, await fine.clone().text());
+    assert.equal((await json(fine)).rowCount, 20_000);
+    assert.equal(bad.status, 400);
+    assert.equal((await json(bad)).error.code, 'validation_failed');
+  });
+
   it('keep serving after a failed parse (the worker survives errors)', async () => {
     const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: JSON.stringify({ meta: { schemaKey: 'after' }, rows: largeRows() }) });
     assert.equal(response.status, 201);
@@ -98,6 +112,25 @@ describe('ParsePool', () => {
       let count = 0;
       for await (const slice of parsed.rows.slices) count += slice.length;
       assert.equal(count, SLICE_ROWS * 12);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a thread that dies fails only its own job: a job parsed beside it completes', async () => {
+    const poison = new TextEncoder().encode('{"rows":[]}      ');
+    const script = siblingWorkerScript() as { file: string };
+    // The real worker, plus a listener that kills the thread when it is handed the poison body.
+    const source = `require('node:worker_threads').parentPort.on('message', (m) => { if (m.body.byteLength === ${poison.byteLength}) process.exit(7); });
+require(${JSON.stringify(script.file)});`;
+    const pool = new ParsePool({ source }, DEFAULT_LIMITS);
+    try {
+      const good = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 8) })));
+      await assert.rejects(pool.parse(poison), /parse worker stopped/);
+      let count = 0;
+      for await (const slice of good.rows.slices) count += slice.length;
+      assert.equal(count, SLICE_ROWS * 8);
+      assert.equal(good.rows.stats().rowCount, SLICE_ROWS * 8);
     } finally {
       await pool.close();
     }
