@@ -147,3 +147,16 @@ function invalidCursor() {
     { path: 'cursor', message: 'is not a cursor of this list: it does not decode, or was made for another sort or filters' },
   ]);
 }
+
+/**
+ * How many of `rows` a page takes: `limit`, or fewer once the rows before one hold `maxBytes` (by `size`),
+ * always at least one. Large items make shorter pages, whose nextCursor continues after their last item.
+ */
+export function rowsWithinBytes<R>(rows: readonly R[], limit: number, maxBytes: number, size: (row: R) => number): number {
+  let bytes = 0;
+  for (let i = 0; i < Math.min(rows.length, limit); i++) {
+    if (i > 0 && bytes >= maxBytes) return i;
+    bytes += size(rows[i]!);
+  }
+  return limit;
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { exportRows, EXPORT_CHUNK_BYTES } from '../../src/services/imports';
-import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, type LiveServer } from '../helpers/live-server';
 import { createImportOk } from '../imports/helpers';
 
@@ -95,6 +95,36 @@ describe('limits: reads of large stored data', () => {
     const pieces = [...exportRows(h.ctx, env.accountId, created.id, { format: 'ndjson' }).pieces].filter((piece) => piece.rows > 0);
     assert.ok(pieces.length >= 3);
     for (const piece of pieces) assert.ok(piece.text.length <= EXPORT_CHUNK_BYTES + 2 * 1_500_100, `${piece.text.length} characters`);
+  });
+});
+
+describe('limits: meta stored before the cap', () => {
+  it('imports with 3 MB of meta each: the list pages end early by bytes (every import listed once), the overview stays bounded', async () => {
+    const fresh = createHarness();
+    const freshEnv = createTestEnvironment(fresh);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) ids.push((await createImportOk(fresh, freshEnv, { rows: [{ a: i }] })).id);
+      const blob = JSON.stringify({ blob: 'm'.repeat(3_000_000) });
+      fresh.storage.sqlite.prepare('UPDATE imports SET meta = ?').run(blob);
+      const listed: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const response = await call(fresh, 'GET', `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: freshEnv.secretKey });
+        assert.equal(response.status, 200);
+        const page = (await response.json()) as any;
+        assert.ok(page.data.length <= 3, `${page.data.length} imports in a page`);
+        assert.equal(page.pagination.paging.total, 8);
+        listed.push(...page.data.map((item: { id: string }) => item.id));
+        cursor = page.pagination.paging.nextCursor;
+      } while (cursor);
+      assert.deepEqual(listed.sort(), ids.sort());
+      const overview = (await (await call(fresh, 'GET', '/v1/stats/overview', { key: freshEnv.secretKey })).json()) as any;
+      assert.equal(overview.counts.imports, 8);
+      assert.ok(overview.latestImports.length >= 1 && overview.latestImports.length <= 3);
+    } finally {
+      fresh.close();
+    }
   });
 });
 

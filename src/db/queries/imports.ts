@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import { imports } from '../schema';
@@ -83,8 +83,13 @@ export function findImport(db: Db, accountId: string, id: string): ImportRow | u
   return completeImportById(db).get({ accountId, id });
 }
 
+/** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
+export type ImportListRow = Omit<ImportRow, 'originalSchema' | 'cellStats'>;
+
+const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
-export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportRow[] {
+export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportListRow[] {
   return importPageQuery(db, accountId, query).all();
 }
 
@@ -99,7 +104,7 @@ export function importPageQuery(db: Db, accountId: string, query: ImportPageQuer
   }
   const order = query.direction === 'desc' ? desc : asc;
   return db
-    .select()
+    .select(listColumns)
     .from(imports)
     .where(and(...conditions))
     .orderBy(order(column), order(imports.id))

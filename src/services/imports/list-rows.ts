@@ -1,6 +1,6 @@
-import { readRowChunk, type StoredRow } from '../../db/queries/import-rows';
+import { readRowChunk } from '../../db/queries/import-rows';
 import type { ServiceContext } from '../context';
-import { buildPage, decodeCursor, type PageRequest } from '../pagination';
+import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { findAccountImport } from './get-import';
 import { ListRowsQuery } from './schemas';
@@ -8,8 +8,6 @@ import { rowPageJson } from './views';
 
 /** Characters of row JSON a page holds at most (besides its first row): large rows make shorter pages. */
 export const ROWS_PAGE_BYTES = 4 * 1024 * 1024;
-
-const stored = (rows: readonly StoredRow[]) => rows.reduce((sum, row) => sum + row.data.length, 0);
 
 /**
  * One page of an import's rows by rowIndex (keyset on the primary key; `total` is the stored row count, never
@@ -30,8 +28,7 @@ export function listRows(ctx: ServiceContext, accountId: string, importId: strin
   };
   const after = decodeCursor(ctx, request)?.value ?? (direction === 'asc' ? -1 : Number.MAX_SAFE_INTEGER);
   const rows = readRowChunk(ctx.sqlite, imported.id, direction, after, limit + 1, ROWS_PAGE_BYTES);
-  // A chunk cut short by the byte budget ends with one row past it: the page stops before that row.
-  const pageSize = rows.length <= limit && rows.length > 1 && stored(rows.slice(0, -1)) >= ROWS_PAGE_BYTES ? rows.length - 1 : limit;
+  const pageSize = rowsWithinBytes(rows, limit, ROWS_PAGE_BYTES, (row) => row.data.length);
   const page = buildPage(ctx, request, rows, imported.rowCount, (row) => ({ value: row.rowIndex }), pageSize);
   return rowPageJson(page.rows, page.pagination);
 }
