@@ -79,6 +79,17 @@ describe('large JSON bodies, parsed by the worker thread', () => {
     assert.equal((await json(bad)).error.code, 'validation_failed');
   });
 
+  it('a large body refused for its session releases its parse thread: later large imports are not held up', { timeout: 60_000 }, async () => {
+    const rawBody = JSON.stringify({ meta: { schemaKey: 'big' }, rows: largeRows() });
+    const withBadToken = JSON.stringify({ meta: { schemaKey: 'big', sessionToken: 'not-a-token' }, rows: largeRows() });
+    for (let i = 0; i < 6; i++) {
+      const refused = await call(h, 'POST', '/v1/imports', { key: env.publicKey, origin: env.origin, rawBody: withBadToken });
+      assert.equal(refused.status, 401);
+    }
+    const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody });
+    assert.equal(response.status, 201);
+  });
+
   it('keep serving after a failed parse (the worker survives errors)', async () => {
     const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: JSON.stringify({ meta: { schemaKey: 'after' }, rows: largeRows() }) });
     assert.equal(response.status, 201);

@@ -61,7 +61,14 @@ export function importRoutes(deps: AppDeps) {
   router.openAPIRegistry.registerPath(create);
   router.post('/imports', ...middleware, async (c) => {
     const body = await readImportBody(c, ctx);
-    const origin = await importOrigin(ctx, c, body.meta);
+    let origin: ImportOrigin;
+    try {
+      origin = await importOrigin(ctx, c, body.meta);
+    } catch (error) {
+      // A refused session: the parse thread working on the body stops (else it would wait for a reader forever).
+      if ('discard' in body.rows) await body.rows.discard?.();
+      throw error;
+    }
     return c.json(await createImport(ctx, origin, body), 201);
   });
 

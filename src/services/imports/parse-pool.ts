@@ -6,6 +6,9 @@ import type { CheckedRows } from './import-writer';
 import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 import type { CellStats } from './schemas';
 
+/** Threads parsing at once, at most: more bodies wait their turn (their bytes are already in memory). */
+export const MAX_PARSE_THREADS = 4;
+
 /** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
 export const PARSE_IN_WORKER_BYTES = 512 * 1024;
 
@@ -48,6 +51,7 @@ export class ParsePool {
   private readonly stopped = new WeakSet<Worker>();
   private readonly running = new Set<Worker>();
   private readonly jobs = new Map<number, Job>();
+  private readonly waiting: (() => void)[] = [];
   private nextId = 1;
 
   constructor(
@@ -64,6 +68,7 @@ export class ParsePool {
     const job: Job = { messages: [], flow: new Int32Array(control) };
     job.flow[CREDITS] = SLICES_IN_FLIGHT;
     this.jobs.set(id, job);
+    while (this.running.size >= MAX_PARSE_THREADS) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const worker = this.take(job);
     const buffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.slice().buffer;
     worker.postMessage({ id, body: buffer as ArrayBuffer, control, limits: this.limits } satisfies WorkerRequest, [buffer as ArrayBuffer]);
@@ -125,6 +130,7 @@ export class ParsePool {
       this.jobs.delete(id);
       this.running.delete(worker);
       void worker.terminate();
+      this.waiting.shift()?.();
     }
   }
 
