@@ -68,7 +68,8 @@ function bigIntegerLiterals(text: string): Map<string, string> | undefined {
       while (end < text.length && !',} \t\r\n'.includes(text[end]!)) end++;
     }
     const literal = text.slice(i, end);
-    if (/^-?\d{16,}$/.test(literal) && !Number.isSafeInteger(Number(literal))) found.set(key, literal);
+    // Kept only when JSON.stringify would print another number (so -2^53, exact as a double, is not).
+    if (/^-?\d{16,}$/.test(literal) && String(Number(literal)) !== literal) found.set(key, literal);
     else found.delete(key);
     i = skipSpace(text, end);
     if (text[i] === ',') i = skipSpace(text, i + 1);
