@@ -17,7 +17,7 @@ export const DEFAULT_TEMPLATE_SOURCE = 'studio';
  * conflict (the account already has a template with that key).
  */
 export function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Template {
-  checkSchemaLimits('schema', (input as { schema?: unknown }).schema, ctx.config.limits);
+  checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(CreateTemplateInput, input);
   const now = isoTime(ctx.clock);
   const id = newId();

@@ -15,7 +15,7 @@ import { toTemplate } from './views';
  * not_found, conflict (another template of the account has the new key).
  */
 export function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Template {
-  checkSchemaLimits('schema', (input as { schema?: unknown }).schema, ctx.config.limits);
+  checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(UpdateTemplateInput, input);
   return ctx.db.transaction(() => {
     if (!findTemplate(ctx.db, accountId, id)) throw notFound('template');
