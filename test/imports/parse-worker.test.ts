@@ -4,6 +4,7 @@ import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
 import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
 import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
 
 let h: Harness;
@@ -65,18 +66,22 @@ describe('large JSON bodies, parsed by the worker thread', () => {
     });
   }
 
-  it("one tenant's poisoned body (nested 100 000 deep) fails alone: another tenant's import parsed beside it is stored", async () => {
+  it("one tenant's poisoned body (nested 100 000 deep) fails alone on the real server: another tenant's import parsed beside it is stored", async () => {
     const other = createTestEnvironment(h, { account: 'other-tenant' });
     const good = JSON.stringify({ meta: { schemaKey: 'good' }, rows: largeRows() });
     const poisoned = `{"meta":{"schemaKey":"bad","x":${'['.repeat(100_000)}${']'.repeat(100_000)}},"rows":${JSON.stringify(largeRows())}}`;
-    const [fine, bad] = await Promise.all([
-      call(h, 'POST', '/v1/imports', { key: other.secretKey, rawBody: good }),
-      call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: poisoned }),
-    ]);
-    assert.equal(fine.status, 201, await fine.clone().text());
-    assert.equal((await json(fine)).rowCount, 20_000);
-    assert.equal(bad.status, 400);
-    assert.equal((await json(bad)).error.code, 'validation_failed');
+    const server = await startLiveServer(h);
+    try {
+      const post = (key: string, body: string) =>
+        fetch(`${server.url}/v1/imports`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+      const [fine, bad] = await Promise.all([post(other.secretKey, good), post(env.secretKey, poisoned)]);
+      assert.equal(fine.status, 201, await fine.clone().text());
+      assert.equal((await json(fine)).rowCount, 20_000);
+      assert.equal(bad.status, 400);
+      assert.equal((await json(bad)).error.code, 'validation_failed');
+    } finally {
+      await server.close();
+    }
   });
 
   it('a large body refused for its session releases its parse thread: later large imports are not held up', { timeout: 60_000 }, async () => {
