@@ -24,7 +24,7 @@ export function createServiceContext(
     config,
     sessionSecret: loadSessionSecret(storage.db, config.sessionSecret),
     keyTouchedAt: new Map(),
-    parsePool: new ParsePool(parseWorker),
+    parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
   };
   if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   ensureDefaultAccount(ctx);

@@ -23,8 +23,8 @@ export function complianceRoutes(deps: AppDeps) {
       ...errorResponses(400),
     },
   });
-  router.openapi(deleteEndUser, (c) =>
-    c.json(deleteEndUserData(ctx, c.var.caller.principal.accountId, c.req.valid('param').endUserId), 200),
+  router.openapi(deleteEndUser, async (c) =>
+    c.json(await deleteEndUserData(ctx, c.var.caller.principal.accountId, c.req.valid('param').endUserId), 200),
   );
 
   const removeImport = defineRoute(deps, 'secret', {
@@ -41,7 +41,7 @@ export function complianceRoutes(deps: AppDeps) {
       ...errorResponses(404),
     },
   });
-  router.openapi(removeImport, (c) => c.json(deleteImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
+  router.openapi(removeImport, async (c) => c.json(await deleteImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
 
   return router;
 }

@@ -1,20 +1,20 @@
 import { WRITE_TRANSACTION } from '../../db/open-database';
-import { deleteImport as deleteImportRow } from '../../db/queries/imports';
-import { countRowsOfImport, findCompleteImport } from '../../db/queries/compliance';
+import { hideCompleteImport } from '../../db/queries/compliance';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
+import { removeHiddenImport } from '../imports/remove-import';
 import type { DeletedImport } from './schemas';
 
 /**
- * Deletes one import of the account and all its rows, in one transaction. An import of another account,
- * or one still being written, is not_found (never reveal that it exists). Throws not_found.
+ * Deletes one import of the account and all its rows. It disappears from every read at once (hidden in one
+ * small transaction); its rows then go in small transactions that let other requests run in between, so
+ * an import of any size never holds the server. A process stopped midway leaves it hidden, and the next
+ * start removes the rest. An import of another account, or one still being written, is not_found (never
+ * reveal that it exists). Throws not_found.
  */
-export function deleteImport(ctx: ServiceContext, accountId: string, importId: string): DeletedImport {
-  return ctx.db.transaction(() => {
-    const found = findCompleteImport(ctx.db, accountId, importId);
-    if (!found) throw notFound('import');
-    const rows = countRowsOfImport(ctx.db, found.id);
-    deleteImportRow(ctx.db, found.id);
-    return { id: found.id, deleted: true as const, rows };
-  }, WRITE_TRANSACTION);
+export async function deleteImport(ctx: ServiceContext, accountId: string, importId: string): Promise<DeletedImport> {
+  const hidden = ctx.db.transaction(() => hideCompleteImport(ctx.db, accountId, importId), WRITE_TRANSACTION);
+  if (!hidden) throw notFound('import');
+  const rows = await removeHiddenImport(ctx, importId);
+  return { id: importId, deleted: true as const, rows };
 }

@@ -2,6 +2,7 @@ import type { SessionClaims } from '../auth';
 import type { ServiceContext } from '../context';
 import { rememberMapping } from '../mapping/learned-mappings';
 import type { ConfirmedMapping } from '../mapping/schemas';
+import { checkEnvelopeLimits } from '../limits';
 import { parseInput } from '../validate';
 import { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
@@ -28,6 +29,7 @@ const UNSTORED_META = new Set(['sessionToken', 'publicKey']);
  * template. End-user fields come only from the session. Throws validation_failed, template_not_allowed.
  */
 export function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, envelope: { meta?: unknown; originalSchema?: unknown }): ImportHeader {
+  checkEnvelopeLimits(envelope, ctx.config.limits);
   const parsed = parseInput(ImportEnvelope, envelope);
   const meta = (envelope.meta ?? {}) as Record<string, unknown>;
   const schema = (envelope.originalSchema ?? {}) as Record<string, unknown>;
@@ -67,7 +69,7 @@ export async function createImport(
   origin: ImportOrigin,
   body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows },
 ): Promise<ImportListItem> {
-  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows);
+  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let header: ImportHeader;
   try {
     header = prepareImportHeader(ctx, origin, body);

@@ -1,5 +1,5 @@
 import type { StoredRow } from '../../db/queries/import-rows';
-import type { ImportRow } from '../../db/queries/imports';
+import type { ImportListRow, ImportRow } from '../../db/queries/imports';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -7,7 +7,7 @@ import type { CellStats, ImportDetail, ImportListItem } from './schemas';
 // Stored import -> the response shapes, each with exactly the members the spec lists for it.
 
 /** The list and create shape. */
-export function toListItem(row: ImportRow): ImportListItem {
+export function toListItem(row: ImportListRow): ImportListItem {
   return {
     ...head(row),
     fileId: row.fileId,
@@ -49,6 +49,6 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<R
 }
 
 /** The members every shape of an import starts with. */
-function head(row: ImportRow) {
+function head(row: ImportListRow) {
   return { id: row.id, templateId: row.templateId, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }

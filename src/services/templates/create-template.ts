@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { findTemplate, insertTemplate } from '../../db/queries/templates';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
+import { checkSchemaLimits } from '../limits';
 import { parseInput } from '../validate';
 import { CreateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
@@ -16,6 +17,7 @@ export const DEFAULT_TEMPLATE_SOURCE = 'studio';
  * conflict (the account already has a template with that key).
  */
 export function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Template {
+  checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(CreateTemplateInput, input);
   const now = isoTime(ctx.clock);
   const id = newId();

@@ -4,6 +4,7 @@ import { WRITE_TRANSACTION } from '../../db/open-database';
 import { findTemplate, updateTemplateRow } from '../../db/queries/templates';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
+import { checkSchemaLimits } from '../limits';
 import { parseInput } from '../validate';
 import { UpdateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
@@ -14,6 +15,7 @@ import { toTemplate } from './views';
  * not_found, conflict (another template of the account has the new key).
  */
 export function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Template {
+  checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(UpdateTemplateInput, input);
   return ctx.db.transaction(() => {
     if (!findTemplate(ctx.db, accountId, id)) throw notFound('template');
