@@ -62,3 +62,37 @@ export async function startBareHono(payload: string): Promise<{ url: string; sto
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
 }
+
+/** Reads one path in a loop until SIGTERM; prints the slowest read and the count. */
+const READER = `
+  const [url, key, path] = process.argv.slice(1);
+  let stop = false, worst = 0, reads = 0;
+  process.on('SIGTERM', () => (stop = true));
+  (async () => {
+    while (!stop) {
+      const started = performance.now();
+      await (await fetch(url + path, { headers: { Authorization: 'Bearer ' + key } })).arrayBuffer();
+      worst = Math.max(worst, performance.now() - started);
+      reads++;
+    }
+    process.stdout.write(JSON.stringify({ worst, reads }));
+  })();`;
+
+/**
+ * Starts timing small reads of `path` in a loop, from a process of its own (so the work measured cannot
+ * delay them on the client side); `stop()` answers the slowest read and how many there were.
+ */
+export async function startReader(api: Api, path: string): Promise<{ stop(): Promise<{ worst: number; reads: number }> }> {
+  const reader = spawn(process.execPath, ['-e', READER, api.url, api.key, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  reader.stdout!.on('data', (chunk) => (output += chunk));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return {
+    async stop() {
+      const exited = new Promise((resolve) => reader.once('exit', resolve));
+      reader.kill('SIGTERM');
+      await exited;
+      return JSON.parse(output) as { worst: number; reads: number };
+    },
+  };
+}

@@ -3,12 +3,14 @@
  *   npm run bench:mapping [-- --errors]
  * Reads ../shared/headermap/*.jsonl (override with HEADERMAP_DIR), scores the
  * matcher and an exact-match baseline with the metric of that folder's README,
- * and times synthetic 50x50 and 1000x1000 inputs. Prints tables; writes nothing.
+ * and times synthetic 50x50 and 1000x1000 inputs, then the largest requests the service accepts or refuses
+ * (500 x 500, the default budget) with the longest event-loop stall. Prints tables; writes nothing.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { matchHeaders } from '../src/services/mapping/match-headers';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { matchHeaders, matchHeaderSteps } from '../src/services/mapping/match-headers';
+import { runInSlices } from '../src/services/mapping/steps';
 import type { HeaderItem, MapHeadersInput } from '../src/services/mapping/schemas';
 
 interface Case extends MapHeadersInput {
@@ -165,3 +167,53 @@ for (const [n, runs] of [[50, 200], [1000, 3]] as const) {
 }
 console.log('\nSpeed\n');
 printTable(speedRows);
+
+// The request path: 500 x 500 (the item cap) run in slices against the default budget, and 500 x 500 labels
+// of 200 characters (the label cap), refused by the budget; the longest stall of the event loop in each.
+const BUDGET = 20_000_000;
+function longLabels(n: number, prefix: string): HeaderItem[] {
+  return Array.from({ length: n }, (_, i) => {
+    const words = Array.from({ length: 40 }, (_, w) => `w${((i * 7919 + w * 104729 + prefix.length) % 99991).toString(36)}x`);
+    return { key: `${prefix}${i}`, label: words.join(' ').slice(0, 200) };
+  });
+}
+async function requestPath(): Promise<void> {
+  // The stall is timer lateness (it counts waiting for a core on a busy machine); the longest step is the
+  // matcher's own CPU time between two points where it can yield (a slice is ~10 ms plus at most one step).
+  const rows: string[][] = [['request', 'answer', 'wall ms', 'longest stall ms', 'longest step cpu ms']];
+  const cases: [string, MapHeadersInput][] = [
+    ['500x500 short labels', syntheticCase(500, 11)],
+    ['500x500 labels of 200 chars', { schemaHeaders: longLabels(500, 's'), fileHeaders: longLabels(500, 'file') }],
+  ];
+  for (const [name, input] of cases) {
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const started = performance.now();
+    let answer: string;
+    try {
+      answer = `${Object.keys((await runInSlices(matchHeaderSteps(input, { budget: BUDGET }))).mappings).length} mapped`;
+    } catch (error) {
+      answer = `refused (${/cost \d+/.exec((error as Error).message)?.[0] ?? (error as Error).message})`;
+    }
+    const wall = performance.now() - started;
+    delay.disable();
+    let longestStep = 0;
+    const steps = matchHeaderSteps(input, { budget: BUDGET });
+    for (;;) {
+      const stepStarted = process.cpuUsage();
+      let done = false;
+      try {
+        done = steps.next().done === true;
+      } catch {
+        done = true;
+      }
+      const used = process.cpuUsage(stepStarted);
+      longestStep = Math.max(longestStep, (used.user + used.system) / 1000);
+      if (done) break;
+    }
+    rows.push([name, answer, wall.toFixed(1), (delay.max / 1e6).toFixed(1), longestStep.toFixed(1)]);
+  }
+  console.log(`\nRequest path (budget ${BUDGET}, ~10 ms slices)\n`);
+  printTable(rows);
+}
+void requestPath();

@@ -1,6 +1,5 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export).
-import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +8,7 @@ import Database from 'better-sqlite3';
 import { runBin, startServe } from '../test/helpers/process';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { csvFloor, ingestFloor, iterateParseFloor, rowsPageFloor, scratch, time } from './floors';
-import { drained, load, peakRssMiB, request, startBareHono, timed, type Api } from './http';
+import { drained, load, peakRssMiB, request, startBareHono, startReader, timed, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
@@ -174,32 +173,11 @@ async function underLoad(api: Api, importId: string) {
 async function stallDuringWrite(api: Api) {
   const small = JSON.parse((await timed(api, 'POST', '/v1/imports', importBody(1))).text).id as string;
   const body = Buffer.from(importBody(LARGE));
-  // The reads come from a process of their own, so the writer's upload cannot delay them on the client side.
-  const reader = spawn(process.execPath, ['-e', READER, api.url, api.key, `/v1/imports/${small}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  reader.stdout!.on('data', (chunk) => (output += chunk));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const reader = await startReader(api, `/v1/imports/${small}`);
   await request(api, 'POST', '/v1/imports', body);
-  reader.kill('SIGTERM');
-  await new Promise((resolve) => reader.once('exit', resolve));
-  const { worst, reads } = JSON.parse(output) as { worst: number; reads: number };
+  const { worst, reads } = await reader.stop();
   record(`worst small read during a ${LARGE}-row import (${reads} reads)`, worst, 'ms', undefined, '< 50 ms');
 }
-
-/** Reads one import in a loop until SIGTERM; prints the slowest read and the count. */
-const READER = `
-  const [url, key, path] = process.argv.slice(1);
-  let stop = false, worst = 0, reads = 0;
-  process.on('SIGTERM', () => (stop = true));
-  (async () => {
-    while (!stop) {
-      const started = performance.now();
-      await (await fetch(url + path, { headers: { Authorization: 'Bearer ' + key } })).arrayBuffer();
-      worst = Math.max(worst, performance.now() - started);
-      reads++;
-    }
-    process.stdout.write(JSON.stringify({ worst, reads }));
-  })();`;
 
 /** A 1M-row NDJSON import and its CSV export, on a server of their own so its peak RSS is theirs alone. */
 async function bigImport(dir: string) {

@@ -7,6 +7,7 @@ import { registerExport } from './commands/export';
 import { registerImport } from './commands/import';
 import { registerImports } from './commands/imports';
 import { registerHealthcheck } from './commands/healthcheck';
+import { registerMappings } from './commands/mappings';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
@@ -53,6 +54,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImports(program, runtime);
   registerImport(program, runtime);
   registerExport(program, runtime);
+  registerMappings(program, runtime);
   registerHealthcheck(program, runtime);
   registerEndUser(program, runtime);
   registerBackup(program, runtime);

@@ -60,6 +60,15 @@ export const ConfigSchema = z.object({
   IMPORTD_LLM_API_KEY: optionalText,
   IMPORTD_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(5000),
   IMPORTD_LLM_SEND_SAMPLES: booleanText.default(false),
+  IMPORTD_LLM_MAX_PROMPT: byteSize.default(64 * 1024),
+  IMPORTD_LLM_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  IMPORTD_MAP_HEADERS_BUDGET: z.coerce.number().int().min(1000).default(20_000_000),
+  IMPORTD_MAX_META_BYTES: byteSize.default(64 * 1024),
+  IMPORTD_MAX_SCHEMA_BYTES: byteSize.default(1024 ** 2),
+  IMPORTD_MAX_SCHEMA_FIELDS: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  IMPORTD_MAX_ROW_BYTES: byteSize.default(1024 ** 2),
+  IMPORTD_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
+  IMPORTD_MAX_IMPORT_BYTES: byteSize.default(1024 ** 3),
 });
 
 export type RawConfig = z.input<typeof ConfigSchema>;
@@ -77,7 +86,28 @@ export interface Config {
   rateLimit: { limit: number; windowSeconds: number };
   requestTimeoutSeconds: number;
   retentionDays: number | undefined;
-  llm: { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean } | undefined;
+  llm:
+    | { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean; maxPromptBytes: number; cacheEntries: number }
+    | undefined;
+  /** Most pairwise work of one map-headers call (services/mapping/match-headers.ts, `pairwiseCost`). */
+  mapHeadersBudget: number;
+  limits: Limits;
+}
+
+/** What one request may make the server store or work through (DESIGN.md "Limits"). */
+export interface Limits {
+  /** An import's `meta`, as JSON. */
+  metaBytes: number;
+  /** An import's `originalSchema` and a template's `schema`, as JSON. */
+  schemaBytes: number;
+  /** Field keys of such a schema (`fields` or `columns`). */
+  schemaFields: number;
+  /** One stored row, as JSON. */
+  rowBytes: number;
+  /** Nesting of arrays and objects anywhere in a JSON body. */
+  jsonDepth: number;
+  /** One import's body, in every format. */
+  importBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -124,7 +154,18 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
           apiKey: c.IMPORTD_LLM_API_KEY!,
           timeoutMs: c.IMPORTD_LLM_TIMEOUT_MS,
           sendSamples: c.IMPORTD_LLM_SEND_SAMPLES,
+          maxPromptBytes: c.IMPORTD_LLM_MAX_PROMPT,
+          cacheEntries: c.IMPORTD_LLM_CACHE_ENTRIES,
         }
       : undefined,
+    mapHeadersBudget: c.IMPORTD_MAP_HEADERS_BUDGET,
+    limits: {
+      metaBytes: c.IMPORTD_MAX_META_BYTES,
+      schemaBytes: c.IMPORTD_MAX_SCHEMA_BYTES,
+      schemaFields: c.IMPORTD_MAX_SCHEMA_FIELDS,
+      rowBytes: c.IMPORTD_MAX_ROW_BYTES,
+      jsonDepth: c.IMPORTD_MAX_JSON_DEPTH,
+      importBytes: c.IMPORTD_MAX_IMPORT_BYTES,
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { newRequestId } from '../core/ids';
@@ -34,13 +35,23 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use(requestLog(deps.logger));
+  app.use(async (c, next) => {
+    await next();
+    // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
+    // the connection cannot carry another request; saying so keeps clients from reusing it.
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
+  });
   app.use('/v1/*', corsPreflight(deps.ctx));
   app.use('/v1/*', corsOnEarlyErrors(deps.ctx));
-  const limitBody = bodyLimit(deps.ctx.config.maxBodyBytes);
-  // A streamed NDJSON import is read line by line in bounded memory: only its lines are limited (body.ts).
-  app.use('/v1/*', (c, next) =>
-    c.req.method === 'POST' && c.req.path === '/v1/imports' && NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitBody(c, next),
-  );
+  const { maxBodyBytes, limits } = deps.ctx.config;
+  const limitBody = bodyLimit(maxBodyBytes);
+  const limitImportBody = bodyLimit(Math.min(maxBodyBytes, limits.importBytes));
+  // A streamed NDJSON import is read line by line in bounded memory and counted as it is read (body.ts).
+  app.use('/v1/*', (c, next) => {
+    if (c.req.method !== 'POST' || c.req.path !== '/v1/imports') return limitBody(c, next);
+    return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
+  });
 
   app.route('/', healthRoutes(deps));
   app.route('/v1', environmentRoutes(deps));

@@ -1,11 +1,13 @@
 import type { Context } from 'hono';
+import { parseRowJson } from '../lib/exact-json';
 import { LineTooLongError, readLines } from '../lib/lines';
 import { inSlices } from '../lib/slices';
 import { ServiceError, validationFailed } from '../services/errors';
+import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
 
 /** True when a POST /imports body of this type is one readImportBody reads (JSON or NDJSON). */
@@ -32,7 +34,7 @@ export interface ImportBody {
  */
 export async function readImportBody(c: Context, ctx: ServiceContext): Promise<ImportBody> {
   const contentType = c.req.header('Content-Type') ?? '';
-  if (NDJSON_TYPE.test(contentType)) return readNdjsonImportBody(c);
+  if (NDJSON_TYPE.test(contentType)) return readNdjsonImportBody(c, ctx.config.limits);
   if (!JSON_TYPE.test(contentType)) {
     throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
@@ -46,10 +48,14 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
  * Reads a streamed POST /imports body (`application/x-ndjson`): a first line `{ "meta": ..., "originalSchema":
  * ... }`, then one row object a line. Lines are read and parsed only as the writer asks for the next slice,
  * so a body of any size is ingested in bounded memory. Throws invalid_json (with the line number),
- * validation_failed (the first line is not an object), payload_too_large (a line over the limit).
+ * validation_failed (the first line is not an object), payload_too_large (a line over the limit, or more than
+ * IMPORTD_MAX_IMPORT_BYTES in all).
  */
-async function readNdjsonImportBody(c: Context): Promise<ImportBody> {
-  const lines = readLines(byteChunks(c.req.raw.body), MAX_LINE_BYTES)[Symbol.asyncIterator]();
+async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
+  if (Number(c.req.header('Content-Length')) > limits.importBytes) throw importTooLarge(limits.importBytes);
+  // The first line carries meta and originalSchema, every other one a row: no line needs more room.
+  const maxLineBytes = Math.max(limits.rowBytes, limits.metaBytes + limits.schemaBytes + 16 * 1024);
+  const lines = readLines(countedChunks(byteChunks(c.req.raw.body), limits.importBytes), maxLineBytes)[Symbol.asyncIterator]();
   let lineNumber = 1;
   const first = await nextLine(lines, lineNumber);
   const header = first === undefined ? {} : parseLine(first, lineNumber);
@@ -65,8 +71,6 @@ async function readNdjsonImportBody(c: Context): Promise<ImportBody> {
   return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS) };
 }
 
-const MAX_LINE_BYTES = 16 * 1024 * 1024;
-
 async function nextLine(lines: AsyncIterator<string>, lineNumber: number): Promise<string | undefined> {
   try {
     const next = await lines.next();
@@ -80,9 +84,21 @@ async function nextLine(lines: AsyncIterator<string>, lineNumber: number): Promi
 
 function parseLine(line: string, lineNumber: number): unknown {
   try {
-    return JSON.parse(line);
+    return parseRowJson(line);
   } catch (error) {
     throw new ServiceError('invalid_json', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const importTooLarge = (maxBytes: number) => new ServiceError('payload_too_large', `the import exceeds ${maxBytes} bytes (IMPORTD_MAX_IMPORT_BYTES)`);
+
+/** The chunks, failing with payload_too_large once more than `maxBytes` have come (the import then aborts). */
+async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let seen = 0;
+  for await (const chunk of chunks) {
+    seen += chunk.byteLength;
+    if (seen > maxBytes) throw importTooLarge(maxBytes);
+    yield chunk;
   }
 }
 

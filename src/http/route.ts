@@ -3,6 +3,7 @@ import { validationFailed, zodDetails } from '../services/errors';
 import { requireCredential, type Credential, type CredentialOptions } from './credentials';
 import type { AppDeps, AppEnv } from './env';
 import type { OperationDocs } from './openapi-tags';
+import { jsonDepthLimit } from './middleware/json-depth';
 
 const SECURITY: Record<Credential, Record<string, string[]>[]> = {
   secret: [{ secretKey: [] }],
@@ -32,6 +33,7 @@ export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'se
   return createRoute({
     ...config,
     security: SECURITY[credential],
-    middleware: [requireCredential(deps.ctx, credential, options)] as const,
+    // The nesting check reads the body, so it comes after the credential check and before validation.
+    middleware: [requireCredential(deps.ctx, credential, options), jsonDepthLimit(deps.ctx.config.limits.jsonDepth)] as const,
   });
 }

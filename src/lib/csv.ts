@@ -1,9 +1,11 @@
-import { stringify } from 'csv-stringify/sync';
+import { parseStoredRow } from './exact-json';
 import type { EncoderOptions, RowEncoder } from './row-encoder';
 
-// RFC 4180: CRLF between records, fields quoted when they hold a comma, a quote or a line break (CR or LF
-// alone too: csv-stringify only looks for the record delimiter itself unless told).
-const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
+// RFC 4180: CRLF between records; a field is quoted (its quotes doubled) when it holds a comma, a quote or
+// a line break (CR or LF alone too). Written by hand rather than by a CSV library so a record costs work
+// in proportion to the cells the row actually has: the empty cells between them are runs of commas,
+// whatever the number of columns an import's schema declares.
+const NEEDS_QUOTES = /[",\r\n]/;
 // TAB and CR too: some spreadsheet programs skip them and read the formula that follows.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -11,25 +13,44 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function createCsvEncoder(options: EncoderOptions): RowEncoder {
   const { columns, safe } = options;
   const guard = (text: string) => (safe && FORMULA_START.test(text) ? `'${text}` : text);
+  const position = new Map<string, number>();
+  columns.forEach((key, i) => position.set(key, i));
+  const commas = (n: number) => (n <= 0 ? '' : n === 1 ? ',' : ','.repeat(n));
   return {
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
-    head: () => (columns.length === 0 ? '' : stringify([columns.map(guard)], CSV_OPTIONS)),
+    head: () => (columns.length === 0 ? '' : `${columns.map((key) => field(guard(key))).join(',')}\r\n`),
     chunk(rows) {
-      const records = new Array<string[]>(rows.length);
-      for (let r = 0; r < rows.length; r++) {
-        const cells = JSON.parse(rows[r]!.data) as Record<string, unknown>;
-        const record = new Array<string>(columns.length);
-        for (let c = 0; c < columns.length; c++) {
-          const key = columns[c]!;
-          // hasOwn: a row without a `constructor` or `__proto__` column must not yield Object.prototype's.
-          const value = Object.hasOwn(cells, key) ? cells[key] : null;
-          record[c] = typeof value === 'string' ? guard(value) : value === null || value === undefined ? '' : String(value);
+      if (columns.length === 0) return '';
+      let text = '';
+      const cells: [number, string][] = [];
+      for (const row of rows) {
+        const values = parseStoredRow(row.data);
+        cells.length = 0;
+        let ordered = true;
+        for (const key in values) {
+          const at = position.get(key);
+          const value = values[key];
+          if (at === undefined || value === null) continue;
+          const cell = field(typeof value === 'string' ? guard(value) : String(value));
+          if (cell === '') continue;
+          if (cells.length > 0 && cells[cells.length - 1]![0] > at) ordered = false;
+          cells.push([at, cell]);
         }
-        records[r] = record;
+        if (!ordered) cells.sort((a, b) => a[0] - b[0]);
+        let column = 0;
+        for (const [at, cell] of cells) {
+          text += commas(at - column) + cell;
+          column = at;
+        }
+        text += `${commas(columns.length - 1 - column)}\r\n`;
       }
-      return records.length === 0 || columns.length === 0 ? '' : stringify(records, CSV_OPTIONS);
+      return text;
     },
     tail: () => '',
   };
+}
+
+function field(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

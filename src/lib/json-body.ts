@@ -1,3 +1,5 @@
+import { parseRowJson } from './exact-json';
+
 // Splits a JSON import body `{ "rows": [ {...}, ... ], ...members }` into its members without parsing the
 // rows: a large body is then parsed row by row, in slices, instead of in one JSON.parse that would hold
 // the event loop for hundreds of milliseconds. Strings are skipped with indexOf, so the scan costs a
@@ -68,9 +70,13 @@ export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<
   }
 }
 
-/** Parses one row of a split body. Throws JsonSyntaxError. */
+/** Parses one row of a split body (big integers kept exactly: parseRowJson). Throws JsonSyntaxError. */
 export function parseRow(text: string, start: number, end: number): unknown {
-  return parseJson(text.slice(start, end));
+  try {
+    return parseRowJson(text.slice(start, end));
+  } catch (error) {
+    throw new JsonSyntaxError((error as Error).message);
+  }
 }
 
 async function scanArray(text: string, open: number, rows: { starts: number[]; ends: number[] }, rowsPerSlice: number): Promise<number> {

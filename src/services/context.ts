@@ -2,6 +2,7 @@ import type { Config } from '../config/config';
 import type { Clock } from '../core/clock';
 import type { Store } from '../db/store';
 import type { ParsePool } from './imports/parse-pool';
+import type { LlmAnswerCache } from './mapping/llm-resolver';
 
 /** What every service function receives: storage (`store`, whichever engine), time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -13,4 +14,6 @@ export interface ServiceContext {
   keyTouchedAt: Map<string, number>;
   /** The worker thread that parses large JSON import bodies off the request thread. */
   parsePool: ParsePool;
+  /** The header-mapping LLM's answers by request (absent without an LLM or with its cache disabled). */
+  llmAnswers?: LlmAnswerCache;
 }

@@ -5,6 +5,7 @@ import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
 import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
+import { createLlmAnswerCache } from './mapping/llm-resolver';
 
 /**
  * Builds the service context over an open, migrated store. `parseWorker` is where the parse worker's code
@@ -22,8 +23,9 @@ export async function createServiceContext(
     config,
     sessionSecret: await loadSessionSecret(store, config.sessionSecret),
     keyTouchedAt: new Map(),
-    parsePool: new ParsePool(parseWorker),
+    parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
   };
+  if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   await ensureDefaultAccount(ctx);
   return ctx;
 }

@@ -79,6 +79,7 @@ export function decodeCursor<K extends KeysetKind>(
 /**
  * Splits up to `limit + 1` rows fetched after the cursor into the page's rows (the extra row only says
  * whether a next page exists) and its `pagination` member, whose nextCursor is signed for this request.
+ * `pageSize` (default `limit`) is smaller for a page cut short by a byte budget.
  */
 export function buildPage<R, F extends Record<string, unknown>, K extends KeysetKind>(
   ctx: ServiceContext,
@@ -86,9 +87,10 @@ export function buildPage<R, F extends Record<string, unknown>, K extends Keyset
   rows: R[],
   total: number,
   keysetOf: (row: R) => KeysetOf<K>,
+  pageSize = request.limit,
 ): { rows: R[]; pagination: Pagination<F> } {
-  const hasNext = request.limit > 0 && rows.length > request.limit;
-  const pageRows = rows.slice(0, request.limit);
+  const hasNext = pageSize > 0 && rows.length > pageSize;
+  const pageRows = rows.slice(0, pageSize);
   const last = pageRows[pageRows.length - 1];
   return {
     rows: pageRows,
@@ -144,4 +146,17 @@ function invalidCursor() {
   return validationFailed([
     { path: 'cursor', message: 'is not a cursor of this list: it does not decode, or was made for another sort or filters' },
   ]);
+}
+
+/**
+ * How many of `rows` a page takes: `limit`, or fewer once the rows before one hold `maxBytes` (by `size`),
+ * always at least one. Large items make shorter pages, whose nextCursor continues after their last item.
+ */
+export function rowsWithinBytes<R>(rows: readonly R[], limit: number, maxBytes: number, size: (row: R) => number): number {
+  let bytes = 0;
+  for (let i = 0; i < Math.min(rows.length, limit); i++) {
+    if (i > 0 && bytes >= maxBytes) return i;
+    bytes += size(rows[i]!);
+  }
+  return limit;
 }

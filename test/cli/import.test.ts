@@ -35,6 +35,24 @@ before(async () => {
 after(() => cli.close());
 
 describe('importd import FILE', () => {
+  it('refuses a CSV row over IMPORTD_MAX_ROW_BYTES naming it, and an NDJSON integer beyond 2^53 is kept exactly', async () => {
+    const before = importCount();
+    const csv = file('wide.csv', `a,b\r\n1,2\r\n3,${'x'.repeat(1_100_000)}\r\n`);
+    const refused = await cli.run('import', csv, '--env', 'ops', '--template', 'wide');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /validation_failed.*rows\.1/);
+    assert.equal(importCount(), before);
+    const ndjson = file('big.ndjson', '{"id":12345678901234567890}\n');
+    const { code, stdout, stderr } = await cli.run('import', ndjson, '--env', 'ops', '--template', 'exact', '--json');
+    assert.equal(code, 0, stderr);
+    const db = new Database(cli.dbPath, { readonly: true });
+    try {
+      assert.equal(db.prepare('SELECT data FROM import_rows WHERE import_id = ?').pluck().get(JSON.parse(stdout).id), '{"id":12345678901234567890}');
+    } finally {
+      db.close();
+    }
+  });
+
   it('loads a CSV with a BOM, quoted commas, quotes and newlines, keyed by the header row', async () => {
     const csv = file('contacts.csv', '\ufeffname,city,note\r\nAnn,"Zürich, CH","said ""hi"""\r\nBob,Berlin,"two\nlines"\r\n\r\n');
     const { code, stdout, stderr } = await cli.run('import', csv, '--env', 'ops', '--template', 'contacts', '--json');

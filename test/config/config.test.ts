@@ -12,6 +12,15 @@ describe('configuration', () => {
     assert.equal(config.maxBodyBytes, 64 * 1024 * 1024);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.llm, undefined);
+    assert.equal(config.mapHeadersBudget, 20_000_000);
+  });
+
+  it('reads the LLM prompt cap and cache size', () => {
+    const llm = { IMPORTD_LLM_URL: 'http://127.0.0.1:1/v1', IMPORTD_LLM_MODEL: 'm', IMPORTD_LLM_API_KEY: 'k' };
+    assert.equal(loadConfig(llm).llm?.maxPromptBytes, 64 * 1024);
+    assert.equal(loadConfig(llm).llm?.cacheEntries, 1000);
+    const set = loadConfig({ ...llm, IMPORTD_LLM_MAX_PROMPT: '16kb', IMPORTD_LLM_CACHE_ENTRIES: '0' }).llm;
+    assert.deepEqual([set?.maxPromptBytes, set?.cacheEntries], [16 * 1024, 0]);
   });
 
   it('lets flags override the environment, which overrides defaults', () => {
@@ -38,6 +47,9 @@ describe('configuration', () => {
     [{ IMPORTD_HOST: 'bad host' }, 'IMPORTD_HOST'],
     [{ IMPORTD_DB: 'postgres://importd@db.internal/importd' }, 'IMPORTD_DB'],
     [{ IMPORTD_DB: 'POSTGRESQL://db.internal:5432/importd?sslmode=require' }, 'IMPORTD_DB'],
+    [{ IMPORTD_LLM_MAX_PROMPT: '10' }, 'IMPORTD_LLM_MAX_PROMPT'],
+    [{ IMPORTD_LLM_CACHE_ENTRIES: '-1' }, 'IMPORTD_LLM_CACHE_ENTRIES'],
+    [{ IMPORTD_MAP_HEADERS_BUDGET: 'many' }, 'IMPORTD_MAP_HEADERS_BUDGET'],
   ];
   for (const [env, name] of bad) {
     it(`fails fast naming ${name} for ${JSON.stringify(env)}`, () => {

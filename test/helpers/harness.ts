@@ -122,3 +122,6 @@ export async function call(h: Harness, method: string, url: string, options: Req
 export async function json<T = any>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
+
+/** The limits of a configuration with every default. */
+export const DEFAULT_LIMITS = loadConfig({}).limits;

@@ -24,6 +24,9 @@ describe(`POST ${PATH} with an LLM configured`, () => {
   let server: Server;
   let h: Harness;
   let env: TestEnvironment;
+  // A second app on the same fake model, with its answer cache on and a 1 KiB prompt cap.
+  let capped: Harness;
+  let cappedEnv: TestEnvironment;
   let reply: Reply;
   let received: { body: any; authorization?: string }[];
   const chat = (content: string): Reply => (_req, res) => {
@@ -42,21 +45,24 @@ describe(`POST ${PATH} with an LLM configured`, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    h = await createHarness({
-      config: {
-        IMPORTD_LLM_URL: `http://127.0.0.1:${port}/v1/chat/completions`,
-        IMPORTD_LLM_MODEL: 'test-model',
-        IMPORTD_LLM_API_KEY: 'llm-secret',
-        IMPORTD_LLM_TIMEOUT_MS: '200',
-      },
-    });
+    const llm = {
+      IMPORTD_LLM_URL: `http://127.0.0.1:${port}/v1/chat/completions`,
+      IMPORTD_LLM_MODEL: 'test-model',
+      IMPORTD_LLM_API_KEY: 'llm-secret',
+      IMPORTD_LLM_TIMEOUT_MS: '200',
+    };
+    // No cache here: each test below must reach the fake model.
+    h = await createHarness({ config: { ...llm, IMPORTD_LLM_CACHE_ENTRIES: '0' } });
     env = await createTestEnvironment(h);
+    capped = await createHarness({ config: { ...llm, IMPORTD_LLM_MAX_PROMPT: '1kb', IMPORTD_LLM_CACHE_ENTRIES: '10' } });
+    cappedEnv = await createTestEnvironment(capped);
   });
   beforeEach(() => {
     received = [];
   });
   after(async () => {
     h.close();
+    capped.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
@@ -103,4 +109,34 @@ describe(`POST ${PATH} with an LLM configured`, () => {
       assert.equal(received.length, 1);
     });
   }
+
+  describe('prompt cap and answer cache', () => {
+    const postCapped = (body: unknown) => call(capped, 'POST', PATH, { key: cappedEnv.secretKey, body });
+    const described = (chars: number) => ({
+      ...unsure,
+      schemaHeaders: [{ ...item('phone', 'Phone'), description: `Phone number ${'of the contact person '.repeat(chars / 21)}` }, item('email', 'Email')],
+    });
+
+    it('answers a question whose prompt is over IMPORTD_LLM_MAX_PROMPT offline, without calling the model', async () => {
+      reply = chat(JSON.stringify({ mappings: { phone: null } }));
+      const response = await postCapped(described(900));
+      assert.equal(response.status, 200);
+      assert.deepEqual(fileKeys(await json(response)), offline);
+      assert.equal(received.length, 0);
+      const small = await postCapped(described(100));
+      assert.deepEqual(fileKeys(await json(small)), { email: 'm' });
+      assert.equal(received.length, 1);
+      assert.ok(Buffer.byteLength(JSON.stringify(received[0]!.body)) <= 1024);
+    });
+
+    it('asks the model once for the same question and reuses its answer', async () => {
+      reply = chat(JSON.stringify({ mappings: { phone: null } }));
+      const first = await json(await postCapped(unsure));
+      reply = chat(JSON.stringify({ mappings: { phone: 'a' } }));
+      const again = await json(await postCapped(unsure));
+      assert.deepEqual(again, first);
+      assert.deepEqual(fileKeys(again), { email: 'm' });
+      assert.equal(received.length, 1);
+    });
+  });
 });

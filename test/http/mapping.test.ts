@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_HEADERS } from '../../src/services/mapping';
+import { MAX_HEADERS, MAX_LABEL_CHARS } from '../../src/services/mapping';
 import { authFailureSuite } from '../helpers/auth-suite';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 
@@ -59,6 +59,10 @@ describe(`POST ${PATH}`, () => {
       ['duplicate schema key', { schemaHeaders: [item('a'), item('b'), item('c'), item('a')], fileHeaders: [] }, 'schemaHeaders.3.key'],
       ['duplicate file key', { schemaHeaders: [], fileHeaders: [item('x'), item('x')] }, 'fileHeaders.1.key'],
       ['too many items', { schemaHeaders: [], fileHeaders: many(MAX_HEADERS + 1) }, 'fileHeaders'],
+      ['a label over the cap', { schemaHeaders: [item('a', 'x'.repeat(MAX_LABEL_CHARS + 1))], fileHeaders: [] }, 'schemaHeaders.0.label'],
+      ['a key over the cap', { schemaHeaders: [], fileHeaders: [item('k'.repeat(MAX_LABEL_CHARS + 1), 'A')] }, 'fileHeaders.0.key'],
+      ['a long sample', { schemaHeaders: [], fileHeaders: [{ ...item('a'), samples: ['s'.repeat(201)] }] }, 'fileHeaders.0.samples.0'],
+      ['a long description', { schemaHeaders: [{ ...item('a'), description: 'd'.repeat(1001) }], fileHeaders: [] }, 'schemaHeaders.0.description'],
       ['too many samples', { schemaHeaders: [{ ...item('a'), samples: many(21).map((i) => i.key) }], fileHeaders: [] }, 'schemaHeaders.0.samples'],
       ['non-string sample', { schemaHeaders: [], fileHeaders: [{ ...item('a'), samples: [1] }] }, 'fileHeaders.0.samples.0'],
     ];
@@ -76,6 +80,44 @@ describe(`POST ${PATH}`, () => {
       const response = await call(h, 'POST', PATH, { key: env.secretKey, rawBody: '{"schemaHeaders": [' });
       assert.equal(response.status, 400);
       assert.equal((await json(response)).error.code, 'invalid_json');
+    });
+  });
+
+  describe('cost', () => {
+    // Words the vocabulary does not know, so every pair is compared character by character.
+    const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `w${((i * 7919 + seed * 104729) % 99991).toString(36)}x`);
+    const label = (i: number, chars: number) => words(60, i).join(' ').slice(0, chars);
+    const side = (n: number, chars: number, prefix: string) => Array.from({ length: n }, (_, i) => item(`${prefix}${i}`, label(i, chars)));
+
+    it('refuses 300 x 300 labels of 500 characters at once, at the first label over the cap', async () => {
+      const response = await post({ schemaHeaders: side(300, 500, 's'), fileHeaders: side(300, 500, 'f') });
+      const { error } = await json(response);
+      assert.equal(response.status, 400);
+      assert.equal(error.code, 'validation_failed');
+      assert.ok(error.details.some((d: { path: string }) => d.path === 'schemaHeaders.0.label'));
+    });
+
+    it('refuses 500 x 500 labels of 200 characters as too much work, before comparing them', async () => {
+      const response = await post({ schemaHeaders: side(MAX_HEADERS, MAX_LABEL_CHARS, 's'), fileHeaders: side(MAX_HEADERS, MAX_LABEL_CHARS, 'f') });
+      const { error } = await json(response);
+      assert.equal(response.status, 400, JSON.stringify(error));
+      assert.equal(error.code, 'validation_failed');
+      assert.match(error.message, /too much work .*budget/);
+    });
+
+    it('maps 500 x 500 short headers, giving the event loop back while it works', async () => {
+      const labels = Array.from({ length: MAX_HEADERS }, (_, i) => `Custom field ${i}`);
+      const body = { schemaHeaders: labels.map((l, i) => item(`s${i}`, l)), fileHeaders: labels.map((l, i) => item(`f${i}`, l)).reverse() };
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const pending = post(body);
+      const response = await pending;
+      clearInterval(timer);
+      assert.equal(response.status, 200);
+      const result = await json<Record<string, { fileKey: string }>>(response);
+      assert.equal(result.s42?.fileKey, 'f42');
+      // Timers fire only when the matcher yields; run in one piece they would not have fired at all.
+      assert.ok(ticks >= 2, `${ticks} timer ticks`);
     });
   });
 

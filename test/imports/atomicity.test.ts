@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { beginImport, checkInThread, cleanAbandonedImports, prepareImportHeader, RowChecker, sliceRows, writeRows } from '../../src/services/imports';
 import { contactRows, countRows, createImportOk, postImport } from './helpers';
 
@@ -59,7 +59,7 @@ describe('import atomicity', () => {
 
   it('an import is invisible while written and appears whole when finished; reads keep answering meanwhile', async () => {
     const writer = await beginImport(h.ctx, await header());
-    const writing = writeRows(writer, checkInThread(sliceRows(contactRows(20_000))));
+    const writing = writeRows(writer, checkInThread(sliceRows(contactRows(20_000)), DEFAULT_LIMITS.rowBytes));
     let finished = false;
     void writing.then(() => (finished = true));
     // writeRows yields between slices: this read runs while the import is still being written.
@@ -80,7 +80,7 @@ describe('import atomicity', () => {
     const leftovers: string[] = [];
     for (const pid of [deadPid, process.pid, process.ppid]) {
       const writer = await beginImport(h.ctx, await header());
-      await writer.append(new RowChecker().check(contactRows(10)));
+      await writer.append(new RowChecker(DEFAULT_LIMITS.rowBytes).check(contactRows(10)));
       h.storage.sqlite.prepare('UPDATE imports SET writer_pid = ? WHERE id = ?').run(pid, writer.importId);
       leftovers.push(writer.importId);
     }

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
 import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
 
 let h: Harness;
@@ -65,6 +66,35 @@ describe('large JSON bodies, parsed by the worker thread', () => {
     });
   }
 
+  it("one tenant's poisoned body (nested 100 000 deep) fails alone on the real server: another tenant's import parsed beside it is stored", async () => {
+    const other = await createTestEnvironment(h, { account: 'other-tenant' });
+    const good = JSON.stringify({ meta: { schemaKey: 'good' }, rows: largeRows() });
+    const poisoned = `{"meta":{"schemaKey":"bad","x":${'['.repeat(100_000)}${']'.repeat(100_000)}},"rows":${JSON.stringify(largeRows())}}`;
+    const server = await startLiveServer(h);
+    try {
+      const post = (key: string, body: string) =>
+        fetch(`${server.url}/v1/imports`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+      const [fine, bad] = await Promise.all([post(other.secretKey, good), post(env.secretKey, poisoned)]);
+      assert.equal(fine.status, 201, await fine.clone().text());
+      assert.equal((await json(fine)).rowCount, 20_000);
+      assert.equal(bad.status, 400);
+      assert.equal((await json(bad)).error.code, 'validation_failed');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a large body refused for its session releases its parse thread: later large imports are not held up', { timeout: 60_000 }, async () => {
+    const rawBody = JSON.stringify({ meta: { schemaKey: 'big' }, rows: largeRows() });
+    const withBadToken = JSON.stringify({ meta: { schemaKey: 'big', sessionToken: 'not-a-token' }, rows: largeRows() });
+    for (let i = 0; i < 6; i++) {
+      const refused = await call(h, 'POST', '/v1/imports', { key: env.publicKey, origin: env.origin, rawBody: withBadToken });
+      assert.equal(refused.status, 401);
+    }
+    const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody });
+    assert.equal(response.status, 201);
+  });
+
   it('keep serving after a failed parse (the worker survives errors)', async () => {
     const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: JSON.stringify({ meta: { schemaKey: 'after' }, rows: largeRows() }) });
     assert.equal(response.status, 201);
@@ -73,7 +103,7 @@ describe('large JSON bodies, parsed by the worker thread', () => {
 
 describe('ParsePool', () => {
   it('answers jobs in order, each with its own rows, and releases a discarded one', async () => {
-    const pool = new ParsePool(siblingWorkerScript());
+    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
     try {
       const body = (n: number) => new TextEncoder().encode(JSON.stringify({ meta: { n }, rows: contactRows(n) }));
       const [a, b] = await Promise.all([pool.parse(body(1200)), pool.parse(body(700))]);
@@ -89,7 +119,7 @@ describe('ParsePool', () => {
   });
 
   it('keeps at most SLICES_IN_FLIGHT slices waiting however far ahead the worker could run', async () => {
-    const pool = new ParsePool(siblingWorkerScript());
+    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
     try {
       const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 12) })));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -103,8 +133,27 @@ describe('ParsePool', () => {
     }
   });
 
+  it('a thread that dies fails only its own job: a job parsed beside it completes', async () => {
+    const poison = new TextEncoder().encode('{"rows":[]}      ');
+    const script = siblingWorkerScript() as { file: string };
+    // The real worker, plus a listener that kills the thread when it is handed the poison body.
+    const source = `require('node:worker_threads').parentPort.on('message', (m) => { if (m.body.byteLength === ${poison.byteLength}) process.exit(7); });
+require(${JSON.stringify(script.file)});`;
+    const pool = new ParsePool({ source }, DEFAULT_LIMITS);
+    try {
+      const good = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 8) })));
+      await assert.rejects(pool.parse(poison), /parse worker stopped/);
+      let count = 0;
+      for await (const slice of good.rows.slices) count += slice.length;
+      assert.equal(count, SLICE_ROWS * 8);
+      assert.equal(good.rows.stats().rowCount, SLICE_ROWS * 8);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('fails pending jobs with internal_error when the worker cannot start, and never hangs', async () => {
-    const pool = new ParsePool({ source: 'throw new Error("boom")' });
+    const pool = new ParsePool({ source: 'throw new Error("boom")' }, DEFAULT_LIMITS);
     await assert.rejects(pool.parse(new TextEncoder().encode('{"rows":[]}')), (error: Error) => /parse worker stopped/.test(error.message));
     await pool.close();
   });

@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { accounts } from '../../src/db/sqlite/schema';
+import type { ServiceContext } from '../../src/services/context';
+import { createHarness, type Harness } from '../helpers/harness';
 import { ServiceError } from '../../src/services/errors';
-import { mapHeaders, matchHeaders, resolveWithLlm, type MatchResult } from '../../src/services/mapping';
+import { createLlmAnswerCache, mapHeaders, matchHeaders, resolveWithLlm, type LlmOptions, type MatchResult } from '../../src/services/mapping';
 
 // Offline answer with one confident pair and one the matcher is unsure about.
 const input = {
@@ -98,6 +101,61 @@ describe('resolveWithLlm', () => {
       assert.deepEqual(result, offline.mappings);
     });
 
+  // Two unsure schema keys, so a cap can leave room for only one of them.
+  const two: MatchResult = {
+    mappings: { ...offline.mappings, email: { fileKey: 'mail', confidence: 0.55 } },
+    uncertain: [
+      { schemaKey: 'email', chosen: 'mail', candidates: [{ fileKey: 'mail', score: 0.55 }] },
+      ...offline.uncertain,
+    ],
+  };
+  const bodyBytes = (i: number) => Buffer.byteLength(JSON.stringify(received[i]!.body));
+
+  it('sends only the questions that fit in the prompt cap, and nothing when none fits', async () => {
+    reply = answer({ email: 'mail', contact: 'c2' });
+    await resolveWithLlm(two, input, llm());
+    const full = bodyBytes(0);
+    reply = answer({ email: null });
+    const capped = await resolveWithLlm(two, input, { ...llm(), maxPromptBytes: full - 10 });
+    assert.equal(received.length, 2);
+    assert.ok(bodyBytes(1) <= full - 10, `${bodyBytes(1)} bytes sent`);
+    assert.deepEqual(JSON.parse(received[1]!.body.messages[1].content).questions.map((q: any) => q.schemaHeader.key), ['email']);
+    // The question left out keeps its offline answer.
+    assert.deepEqual(capped, { contact: offline.mappings.contact });
+    assert.deepEqual(await resolveWithLlm(two, input, { ...llm(), maxPromptBytes: 300 }), two.mappings);
+    assert.equal(received.length, 2);
+  });
+
+  it('caches valid answers by request, in a bounded LRU, and never a failure', async () => {
+    const cache = createLlmAnswerCache(1);
+    reply = answer({ contact: 'c2' });
+    const first = await resolveWithLlm(offline, input, { ...llm(), cache });
+    assert.deepEqual(await resolveWithLlm(offline, input, { ...llm(), cache }), first);
+    assert.equal(received.length, 1);
+    // Another question evicts the only entry: asking the first again costs a request.
+    reply = answer({ email: 'mail', contact: 'c2' });
+    await resolveWithLlm(two, input, { ...llm(), cache });
+    reply = answer({ contact: 'c2' });
+    assert.deepEqual(await resolveWithLlm(offline, input, { ...llm(), cache }), first);
+    assert.equal(received.length, 3);
+    const empty = createLlmAnswerCache(10);
+    reply = (_req, res) => res.writeHead(500).end('boom');
+    await resolveWithLlm(offline, input, { ...llm(), cache: empty });
+    await resolveWithLlm(offline, input, { ...llm(), cache: empty });
+    assert.equal(received.length, 5);
+    assert.equal(empty.size, 0);
+  });
+
+  it('checks a cached answer again and keeps the offline answer when it clashes with other sure pairs', async () => {
+    const cache = createLlmAnswerCache(10);
+    reply = answer({ contact: 'c2' });
+    await resolveWithLlm(offline, input, { ...llm(), cache });
+    // The same question, but here the sure pair already took c2.
+    const other: MatchResult = { ...offline, mappings: { ...offline.mappings, email: { fileKey: 'c2', confidence: 0.9 } } };
+    assert.deepEqual(await resolveWithLlm(other, input, { ...llm(), cache }), other.mappings);
+    assert.equal(received.length, 1);
+  });
+
   it('falls back when the endpoint is unreachable and skips the call when nothing is uncertain', async () => {
     const dead = { ...llm(), url: 'http://127.0.0.1:1/v1/chat/completions' };
     assert.deepEqual(await resolveWithLlm(offline, input, dead), offline.mappings);
@@ -109,16 +167,24 @@ describe('resolveWithLlm', () => {
 describe('mapHeaders', () => {
   // "Phone" vs "Mobile" is a plausible but unsure pair: the offline matcher takes it and flags it.
   const unsure = { schemaHeaders: [{ key: 'phone', label: 'Phone' }], fileHeaders: [{ key: 'a', label: 'Mobile' }, { key: 'b', label: 'Fax' }] };
+  // A real context on a temporary database, its LLM setting replaced per test.
+  let h: Harness;
+  before(async () => {
+    h = await createHarness();
+  });
+  after(() => h.close());
+  const ctx = (options?: LlmOptions): ServiceContext => ({ ...h.ctx, config: { ...h.ctx.config, llm: options as never } });
+  const account = () => h.storage.db.select().from(accounts).get()!.id;
 
   it('returns the offline mappings without an LLM', async () => {
-    assert.deepEqual(await mapHeaders(unsure), matchHeaders(unsure).mappings);
-    assert.equal((await mapHeaders(unsure)).phone?.fileKey, 'a');
+    assert.deepEqual(await mapHeaders(ctx(), account(), unsure), matchHeaders(unsure).mappings);
+    assert.equal((await mapHeaders(ctx(), account(), unsure)).phone?.fileKey, 'a');
     assert.equal(received.length, 0);
   });
 
   it('rejects invalid input with validation_failed at the offending path, before any LLM call', async () => {
     const bad = { schemaHeaders: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }], fileHeaders: [{ key: 'x', label: 7 }] };
-    await assert.rejects(mapHeaders(bad as never, llm()), (error: ServiceError) => {
+    await assert.rejects(mapHeaders(ctx(llm()), account(), bad as never), (error: ServiceError) => {
       assert.equal(error.code, 'validation_failed');
       assert.deepEqual(error.details?.map((d) => d.path).sort(), ['fileHeaders.0.label', 'schemaHeaders.1.key']);
       return true;
@@ -128,7 +194,7 @@ describe('mapHeaders', () => {
 
   it('lets the LLM overrule an uncertain pair', async () => {
     reply = answer({ phone: null });
-    assert.deepEqual(await mapHeaders(unsure, llm()), {});
+    assert.deepEqual(await mapHeaders(ctx(llm()), account(), unsure), {});
     assert.equal(received.length, 1);
   });
 });

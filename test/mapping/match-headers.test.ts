@@ -70,6 +70,22 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs([{ key: 'postal_code', label: 'Code (5 digits)' }], ['City', 'Postleitzahl']), { postal_code: 'Postleitzahl' });
   });
 
+  it('reads a short header as the initials of exactly one header of the other list, below an exact match', () => {
+    const { mappings } = matchHeaders({ schemaHeaders: items(['Order date', 'Country code', 'Email']), fileHeaders: items(['OD', 'CC', 'E-mail']) });
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(mappings).map(([k, v]) => [k, v.fileKey])),
+      { 'Order date': 'OD', 'Country code': 'CC', Email: 'E-mail' },
+    );
+    assert.ok(mappings['Order date']!.confidence < 0.9);
+    // Two headers with the same initials: no guess.
+    assert.deepEqual(pairs(['Order date', 'Other date'], ['OD']), {});
+  });
+
+  it('lets a word shared by many headers of the two lists weigh less than a rare one', () => {
+    const schema = ['Case tumor stage', 'Case tumor grade', 'Case tumor site', 'Case tumor type', 'Case necrosis'];
+    assert.equal(pairs(schema, ['Tumor necrosis', 'Stage'])['Case necrosis'], 'Tumor necrosis');
+  });
+
   it('returns {} for empty inputs and is deterministic', () => {
     assert.deepEqual(matchHeaders({ schemaHeaders: [], fileHeaders: [] }), { mappings: {}, uncertain: [] });
     assert.deepEqual(pairs(['Email'], []), {});

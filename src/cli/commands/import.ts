@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse';
 import { detectCsvDelimiter } from '../../lib/csv-delimiter';
+import { parseRowJson } from '../../lib/exact-json';
 import { readLines } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
@@ -138,7 +139,7 @@ async function* ndjsonRows(input: AsyncIterable<Uint8Array>): AsyncGenerator<unk
   for await (const text of readLines(input)) {
     line++;
     try {
-      yield JSON.parse(text);
+      yield parseRowJson(text);
     } catch (error) {
       throw new ServiceError('invalid_json', `line ${line} is not valid JSON: ${(error as Error).message}`);
     }

@@ -38,7 +38,7 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
       const issued = await withServices(runtime, configOverrides(command), async (ctx) => {
         const account = await resolveAccount(ctx, options.account);
         const environment = await resolveEnvironment(ctx, account.id, options.env);
-        return issueSession(
+        return await issueSession(
           ctx,
           { accountId: account.id, environmentId: environment.id },
           {

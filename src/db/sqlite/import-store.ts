@@ -1,15 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
-import {
-  countRowsOfEndUser,
-  countRowsOfImport,
-  deleteImportsOfEndUser,
-  deleteRowsOfImport,
-  deleteSessionsOfEndUser,
-  findCompleteImport,
-  hideExpiredImports,
-} from './queries/compliance';
+import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, writingImports } from './queries/imports';
 import { latestCompleteImports } from './queries/stats';
@@ -23,7 +15,7 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
   return {
     imports: {
       insert: async (row) => insertImport(db, row),
-      complete: async (id, values) => completeImport(db, id, values),
+      complete: async (id, writerPid, values) => completeImport(db, id, writerPid, values),
       delete: async (id) => deleteImport(db, id),
       writing: async () => writingImports(db),
       find: async (accountId, id) => findImport(db, accountId, id),
@@ -42,25 +34,13 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
     },
     rows: {
       append: async (importId, first, texts) => appendSlice(importId, first, texts),
-      chunk: async (importId, direction, from, limit) => readRowChunk(sqlite, importId, direction, from, limit),
+      chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
     },
     compliance: {
-      // The row counts are taken first, in the same transaction, so the answer matches what was removed.
-      deleteEndUser: async (accountId, endUserId) =>
-        write(() => ({
-          rows: countRowsOfEndUser(db, accountId, endUserId),
-          imports: deleteImportsOfEndUser(db, accountId, endUserId),
-          sessions: deleteSessionsOfEndUser(db, accountId, endUserId),
-        })),
-      deleteImport: async (accountId, importId) =>
-        write(() => {
-          const found = findCompleteImport(db, accountId, importId);
-          if (!found) return undefined;
-          const rows = countRowsOfImport(db, found.id);
-          deleteImport(db, found.id);
-          return { rows };
-        }),
-      hideExpired: async (cutoff, limit, writerPid) => write(() => hideExpiredImports(db, cutoff, limit, writerPid)),
+      hideEndUser: async (accountId, endUserId) =>
+        write(() => ({ hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) })),
+      hideComplete: async (accountId, importId) => write(() => hideCompleteImport(db, accountId, importId)),
+      hideExpired: async (cutoff, limit) => write(() => hideExpiredImports(db, cutoff, limit)),
       deleteRows: async (importId, limit) => write(() => deleteRowsOfImport(db, importId, limit)),
     },
   };

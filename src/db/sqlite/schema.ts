@@ -170,3 +170,17 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/** Header mappings an account's end-users confirmed (POST /imports `meta.mapping`): schema key -> file label. */
+export const learnedMappings = sqliteTable(
+  'learned_mappings',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    schemaKey: text('schema_key').notNull(),
+    fileLabel: text('file_label').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_updated').on(t.accountId, t.updatedAt)],
+);

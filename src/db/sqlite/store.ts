@@ -4,6 +4,7 @@ import { copyDatabase, finishCopy } from './backup';
 import { createImportStores } from './import-store';
 import type { Storage } from './open-database';
 import { createKeyedStores } from './keyed-store';
+import { createLearnedMappingStore } from './learned-mapping-store';
 
 /**
  * The store over one SQLite connection. Every method runs its statements synchronously (better-sqlite3) and
@@ -15,6 +16,7 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite'>, nodeI
     nodeId,
     ...createKeyedStores(db),
     ...createImportStores(db, sqlite),
+    learnedMappings: createLearnedMappingStore(db),
     admin: {
       async ping() {
         sqlite.prepare('SELECT 1').get();

@@ -69,6 +69,17 @@ export interface ImportRow {
   updatedAt: string;
 }
 
+/** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
+export type ImportListRow = Omit<ImportRow, 'originalSchema' | 'cellStats'>;
+
+/** A header mapping an account's end-users confirmed: schema key -> file label. */
+export interface LearnedMappingRow {
+  accountId: string;
+  schemaKey: string;
+  fileLabel: string;
+  updatedAt: string;
+}
+
 export interface StoredRow {
   rowIndex: number;
   /** The row object as stored: JSON text, spliced into responses without parsing. */

@@ -2,7 +2,9 @@ import type {
   AccountRow,
   ApiKeyRow,
   EnvironmentRow,
+  ImportListRow,
   ImportRow,
+  LearnedMappingRow,
   SessionRow,
   StoredRow,
   TemplateRow,
@@ -102,15 +104,18 @@ export type ImportSummaryRow = Pick<ImportRow, 'id' | 'templateId' | 'createdAt'
 
 export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
-  /** Makes a written import visible: counts, statistics and times set in the same statement as the status. */
-  complete(id: string, values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>): Promise<void>;
+  /**
+   * Makes a written import visible: counts, statistics and times set in the same statement as the status.
+   * False when the import is no longer this writer's (hidden for deletion meanwhile): nothing then changes.
+   */
+  complete(id: string, writerPid: number, values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>): Promise<boolean>;
   /** Deletes the import (any status) with its rows. */
   delete(id: string): Promise<void>;
   /** Imports still being written, or left over by a writer that stopped. */
   writing(): Promise<Pick<ImportRow, 'id' | 'writerPid'>[]>;
   /** A complete import of the account. */
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
-  page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportRow[]>;
+  page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */
   overview(accountId: string, latest: number): Promise<{ templates: number; imports: number; latest: ImportSummaryRow[] }>;
@@ -119,8 +124,11 @@ export interface ImportStore {
 export interface RowStore {
   /** Stores rows `first`, `first + 1`, ... of an import in one transaction (all or none). */
   append(importId: string, first: number, texts: readonly string[]): Promise<void>;
-  /** Up to `limit` rows past `from` in row order (asc: rowIndex > from; desc: rowIndex < from). */
-  chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number): Promise<StoredRow[]>;
+  /**
+   * Up to `limit` rows past `from` in row order (asc: rowIndex > from; desc: rowIndex < from), and fewer when
+   * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
+   */
+  chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
 }
 
 export interface SessionStore {
@@ -149,15 +157,27 @@ export interface SettingStore {
   modify(key: string, change: (current: string | undefined) => string): Promise<string>;
 }
 
+// Deletions hide imports first (status 'writing' with no writer: no read sees them, their writer can no longer
+// complete them, the start-up clean-up removes what a stopped process left), then empty them in batches.
 export interface ComplianceStore {
-  /** Deletes every import (any status, with rows) and session of the end-user in the account, atomically. */
-  deleteEndUser(accountId: string, endUserId: string): Promise<{ imports: number; rows: number; sessions: number }>;
-  /** Deletes a complete import of the account with its rows; returns its row count, undefined when none. */
-  deleteImport(accountId: string, importId: string): Promise<{ rows: number } | undefined>;
-  /** Hides up to `limit` complete imports created before `cutoff` (status 'writing'); returns their ids. */
-  hideExpired(cutoff: string, limit: number, writerPid: number): Promise<string[]>;
-  /** Deletes up to `limit` rows of the import; returns how many. */
+  /** Hides every import (any status) and deletes every session of the end-user in the account, atomically. */
+  hideEndUser(accountId: string, endUserId: string): Promise<{ hidden: string[]; sessions: number }>;
+  /** Hides a complete import of the account; false when there is none. */
+  hideComplete(accountId: string, importId: string): Promise<boolean>;
+  /** Hides up to `limit` complete imports created before `cutoff`, oldest first; returns their ids. */
+  hideExpired(cutoff: string, limit: number): Promise<string[]>;
+  /** Deletes up to `limit` rows of the import in one transaction; returns how many. */
   deleteRows(importId: string, limit: number): Promise<number>;
+}
+
+export interface LearnedMappingStore {
+  /** Inserts or replaces each entry, then keeps the account's `keep` most recent, atomically. */
+  remember(accountId: string, rows: LearnedMappingRow[], keep: number): Promise<void>;
+  find(accountId: string, schemaKeys: string[]): Promise<LearnedMappingRow[]>;
+  /** By schema key. */
+  list(accountId: string): Promise<LearnedMappingRow[]>;
+  /** One schema key's entry, or every entry of the account; returns how many went. */
+  delete(accountId: string, schemaKey?: string): Promise<number>;
 }
 
 /** Engine operations that are not about one domain. */
@@ -180,5 +200,6 @@ export interface Store {
   readonly themes: ThemeStore;
   readonly settings: SettingStore;
   readonly compliance: ComplianceStore;
+  readonly learnedMappings: LearnedMappingStore;
   readonly admin: StoreAdmin;
 }

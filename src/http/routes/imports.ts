@@ -73,6 +73,7 @@ export function importRoutes(deps: AppDeps) {
     try {
       origin = await importOrigin(ctx, c, body.meta);
     } catch (error) {
+      // A refused session: the parse thread working on the body stops (else it would wait for a reader forever).
       if ('discard' in body.rows) await body.rows.discard?.();
       throw error;
     }
@@ -146,10 +147,10 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openapi(exported, async (c) => {
     const file = await exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
-    return c.body(pullStream(file.pieces), 200, {
-      'Content-Type': file.contentType,
-      'Content-Disposition': `attachment; filename="${file.fileName}"`,
-    });
+    const headers = { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` };
+    // HEAD answers the headers only: not one row is read or encoded.
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    return c.body(pullStream(file.pieces), 200, headers);
   });
 
   return router;

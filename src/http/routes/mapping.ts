@@ -21,8 +21,7 @@ export function mappingRoutes(deps: AppDeps) {
       ...errorResponses(400, 413, 415),
     },
   });
-  // config.llm has exactly the resolver's options (url, model, apiKey, timeoutMs, sendSamples).
-  router.openapi(map, async (c) => c.json(await mapHeaders(c.req.valid('json'), ctx.config.llm), 200));
+  router.openapi(map, async (c) => c.json(await mapHeaders(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 200));
 
   return router;
 }

@@ -1,15 +1,21 @@
 import type { ServiceContext } from '../context';
+import { removeHiddenImport } from '../imports/remove-import';
 import { parseInput } from '../validate';
 import { EndUserId, type DeletedEndUser } from './schemas';
 
 /**
  * Compliance deletion (GDPR/CCPA): removes every import of the end-user in the account (any status, with
- * all their rows) and every session issued for them, in one transaction: either all of it goes or none.
+ * all their rows) and every session issued for them. One small transaction revokes the sessions and hides
+ * the imports from every read (an import still being written can no longer complete); the rows then go in
+ * small transactions with other requests served in between, so the work never holds the server however
+ * much the end-user stored. A process stopped midway leaves only hidden imports, removed at the next start.
  * Other accounts and other end-users are untouched. Answers the counts removed; an end-user with nothing
  * stored answers zeros (the request is fulfilled). Throws validation_failed.
  */
 export async function deleteEndUserData(ctx: ServiceContext, accountId: string, endUserId: string): Promise<DeletedEndUser> {
   const id = parseInput(EndUserId, endUserId);
-  const { imports, rows, sessions } = await ctx.store.compliance.deleteEndUser(accountId, id);
-  return { endUserId: id, deleted: { imports, rows, sessions } };
+  const { hidden, sessions } = await ctx.store.compliance.hideEndUser(accountId, id);
+  let rows = 0;
+  for (const importId of hidden) rows += await removeHiddenImport(ctx, importId);
+  return { endUserId: id, deleted: { imports: hidden.length, rows, sessions } };
 }

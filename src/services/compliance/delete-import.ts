@@ -1,13 +1,18 @@
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
+import { removeHiddenImport } from '../imports/remove-import';
 import type { DeletedImport } from './schemas';
 
 /**
- * Deletes one import of the account and all its rows, in one transaction. An import of another account,
- * or one still being written, is not_found (never reveal that it exists). Throws not_found.
+ * Deletes one import of the account and all its rows. It disappears from every read at once (hidden in one
+ * small transaction); its rows then go in small transactions that let other requests run in between, so
+ * an import of any size never holds the server. A process stopped midway leaves it hidden, and the next
+ * start removes the rest. An import of another account, or one still being written, is not_found (never
+ * reveal that it exists). Throws not_found.
  */
 export async function deleteImport(ctx: ServiceContext, accountId: string, importId: string): Promise<DeletedImport> {
-  const deleted = await ctx.store.compliance.deleteImport(accountId, importId);
-  if (!deleted) throw notFound('import');
-  return { id: importId, deleted: true as const, rows: deleted.rows };
+  const hidden = await ctx.store.compliance.hideComplete(accountId, importId);
+  if (!hidden) throw notFound('import');
+  const rows = await removeHiddenImport(ctx, importId);
+  return { id: importId, deleted: true as const, rows };
 }

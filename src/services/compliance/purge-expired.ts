@@ -1,17 +1,15 @@
 import type { ServiceContext } from '../context';
+import { removeHiddenImport } from '../imports/remove-import';
 import type { PurgeResult } from './schemas';
 
 const IMPORTS_PER_BATCH = 50;
-const ROWS_PER_BATCH = 5_000;
-
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Retention (IMPORTD_RETENTION_DAYS): deletes every import created more than that many days ago, with its
- * rows. No-op when retention is unset. Works in small transactions (at most 50 imports hidden, or 5 000
- * rows deleted, per transaction) and yields to the event loop between them, so a purge of millions of
- * rows never holds the database or the server for long. An expired import is first hidden (status
- * 'writing', never shown to readers) and then emptied, so no reader ever sees it partly deleted; a process
+ * rows. No-op when retention is unset. Works in small transactions (at most 50 imports hidden, or
+ * ROWS_PER_DELETE rows deleted, per transaction) and yields to the event loop between them, so a purge of
+ * millions of rows never holds the database or the server for long. An expired import is first hidden
+ * (never shown to readers again) and then emptied, so no reader ever sees it partly deleted; a process
  * killed mid-purge leaves only hidden imports, which the start-up clean-up of left-over writes removes.
  * `signal` stops it between two transactions (at shutdown).
  */
@@ -22,18 +20,12 @@ export async function purgeExpiredImports(ctx: ServiceContext, signal?: AbortSig
   const cutoff = new Date(ctx.clock().getTime() - days * 86_400_000).toISOString();
   for (;;) {
     if (signal?.aborted) return result;
-    const hidden = await ctx.store.compliance.hideExpired(cutoff, IMPORTS_PER_BATCH, process.pid);
+    const hidden = await ctx.store.compliance.hideExpired(cutoff, IMPORTS_PER_BATCH);
     if (hidden.length === 0) return result;
     for (const id of hidden) {
-      for (;;) {
-        await yieldToRequests();
-        // Stopping here leaves this import hidden and partly emptied: a left-over write, removed at next start.
-        if (signal?.aborted) return result;
-        const deleted = await ctx.store.compliance.deleteRows(id, ROWS_PER_BATCH);
-        result.rows += deleted;
-        if (deleted < ROWS_PER_BATCH) break;
-      }
-      await ctx.store.imports.delete(id);
+      // Stopping midway leaves this import (and the rest of the batch) hidden: left-over writes, removed at next start.
+      result.rows += await removeHiddenImport(ctx, id, signal);
+      if (signal?.aborted) return result;
       result.imports++;
     }
   }

@@ -1,5 +1,8 @@
 import type { SessionClaims } from '../auth';
 import type { ServiceContext } from '../context';
+import { rememberMapping } from '../mapping/learned-mappings';
+import type { ConfirmedMapping } from '../mapping/schemas';
+import { checkEnvelopeLimits } from '../limits';
 import { parseInput } from '../validate';
 import { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
@@ -25,7 +28,12 @@ const UNSTORED_META = new Set(['sessionToken', 'publicKey']);
  * Builds what is stored about an import from its `meta` and `originalSchema` (validated), resolving its
  * template. End-user fields come only from the session. Throws validation_failed, template_not_allowed.
  */
-export async function prepareImportHeader(ctx: ServiceContext, origin: ImportOrigin, envelope: { meta?: unknown; originalSchema?: unknown }): Promise<ImportHeader> {
+export async function prepareImportHeader(
+  ctx: ServiceContext,
+  origin: ImportOrigin,
+  envelope: { meta?: unknown; originalSchema?: unknown },
+): Promise<ImportHeader> {
+  checkEnvelopeLimits(envelope, ctx.config.limits);
   const parsed = parseInput(ImportEnvelope, envelope);
   const meta = (envelope.meta ?? {}) as Record<string, unknown>;
   const schema = (envelope.originalSchema ?? {}) as Record<string, unknown>;
@@ -56,15 +64,16 @@ export async function prepareImportHeader(ctx: ServiceContext, origin: ImportOri
 /**
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
- * already checked (by the parse worker). Returns the create shape. Throws validation_failed (a row's index
- * in `details[].path`), and whatever producing a slice throws.
+ * already checked (by the parse worker). Once stored, a `meta.mapping` is remembered for the account.
+ * Returns the create shape. Throws validation_failed (a row's index in `details[].path`), and whatever
+ * producing a slice throws.
  */
 export async function createImport(
   ctx: ServiceContext,
   origin: ImportOrigin,
   body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows },
 ): Promise<ImportListItem> {
-  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows);
+  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let header: ImportHeader;
   try {
     header = await prepareImportHeader(ctx, origin, body);
@@ -72,7 +81,11 @@ export async function createImport(
     await rows.discard?.();
     throw error;
   }
-  return toListItem(await writeRows(await beginImport(ctx, header), rows));
+  const stored = await writeRows(await beginImport(ctx, header), rows);
+  // Validated by prepareImportHeader.
+  const mapping = (body.meta as { mapping?: ConfirmedMapping } | undefined)?.mapping;
+  if (mapping) await rememberMapping(ctx, origin.accountId, mapping);
+  return toListItem(stored);
 }
 
 /** meta as JSON text without credentials; members are copied one by one so nothing else changes. */

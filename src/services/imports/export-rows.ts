@@ -5,48 +5,61 @@ import { findAccountImport } from './get-import';
 import { ExportQuery, type CellStats } from './schemas';
 import { schemaFieldKeys } from './schema-fields';
 
-/** Rows read per query while exporting: the most rows ever held in memory at once. */
+/** Rows read per query while exporting, at most. */
 export const EXPORT_CHUNK_ROWS = 1000;
+
+/**
+ * Characters of output a chunk aims at: chunks of large rows hold fewer rows, and CSV chunks of many
+ * columns fewer records (each record has a field per column), so memory is bounded by bytes, not rows.
+ */
+export const EXPORT_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface RowExport {
   importId: string;
   rowCount: number;
   contentType: string;
   fileName: string;
-  /** The file, piece by piece; `rows` is how many rows a piece holds (for progress). Pull-driven. */
+  /** The file, piece by piece; `rows` is how many rows a piece holds (for progress). Pull-driven and lazy. */
   pieces: AsyncGenerator<{ text: string; rows: number }, void, undefined>;
 }
 
 /**
- * Exports all rows of an import in row order as CSV, NDJSON or a JSON array, read in keyset chunks of
- * EXPORT_CHUNK_ROWS (a fresh query per chunk, so no statement stays open between pieces and other queries
- * run in between) and encoded chunk by chunk: memory stays bounded whatever the import's size. The CSV
- * header is the template's field keys in schema order (from the import's originalSchema), then every
- * other key in first-seen order. Throws validation_failed, not_found.
+ * Exports all rows of an import in row order as CSV, NDJSON or a JSON array, read in keyset chunks of at
+ * most EXPORT_CHUNK_ROWS rows and about EXPORT_CHUNK_BYTES (a fresh query per chunk, so no statement stays
+ * open between pieces and other queries run in between) and encoded chunk by chunk: memory stays bounded
+ * whatever the import's size. The CSV header is the template's field keys in schema order (from the
+ * import's originalSchema), then every other key in first-seen order. Nothing is read or encoded before
+ * the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found.
  */
 export async function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): Promise<RowExport> {
   const { format, safe } = parseInput(ExportQuery, input);
   const imported = await findAccountImport(ctx, accountId, importId);
-  const seen = (JSON.parse(imported.cellStats) as CellStats).fieldBreakdown.map((field) => field.key);
-  const columns = [...new Set([...schemaFieldKeys(JSON.parse(imported.originalSchema)), ...seen])];
-  const encoder = createRowEncoder(format, { columns, safe });
+  const plain = createRowEncoder(format, { columns: [], safe });
   async function* pieces() {
+    const columns = format === 'csv' ? csvColumns(imported.originalSchema, imported.cellStats) : [];
+    const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
+    const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
     yield { text: encoder.head(), rows: 0 };
     let from = -1;
     for (;;) {
-      const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, EXPORT_CHUNK_ROWS);
+      const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
       if (rows.length === 0) break;
       yield { text: encoder.chunk(rows), rows: rows.length };
       from = rows[rows.length - 1]!.rowIndex;
-      if (rows.length < EXPORT_CHUNK_ROWS) break;
     }
     yield { text: encoder.tail(), rows: 0 };
   }
   return {
     importId: imported.id,
     rowCount: imported.rowCount,
-    contentType: encoder.contentType,
-    fileName: `import-${imported.id}.${encoder.extension}`,
+    contentType: plain.contentType,
+    fileName: `import-${imported.id}.${plain.extension}`,
     pieces: pieces(),
   };
+}
+
+/** The CSV header: the schema's field keys, then the other keys the rows hold, in first-seen order. */
+function csvColumns(originalSchema: string, cellStats: string): string[] {
+  const seen = (JSON.parse(cellStats) as CellStats).fieldBreakdown.map((field) => field.key);
+  return [...new Set([...schemaFieldKeys(JSON.parse(originalSchema)), ...seen])];
 }

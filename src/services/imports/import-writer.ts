@@ -2,7 +2,9 @@ import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
+import { conflict } from '../errors';
 import { RowChecker } from './check-rows';
+import { removeHiddenImport } from './remove-import';
 import type { CellStats } from './schemas';
 
 
@@ -26,7 +28,7 @@ export type ImportHeader = Pick<
 /**
  * Writes one import: `begin` stores it as 'writing' (invisible to every read), `append` stores slices of
  * checked rows in order, `finish` stores the counts and statistics and flips it to 'complete' in one
- * statement, `abort` deletes it with its rows. A process killed in between leaves a 'writing' import that
+ * statement, `abort` deletes it with its rows (in small transactions). A process killed in between leaves a 'writing' import that
  * cleanAbandonedImports removes. Used by POST /imports (JSON and NDJSON) and the CLI's bulk load.
  */
 export interface ImportWriter {
@@ -34,6 +36,7 @@ export interface ImportWriter {
   readonly rowCount: number;
   /** Stores rows already checked and encoded as JSON text (RowChecker) in one transaction. */
   append(texts: readonly string[]): Promise<void>;
+  /** Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile). */
   finish(stats: CellStats): Promise<ImportRow>;
   abort(): Promise<void>;
 }
@@ -65,11 +68,11 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
-      await ctx.store.imports.complete(row.id, values);
+      if (!(await ctx.store.imports.complete(row.id, process.pid, values))) throw conflict('the import was deleted while it was being written');
       return { ...row, ...values, status: 'complete', writerPid: null };
     },
     async abort() {
-      await ctx.store.imports.delete(row.id);
+      await removeHiddenImport(ctx, row.id);
     },
   };
 }
@@ -89,8 +92,8 @@ export interface CheckedRows {
 }
 
 /** Checks rows on this thread as the writer asks for them (the parse worker does the same off-thread). */
-export function checkInThread(slices: RowSlices): CheckedRows {
-  const checker = new RowChecker();
+export function checkInThread(slices: RowSlices, maxRowBytes: number): CheckedRows {
+  const checker = new RowChecker(maxRowBytes);
   async function* checked() {
     for await (const rows of slices) yield checker.check(rows);
   }
@@ -111,7 +114,8 @@ export async function writeRows(writer: ImportWriter, rows: CheckedRows): Promis
     }
     return await writer.finish(rows.stats());
   } catch (error) {
-    await writer.abort();
+    // The import stays hidden whatever happens here; a removal that fails too is finished at the next start.
+    await writer.abort().catch(() => undefined);
     throw error;
   }
 }

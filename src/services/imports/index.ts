@@ -1,6 +1,6 @@
 export { cleanAbandonedImports } from './clean-abandoned';
 export { createImport, prepareImportHeader, type ImportOrigin } from './create-import';
-export { EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
+export { EXPORT_CHUNK_BYTES, EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
 export { getImport } from './get-import';
 export { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';
 export { SLICE_ROWS, sliceRows } from './slices';

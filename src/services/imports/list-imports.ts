@@ -1,12 +1,19 @@
+import type { ImportListRow } from '../../db/store';
 import type { ServiceContext } from '../context';
-import { buildPage, decodeCursor, type PageRequest } from '../pagination';
+import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { ListImportsQuery, type ImportPage } from './schemas';
 import { toListItem } from './views';
 
+/** Characters of stored meta and file a page holds at most (besides its first import). */
+export const LIST_PAGE_BYTES = 8 * 1024 * 1024;
+
+/** Stored characters an import adds to a list page (meta is capped, but imports stored before the cap may hold more). */
+const listedBytes = (row: Pick<ImportListRow, 'meta' | 'file'>) => row.meta.length + (row.file?.length ?? 0);
+
 /**
  * One page of the account's complete imports, keyset-paginated (no OFFSET: every page costs the same).
- * `limit=0` answers only `total`. Throws validation_failed (bad parameter, or a cursor that was not made for
+ * `limit=0` answers only `total`. A page ends early when its imports' meta pass LIST_PAGE_BYTES. Throws validation_failed (bad parameter, or a cursor that was not made for
  * this account, sort and filters).
  */
 export async function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): Promise<ImportPage> {
@@ -21,6 +28,7 @@ export async function listImports(ctx: ServiceContext, accountId: string, input:
   const request: PageRequest<typeof filters, 'string'> = { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters };
   const after = decodeCursor(ctx, request);
   const rows = limit === 0 ? [] : await ctx.store.imports.page(accountId, { orderBy, direction, filters, after, limit: limit + 1 });
-  const page = buildPage(ctx, request, rows, await ctx.store.imports.count(accountId, filters), (row) => ({ value: row[orderBy], id: row.id }));
+  const total = await ctx.store.imports.count(accountId, filters);
+  const page = buildPage(ctx, request, rows, total, (row) => ({ value: row[orderBy], id: row.id }), rowsWithinBytes(rows, limit, LIST_PAGE_BYTES, listedBytes));
   return { data: page.rows.map(toListItem), pagination: page.pagination };
 }

@@ -1,13 +1,17 @@
 import type { ServiceContext } from '../context';
-import { buildPage, decodeCursor, type PageRequest } from '../pagination';
+import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { findAccountImport } from './get-import';
 import { ListRowsQuery } from './schemas';
 import { rowPageJson } from './views';
 
+/** Characters of row JSON a page holds at most (besides its first row): large rows make shorter pages. */
+export const ROWS_PAGE_BYTES = 4 * 1024 * 1024;
+
 /**
  * One page of an import's rows by rowIndex (keyset on the primary key; `total` is the stored row count, never
- * a COUNT), rendered as JSON text with the stored rows spliced in. Throws validation_failed, not_found.
+ * a COUNT), rendered as JSON text with the stored rows spliced in. A page holds `limit` rows or fewer when
+ * they pass ROWS_PAGE_BYTES (its nextCursor then continues after the last row it holds). Throws validation_failed, not_found.
  */
 export async function listRows(ctx: ServiceContext, accountId: string, importId: string, input: ListRowsQuery): Promise<string> {
   const { limit, cursor, sortBy, direction } = parseInput(ListRowsQuery, input);
@@ -22,7 +26,8 @@ export async function listRows(ctx: ServiceContext, accountId: string, importId:
     filters: {},
   };
   const after = decodeCursor(ctx, request)?.value ?? (direction === 'asc' ? -1 : Number.MAX_SAFE_INTEGER);
-  const rows = await ctx.store.rows.chunk(imported.id, direction, after, limit + 1);
-  const page = buildPage(ctx, request, rows, imported.rowCount, (row) => ({ value: row.rowIndex }));
+  const rows = await ctx.store.rows.chunk(imported.id, direction, after, limit + 1, ROWS_PAGE_BYTES);
+  const pageSize = rowsWithinBytes(rows, limit, ROWS_PAGE_BYTES, (row) => row.data.length);
+  const page = buildPage(ctx, request, rows, imported.rowCount, (row) => ({ value: row.rowIndex }), pageSize);
   return rowPageJson(page.rows, page.pagination);
 }

@@ -1,9 +1,13 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { Limits } from '../../config/config';
 import { ServiceError } from '../errors';
 import type { CheckedRows } from './import-writer';
 import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 import type { CellStats } from './schemas';
+
+/** Threads parsing at once, at most: more bodies wait their turn (their bytes are already in memory). */
+export const MAX_PARSE_THREADS = 4;
 
 /** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
 export const PARSE_IN_WORKER_BYTES = 512 * 1024;
@@ -32,19 +36,30 @@ interface Job {
   messages: WorkerMessage[];
   flow: Int32Array;
   wake?: () => void;
+  done?: boolean;
 }
 
 /**
- * One worker thread that parses and checks large JSON import bodies, one at a time in arrival order, while
- * the request thread keeps serving; its checked slices are stored by the request thread as they arrive.
- * Started on first use; it does not keep the process alive.
+ * Parses and checks large JSON import bodies on worker threads while the request thread keeps serving; the
+ * checked slices are stored by the request thread as they arrive. Each body gets a thread of its own (a
+ * spare one is kept started, so a body waits for no thread start), with a bounded heap: whatever one body
+ * does to its thread (an absurd nesting, a heap exhausted), only that import fails, never another tenant's
+ * import being parsed beside it, and never the process. Threads do not keep the process alive.
  */
 export class ParsePool {
-  private worker: Worker | undefined;
+  private spare: Worker | undefined;
+  private readonly stopped = new WeakSet<Worker>();
+  private readonly running = new Set<Worker>();
   private readonly jobs = new Map<number, Job>();
+  private readonly waiting: (() => void)[] = [];
   private nextId = 1;
 
-  constructor(private readonly script: WorkerScript) {}
+  constructor(
+    private readonly script: WorkerScript,
+    private readonly limits: Limits,
+    /** Each thread's heap limit (MiB): a body of the largest allowed size must fit, parsed. */
+    private readonly heapMb = 512,
+  ) {}
 
   /** Hands the body over (its buffer is transferred) and resolves once meta and originalSchema are parsed. */
   async parse(body: Uint8Array): Promise<ParsedImportBody> {
@@ -53,9 +68,11 @@ export class ParsePool {
     const job: Job = { messages: [], flow: new Int32Array(control) };
     job.flow[CREDITS] = SLICES_IN_FLIGHT;
     this.jobs.set(id, job);
+    while (this.running.size >= MAX_PARSE_THREADS) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const worker = this.take(job);
     const buffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.slice().buffer;
-    this.start().postMessage({ id, body: buffer as ArrayBuffer, control } satisfies WorkerRequest, [buffer as ArrayBuffer]);
-    const messages = this.receive(id, job);
+    worker.postMessage({ id, body: buffer as ArrayBuffer, control, limits: this.limits } satisfies WorkerRequest, [buffer as ArrayBuffer]);
+    const messages = this.receive(id, job, worker);
     const head = await messages.next();
     if (head.done || head.value.type !== 'head') throw new Error('parse worker: no head');
     let stats: CellStats | undefined;
@@ -81,12 +98,14 @@ export class ParsePool {
     };
   }
 
-  /** Stops the worker (pending parses fail). */
+  /** Stops every thread (pending parses fail). */
   async close(): Promise<void> {
-    await this.worker?.terminate();
+    const workers = [...this.running, ...(this.spare ? [this.spare] : [])];
+    this.spare = undefined;
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
-  private async *receive(id: number, job: Job): AsyncGenerator<WorkerMessage> {
+  private async *receive(id: number, job: Job, worker: Worker): AsyncGenerator<WorkerMessage> {
     try {
       for (;;) {
         while (job.messages.length === 0) await new Promise<void>((resolve) => (job.wake = resolve));
@@ -104,38 +123,43 @@ export class ParsePool {
         if (message.type === 'end') return;
       }
     } finally {
-      // Finished, failed or discarded: a worker still producing this job's slices stops.
+      // Finished, failed or discarded: the thread stops, whatever it was doing.
+      job.done = true;
       Atomics.store(job.flow, CANCELLED, 1);
       Atomics.notify(job.flow, CREDITS);
       this.jobs.delete(id);
+      this.running.delete(worker);
+      void worker.terminate();
+      this.waiting.shift()?.();
     }
   }
 
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker =
-      'file' in this.script
-        ? new Worker(this.script.file)
-        : new Worker(this.script.source, { eval: true });
-    worker.unref();
-    worker.on('message', (message: WorkerMessage) => this.deliver(message));
-    const fail = (error: unknown) => {
-      this.worker = undefined;
-      for (const [id] of this.jobs) {
-        this.deliver({ id, type: 'error', error: { code: 'internal_error', message: `parse worker stopped: ${String(error)}` } });
-      }
+  /** The spare thread (or a new one) for this job, and a new spare started for the next. */
+  private take(job: Job): Worker {
+    const spare = this.spare && !this.stopped.has(this.spare) ? this.spare : undefined;
+    const worker = spare ?? this.spawn();
+    this.spare = this.spawn();
+    this.running.add(worker);
+    const deliver = (message: WorkerMessage) => {
+      if (job.done) return;
+      job.messages.push(message);
+      job.wake?.();
+      job.wake = undefined;
     };
+    const fail = (reason: unknown) => deliver({ id: 0, type: 'error', error: { code: 'internal_error', message: `parse worker stopped: ${String(reason)}` } });
+    worker.on('message', deliver);
     worker.on('error', fail);
     worker.on('exit', (code) => fail(`exit ${code}`));
-    this.worker = worker;
     return worker;
   }
 
-  private deliver(message: WorkerMessage): void {
-    const job = this.jobs.get(message.id);
-    if (!job) return;
-    job.messages.push(message);
-    job.wake?.();
-    job.wake = undefined;
+  private spawn(): Worker {
+    const options = { resourceLimits: { maxOldGenerationSizeMb: this.heapMb } };
+    const worker = 'file' in this.script ? new Worker(this.script.file, options) : new Worker(this.script.source, { ...options, eval: true });
+    worker.unref();
+    // A spare that stops before it is used is replaced when taken.
+    worker.on('error', () => undefined);
+    worker.on('exit', () => this.stopped.add(worker));
+    return worker;
   }
 }

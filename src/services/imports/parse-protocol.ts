@@ -1,3 +1,4 @@
+import type { Limits } from '../../config/config';
 import type { ErrorCode, ErrorDetail } from '../errors';
 import type { CellStats } from './schemas';
 
@@ -7,6 +8,7 @@ export interface WorkerRequest {
   body: ArrayBuffer;
   /** Int32Array over it: [CREDITS] slices the worker may still send, [CANCELLED] 1 once nobody reads them. */
   control: SharedArrayBuffer;
+  limits: Limits;
 }
 
 /**

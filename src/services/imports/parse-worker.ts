@@ -3,6 +3,7 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../errors';
+import { checkEnvelopeLimits } from '../limits';
 import { RowChecker } from './check-rows';
 import { splitImportBytes } from './json-import-body';
 import { CANCELLED, CREDITS, type WorkerError, type WorkerMessage, type WorkerRequest } from './parse-protocol';
@@ -16,26 +17,22 @@ try {
 }
 
 const port = parentPort!;
-port.on('message', ({ id, body, control }: WorkerRequest) => {
+port.on('message', ({ id, body, control, limits }: WorkerRequest) => {
   const flow = new Int32Array(control);
   const post = (message: WorkerMessage) => port.postMessage(message);
-  splitImportBytes(body).then(
-    async (split) => {
-      post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
-      const checker = new RowChecker();
-      try {
-        for (const slice of split.slices) {
-          const texts = checker.check(slice);
-          if (!takeCredit(flow)) return;
-          post({ id, type: 'rows', texts });
-        }
-        post({ id, type: 'end', stats: checker.stats() });
-      } catch (error) {
-        post({ id, type: 'error', error: describe(error) });
-      }
-    },
-    (error) => post({ id, type: 'error', error: describe(error) }),
-  );
+  // Every failure of the job, the head's included (posting a value copies it), is reported as the job's error.
+  (async () => {
+    const split = await splitImportBytes(body);
+    checkEnvelopeLimits(split, limits);
+    post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
+    const checker = new RowChecker(limits.rowBytes);
+    for (const slice of split.slices) {
+      const texts = checker.check(slice);
+      if (!takeCredit(flow)) return;
+      post({ id, type: 'rows', texts });
+    }
+    post({ id, type: 'end', stats: checker.stats() });
+  })().catch((error: unknown) => post({ id, type: 'error', error: describe(error) }));
 });
 
 /** Waits (this thread only) until the request thread has room for another slice; false once cancelled. */

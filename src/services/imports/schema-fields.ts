@@ -8,12 +8,13 @@ export function schemaFieldKeys(schema: unknown): string[] {
   for (const member of ['fields', 'columns']) {
     const list = Object.hasOwn(schema, member) ? schema[member] : undefined;
     if (Array.isArray(list)) {
-      const keys: string[] = [];
+      // A Set: the work stays linear in the number of fields, however many a stored schema has.
+      const keys = new Set<string>();
       for (const item of list) {
         const key = typeof item === 'string' ? item : isObject(item) && typeof item.key === 'string' ? item.key : undefined;
-        if (key !== undefined && !keys.includes(key)) keys.push(key);
+        if (key !== undefined) keys.add(key);
       }
-      return keys;
+      return [...keys];
     }
     if (isObject(list)) return Object.keys(list);
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonRecord } from '../json';
+import { ConfirmedMapping } from '../mapping/schemas';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 
 // Inputs of the imports service (HTTP and CLI both hand it raw strings for query parameters) and the
@@ -45,6 +46,8 @@ export const ImportMeta = z.looseObject({
   environment: z
     .looseObject({ userAgent: text.optional(), timezone: text.optional(), platform: text.optional(), runtime: text.optional() })
     .optional(),
+  /** The header mapping the end-user confirmed; the account remembers it for map-headers. */
+  mapping: ConfirmedMapping.optional(),
 });
 
 /** The schema the SDK imported against: free-form, with optional `id` and `key` used for template resolution. */

@@ -1,4 +1,4 @@
-import type { ImportRow, StoredRow } from '../../db/store';
+import type { ImportListRow, ImportRow, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -6,7 +6,7 @@ import type { CellStats, ImportDetail, ImportListItem } from './schemas';
 // Stored import -> the response shapes, each with exactly the members the spec lists for it.
 
 /** The list and create shape. */
-export function toListItem(row: ImportRow): ImportListItem {
+export function toListItem(row: ImportListRow): ImportListItem {
   return {
     ...head(row),
     fileId: row.fileId,
@@ -48,6 +48,6 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<R
 }
 
 /** The members every shape of an import starts with. */
-function head(row: ImportRow) {
+function head(row: ImportListRow) {
   return { id: row.id, templateId: row.templateId, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }

@@ -1,8 +1,10 @@
 /**
  * Optimal one-to-one assignment (Hungarian algorithm, shortest augmenting
  * path form with potentials), O(n^2 * m) for n <= m. Rectangular inputs are
- * handled by transposing so the smaller side is the row side.
+ * handled by transposing so the smaller side is the row side. Written as steps
+ * (one per augmented row) so a large matrix can be solved in slices.
  */
+import { runAll, type Steps } from './steps';
 
 /**
  * Assign rows to columns maximising the summed weight. `weights` is row-major
@@ -10,11 +12,15 @@
  * may be returned; callers drop pairs they consider too weak.
  */
 export function maxWeightAssignment(weights: Float64Array, rows: number, cols: number): Int32Array {
+  return runAll(assignmentSteps(weights, rows, cols));
+}
+
+function* assignmentSteps(weights: Float64Array, rows: number, cols: number): Steps<Int32Array> {
   if (rows === 0 || cols === 0) return new Int32Array(rows).fill(-1);
   if (rows > cols) {
     const transposed = new Float64Array(rows * cols);
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) transposed[c * rows + r] = weights[r * cols + c]!;
-    const byCol = maxWeightAssignment(transposed, cols, rows);
+    const byCol = yield* assignmentSteps(transposed, cols, rows);
     const out = new Int32Array(rows).fill(-1);
     byCol.forEach((r, c) => {
       if (r >= 0) out[r] = c;
@@ -31,6 +37,7 @@ export function maxWeightAssignment(weights: Float64Array, rows: number, cols: n
   const minv = new Float64Array(m + 1);
   const used = new Uint8Array(m + 1);
   for (let i = 1; i <= n; i++) {
+    yield;
     p[0] = i;
     let j0 = 0;
     minv.fill(Infinity);
@@ -80,7 +87,7 @@ export function maxWeightAssignment(weights: Float64Array, rows: number, cols: n
  * above-threshold candidate, so the cubic step only sees small matrices.
  * Returns, per row, the chosen column or -1.
  */
-export function assignByComponents(candidates: { col: number; score: number }[][], threshold: number): Int32Array {
+export function* assignByComponents(candidates: { col: number; score: number }[][], threshold: number): Steps<Int32Array> {
   const result = new Int32Array(candidates.length).fill(-1);
   const rowsOfCol = new Map<number, number[]>();
   candidates.forEach((list, i) => {
@@ -110,7 +117,7 @@ export function assignByComponents(candidates: { col: number; score: number }[][
     rows.forEach((r, k) => {
       for (const c of candidates[r]!) if (c.score >= threshold) weights[k * colList.length + cols.get(c.col)!] = c.score;
     });
-    const picks = maxWeightAssignment(weights, rows.length, colList.length);
+    const picks = yield* assignmentSteps(weights, rows.length, colList.length);
     rows.forEach((r, k) => {
       const c = picks[k]!;
       if (c >= 0 && weights[k * colList.length + c]! > 0) result[r] = colList[c]!;

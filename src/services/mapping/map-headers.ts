@@ -1,22 +1,40 @@
+import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
-import { resolveWithLlm, type LlmOptions } from './llm-resolver';
-import { matchHeaders } from './match-headers';
-import { MapHeadersInput, type MapHeadersOutput } from './schemas';
+import { applyLearned } from './learned-mappings';
+import { resolveWithLlm } from './llm-resolver';
+import { matchHeaderSteps } from './match-headers';
+import { MapHeadersInput, type HeaderMapping, type MapHeadersOutput } from './schemas';
+import { runInSlices } from './steps';
 
 /**
- * Map an uploaded file's column headers to a template's headers.
+ * Map an uploaded file's column headers to a template's headers for the account.
  *
- * Runs the offline matcher (deterministic, no network); when `llm` is given,
- * asks that OpenAI-compatible endpoint about the uncertain pairs only and
- * falls back to the offline answer on any failure. Returns one entry per
- * matched schema key (`fileKey`, `confidence` 0-1); each file key is used at
- * most once and unmatched schema keys are left out.
+ * A schema key whose label the account learned from a confirmed import
+ * (`meta.mapping`) takes the file header of that label when present
+ * (confidence 0.97, `source: "learned"`); the other headers are matched:
+ * Runs the offline matcher (deterministic, no network) in slices on the
+ * request thread, after checking its pairwise cost against
+ * `config.mapHeadersBudget`; when an LLM is configured, asks it about the
+ * uncertain pairs only (prompt capped, answers cached) and falls back to the
+ * offline answer on any failure. Returns one entry per matched schema key
+ * (`fileKey`, `confidence` 0-1); each file key is used at most once and
+ * unmatched schema keys are left out.
  *
  * Throws validation_failed (with each issue's path, e.g. `schemaHeaders.3.key`)
- * when `input` does not satisfy `MapHeadersInput`; never fails because of the LLM.
+ * when `input` does not satisfy `MapHeadersInput` or is too much work; never
+ * fails because of the LLM.
  */
-export async function mapHeaders(input: MapHeadersInput, llm?: LlmOptions): Promise<MapHeadersOutput> {
+export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput): Promise<MapHeadersOutput> {
   const data = parseInput(MapHeadersInput, input);
-  const offline = matchHeaders(data);
-  return llm ? resolveWithLlm(offline, data, llm) : offline.mappings;
+  const { learned, rest } = await applyLearned(ctx, accountId, data);
+  const offline = await runInSlices(matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget }));
+  const { llm } = ctx.config;
+  const matched = llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
+  // Entries, not assignments: a schema key may be "__proto__".
+  const entries: [string, HeaderMapping][] = [];
+  for (const { key } of data.schemaHeaders) {
+    const mapping = learned.get(key) ?? (Object.hasOwn(matched, key) ? matched[key] : undefined);
+    if (mapping) entries.push([key, mapping]);
+  }
+  return Object.fromEntries(entries);
 }

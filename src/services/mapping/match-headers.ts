@@ -9,12 +9,19 @@ import { assignByComponents } from './assignment';
 import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
+import { runAll, type Steps } from './steps';
+import { validationFailed } from '../errors';
 
 export interface MatchOptions {
   /** Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes). */
   threshold?: number;
   /** Scores this close to the threshold, or to a rival, are reported as uncertain (default 0.12). */
   uncertainMargin?: number;
+  /**
+   * Most pairwise work allowed (see `pairwiseCost`); past it the call fails with validation_failed before
+   * any pair is scored. Unbounded by default (bench, tests); the service passes the configured budget.
+   */
+  budget?: number;
 }
 
 export interface Candidate {
@@ -37,7 +44,12 @@ export interface MatchResult {
 interface Variant {
   features: HeaderFeatures;
   grams: Int32Array;
+  /** Factor on this name's scores: below 1 for a name inferred from the other list. */
+  trust?: number;
 }
+
+// An initialism read from the other list is likely, not certain: its pair stays below an exact match.
+const INITIALISM_TRUST = 0.85;
 
 interface Prepared {
   /** The label, and the key when it reads differently. */
@@ -79,9 +91,60 @@ function unitSimilarity(a: Unit, b: Unit): number {
   return partialWords.get(word.token)?.has(word === a ? b.concept : a.concept) ? 0.5 : 0;
 }
 
+/**
+ * A header that is one short unknown word ("CC", "OD") may be the initials of a header on the other side
+ * ("Country code", "Order date"): when exactly one header there has those initials, that header's words
+ * become a second name of this one, trusted a little less than its own.
+ */
+function expandInitialisms(side: Prepared[], other: Prepared[]): void {
+  const byInitials = new Map<string, Prepared[]>();
+  for (const p of other) {
+    const words = p.variants[0]!.features.text.split(' ').filter((w) => /^\p{L}/u.test(w));
+    if (words.length < 2 || words.length > 4) continue;
+    const initials = words.map((w) => w[0]).join('');
+    (byInitials.get(initials) ?? byInitials.set(initials, []).get(initials)!).push(p);
+  }
+  for (const p of side) {
+    const main = p.variants[0]!.features;
+    if (!/^\p{L}{2,4}$/u.test(main.text) || main.residualShare < 1) continue;
+    const match = byInitials.get(main.text);
+    if (match?.length !== 1) continue;
+    const expanded = match[0]!.variants[0]!.features;
+    p.variants.push({ features: expanded, grams: trigramProfile(expanded.text), trust: INITIALISM_TRUST });
+  }
+}
+
+/** Per call: the weight factor of each unit of the two lists' headers (absent: 1). */
+type Rarity = Map<Unit, number>;
+
+// A unit in more than this many headers of the two lists starts to weigh less.
+const COMMON_IN = 4;
+/**
+ * Generic words ("id", "name", "date", "type") weigh as much as specific ones in the vocabulary, and pull
+ * wrong pairs over the threshold when many headers share them: weigh each unit by its rarity across the two
+ * lists, 1 / (1 + log2(df / COMMON_IN)) past COMMON_IN headers (an IDF over this one call's headers).
+ */
+function unitRarity(all: Prepared[]): Rarity {
+  const keyOf = (u: Unit) => (u.concept >= 0 ? `c${u.concept}` : `${u.concept}${u.token}`);
+  const df = new Map<string, number>();
+  for (const p of all) {
+    const seen = new Set<string>();
+    for (const v of p.variants) for (const u of v.features.units) seen.add(keyOf(u));
+    for (const k of seen) df.set(k, (df.get(k) ?? 0) + 1);
+  }
+  const rarity: Rarity = new Map();
+  for (const p of all)
+    for (const v of p.variants)
+      for (const u of v.features.units) {
+        const n = df.get(keyOf(u))!;
+        if (n > COMMON_IN) rarity.set(u, 1 / (1 + Math.log2(n / COMMON_IN)));
+      }
+  return rarity;
+}
+
 const scratch = { best: new Float64Array(64) };
 /** Weighted soft Dice: each unit counts with its best counterpart on the other side. */
-function softDice(a: Unit[], b: Unit[]): number {
+function softDice(a: Unit[], b: Unit[], rarity: Rarity): number {
   if (scratch.best.length < b.length) scratch.best = new Float64Array(b.length * 2);
   const bestB = scratch.best.fill(0, 0, b.length);
   let matched = 0;
@@ -94,12 +157,14 @@ function softDice(a: Unit[], b: Unit[]): number {
       if (sim > best) best = sim;
       if (sim > bestB[j]!) bestB[j] = sim;
     }
-    matched += ua.weight * best;
-    total += ua.weight;
+    const weight = ua.weight * (rarity.get(ua) ?? 1);
+    matched += weight * best;
+    total += weight;
   }
   for (let j = 0; j < b.length; j++) {
-    matched += b[j]!.weight * bestB[j]!;
-    total += b[j]!.weight;
+    const weight = b[j]!.weight * (rarity.get(b[j]!) ?? 1);
+    matched += weight * bestB[j]!;
+    total += weight;
   }
   return total === 0 ? 0 : matched / total;
 }
@@ -171,13 +236,14 @@ function guardFactor(a: HeaderFeatures, b: HeaderFeatures, aSide: QualifiedConce
 interface Sides {
   schema: QualifiedConcepts;
   file: QualifiedConcepts;
+  rarity: Rarity;
 }
 
 function nameScore(a: Variant, b: Variant, sides: Sides): number {
   const fa = a.features;
   const fb = b.features;
   if (fa.text.length > 0 && fa.text === fb.text) return 1;
-  const dice = softDice(fa.units, fb.units);
+  const dice = softDice(fa.units, fb.units, sides.rarity);
   const chars = profileDice(a.grams, b.grams);
   // Characters matter more when the vocabulary did not understand the words.
   const charWeight = 0.15 + 0.3 * Math.max(fa.residualShare, fb.residualShare);
@@ -193,9 +259,10 @@ function kindEvidence(score: number, compat: number, strength: number): number {
 
 function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   let score = 0;
-  for (const vs of s.variants) for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides));
+  for (const vs of s.variants)
+    for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides) * (vs.trust ?? 1) * (vf.trust ?? 1));
   // Two descriptions are a second opinion; they can raise a score, never lower it.
-  if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description));
+  if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description, sides.rarity));
   const expectedS = s.variants[0]!.features.expectedKind;
   const expectedF = f.variants[0]!.features.expectedKind;
   if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
@@ -235,32 +302,110 @@ function candidateColumns(schema: Prepared[], file: Prepared[]): (row: number) =
   };
 }
 
+// Cost units of one pair's fixed work (guards, kinds, samples, bookkeeping), in unit comparisons.
+const PAIR_COST = 24;
+// Trigrams merged per cost unit.
+const GRAMS_PER_UNIT = 4;
+// A word the vocabulary does not know is compared by characters (edit distance, Jaro-Winkler): it costs
+// several concept comparisons.
+const TOKEN_COST = 3;
+
+/**
+ * Work of scoring every schema x file pair, in unit comparisons: the pairs' fixed cost, every unit of one
+ * side against every unit of the other (names and descriptions), and the trigram merges. Known from the
+ * prepared headers alone, so it is checked before the quadratic work is paid.
+ */
+function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
+  const total = (side: Prepared[], of: (p: Prepared) => number) => side.reduce((sum, p) => sum + of(p), 0);
+  const units = (p: Prepared) =>
+    p.variants.reduce((sum, v) => sum + v.features.units.reduce((n, u) => n + (u.concept === TOKEN ? TOKEN_COST : 1), 0), 0);
+  const grams = (p: Prepared) => p.variants.reduce((sum, v) => sum + v.grams.length, 0);
+  const described = (p: Prepared) => p.description?.length ?? 0;
+  const pairs = schema.length * file.length;
+  return (
+    pairs * PAIR_COST +
+    total(schema, units) * total(file, units) +
+    total(schema, described) * total(file, described) +
+    (file.length * total(schema, grams) + schema.length * total(file, grams)) / GRAMS_PER_UNIT
+  );
+}
+
+/**
+ * An estimate of `pairwiseCost` from word and character counts alone, on the low side (a unit per two
+ * words: phrases become one unit), so that a request far over the budget is refused before its headers
+ * are analysed; the exact cost is checked once they are.
+ */
+function costFloor(input: MapHeadersInput): number {
+  const side = (items: HeaderItem[]) => {
+    let words = 0;
+    let grams = 0;
+    for (const item of items) {
+      const name = item.label.trim() || item.key;
+      words += name.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+      grams += name.length;
+    }
+    return { units: words / 2, grams };
+  };
+  const s = side(input.schemaHeaders);
+  const f = side(input.fileHeaders);
+  const nS = input.schemaHeaders.length;
+  const nF = input.fileHeaders.length;
+  return nS * nF * PAIR_COST + s.units * f.units + (nF * s.grams + nS * f.grams) / GRAMS_PER_UNIT;
+}
+
+function checkBudget(cost: number, input: MapHeadersInput, budget = Infinity): void {
+  if (cost <= budget) return;
+  throw validationFailed([
+    {
+      path: '',
+      message: `comparing ${input.schemaHeaders.length} schema headers with ${input.fileHeaders.length} file headers is too much work (cost ${Math.round(cost)}, budget ${budget}): send fewer or shorter headers`,
+    },
+  ]);
+}
+
 /**
  * Map schema headers to file headers offline. Deterministic: the same input
  * gives the same output. Schema keys scoring below the threshold stay unmatched.
+ * Throws validation_failed when the work exceeds `options.budget`.
  */
 export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {}): MatchResult {
+  return runAll(matchHeaderSteps(input, options));
+}
+
+/** `matchHeaders` as steps (one per header prepared, per schema row scored, per row assigned). */
+export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions = {}): Steps<MatchResult> {
   // Many headers on one side against few on the other means many chance look-alikes
   // per true pair: demand a little more (+0.1 per factor of ten in the size ratio).
   const sizes = [input.schemaHeaders.length, input.fileHeaders.length];
   const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
   const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
   const margin = options.uncertainMargin ?? 0.12;
-  const schema = input.schemaHeaders.map(prepare);
-  const file = input.fileHeaders.map(prepare);
+  checkBudget(costFloor(input), input, options.budget);
+  const schema: Prepared[] = [];
+  const file: Prepared[] = [];
+  for (const [items, into] of [[input.schemaHeaders, schema], [input.fileHeaders, file]] as const)
+    for (const item of items) {
+      into.push(prepare(item));
+      yield;
+    }
+  expandInitialisms(schema, file);
+  expandInitialisms(file, schema);
+  checkBudget(pairwiseCost(schema, file), input, options.budget);
   const columnsFor = candidateColumns(schema, file);
-  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file) };
+  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]) };
   // Per schema row, its strongest candidates (score-descending, then column order).
-  const candidates: { col: number; score: number }[][] = schema.map((s, i) => {
+  const candidates: { col: number; score: number }[][] = [];
+  for (let i = 0; i < schema.length; i++) {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
-      const score = scorePair(s, file[j]!, sides);
+      const score = scorePair(schema[i]!, file[j]!, sides);
       if (score >= threshold - margin) scored.push({ col: j, score });
     }
     scored.sort((x, y) => y.score - x.score || x.col - y.col);
-    return scored.slice(0, MAX_CANDIDATES);
-  });
-  const assigned = assignByComponents(candidates, threshold);
+    candidates.push(scored.slice(0, MAX_CANDIDATES));
+    yield;
+  }
+  const assigned = yield* assignByComponents(candidates, threshold);
   const mappings: MapHeadersOutput = {};
   const uncertain: UncertainPair[] = [];
   schema.forEach((_, i) => {

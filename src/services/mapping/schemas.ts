@@ -5,14 +5,20 @@
  */
 import { z } from 'zod';
 
-export const MAX_HEADERS = 2000;
+// Input caps (DESIGN.md "Limits"): the Public Key can call this route, so every dimension of the work is
+// bounded by the contract; the pairwise cost left over is checked against a budget before it is paid.
+export const MAX_HEADERS = 500;
+export const MAX_LABEL_CHARS = 200;
+export const MAX_SAMPLES = 20;
+export const MAX_SAMPLE_CHARS = 200;
+export const MAX_DESCRIPTION_CHARS = 1000;
 
 export const HeaderItem = z
   .object({
-    key: z.string().min(1).max(500),
-    label: z.string().max(500),
-    samples: z.array(z.string().max(1000)).max(20).optional(),
-    description: z.string().max(2000).optional(),
+    key: z.string().min(1).max(MAX_LABEL_CHARS),
+    label: z.string().max(MAX_LABEL_CHARS),
+    samples: z.array(z.string().max(MAX_SAMPLE_CHARS)).max(MAX_SAMPLES).optional(),
+    description: z.string().max(MAX_DESCRIPTION_CHARS).optional(),
   })
   .meta({ id: 'HeaderItem' });
 export type HeaderItem = z.infer<typeof HeaderItem>;
@@ -36,10 +42,33 @@ export const MapHeadersInput = z
 export type MapHeadersInput = z.infer<typeof MapHeadersInput>;
 
 export const HeaderMapping = z
-  .object({ fileKey: z.string(), confidence: z.number().min(0).max(1) })
+  .object({
+    fileKey: z.string(),
+    confidence: z.number().min(0).max(1),
+    source: z
+      .enum(['learned'])
+      .optional()
+      .meta({ description: '`learned`: the label an end-user of this account confirmed for this schema key in an earlier import (`meta.mapping`)' }),
+  })
   .meta({ id: 'HeaderMapping' });
 export type HeaderMapping = z.infer<typeof HeaderMapping>;
 
 /** One entry per schema key that found a match; unmatched keys are left out. */
 export const MapHeadersOutput = z.record(z.string(), HeaderMapping).meta({ id: 'MapHeadersOutput' });
 export type MapHeadersOutput = z.infer<typeof MapHeadersOutput>;
+
+/**
+ * The mapping an end-user confirmed, sent with an import as `meta.mapping`: schema key -> the file header
+ * label it was mapped to. The account remembers it for later map-headers calls.
+ */
+export const ConfirmedMapping = z
+  .record(z.string().min(1).max(MAX_LABEL_CHARS), z.string().min(1).max(MAX_LABEL_CHARS))
+  .refine((mapping) => Object.keys(mapping).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} schema keys` })
+  .meta({ id: 'ConfirmedMapping' });
+export type ConfirmedMapping = z.infer<typeof ConfirmedMapping>;
+
+export const LearnedMapping = z.object({ schemaKey: z.string(), fileLabel: z.string(), updatedAt: z.string() });
+export type LearnedMapping = z.infer<typeof LearnedMapping>;
+
+export const ForgetLearnedInput = z.union([z.object({ schemaKey: z.string().min(1).max(MAX_LABEL_CHARS) }), z.object({ all: z.literal(true) })]);
+export type ForgetLearnedInput = z.infer<typeof ForgetLearnedInput>;

@@ -3,6 +3,10 @@
  * pure, symmetric and return values in [0, 1] (distances excepted).
  */
 
+// Reused match flags: this runs for many token pairs of every request, allocation would dominate.
+let flagsA = new Uint8Array(64);
+let flagsB = new Uint8Array(64);
+
 /** Jaro-Winkler similarity; good at short tokens with typos and shared prefixes. */
 export function jaroWinkler(a: string, b: string): number {
   if (a === b) return 1;
@@ -10,8 +14,10 @@ export function jaroWinkler(a: string, b: string): number {
   const lb = b.length;
   if (la === 0 || lb === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
-  const matchedA = new Uint8Array(la);
-  const matchedB = new Uint8Array(lb);
+  if (flagsA.length < la) flagsA = new Uint8Array(la * 2);
+  if (flagsB.length < lb) flagsB = new Uint8Array(lb * 2);
+  const matchedA = flagsA.fill(0, 0, la);
+  const matchedB = flagsB.fill(0, 0, lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const lo = Math.max(0, i - window);
@@ -46,6 +52,7 @@ export function jaroWinkler(a: string, b: string): number {
  */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (max === 1) return a === b ? 0 : withinOneEdit(a, b) ? 1 : 2;
   const lb = b.length;
   let prev2 = new Array<number>(lb + 1).fill(0);
   let prev = Array.from({ length: lb + 1 }, (_, j) => j);
@@ -64,6 +71,22 @@ export function editDistance(a: string, b: string, max: number): number {
     [prev2, prev, cur] = [prev, cur, prev2];
   }
   return Math.min(prev[lb]!, max + 1);
+}
+
+/** x from xi on equals y from yi on. */
+function restEqual(x: string, xi: number, y: string, yi: number): boolean {
+  if (x.length - xi !== y.length - yi) return false;
+  for (let k = 0; xi + k < x.length; k++) if (x.charCodeAt(xi + k) !== y.charCodeAt(yi + k)) return false;
+  return true;
+}
+
+/** One substitution, insertion, deletion or adjacent transposition apart (a !== b), in one pass. */
+function withinOneEdit(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (a.length === b.length)
+    return restEqual(a, i + 1, b, i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && restEqual(a, i + 2, b, i + 2));
+  return a.length > b.length ? restEqual(a, i + 1, b, i) : restEqual(a, i, b, i + 1);
 }
 
 /**
@@ -105,5 +128,7 @@ export function tokenSimilarity(a: string, b: string): number {
   if (shorter < 4) return 0;
   if (editDistance(a, b, 1) <= 1) return 0.85;
   if (a.startsWith(b) || b.startsWith(a)) return 0.7;
+  // Jaro-Winkler reaches 0.93 only when the shorter token is at least 0.65 of the longer one.
+  if (shorter < 0.65 * Math.max(a.length, b.length)) return 0;
   return jaroWinkler(a, b) >= 0.93 ? 0.6 : 0;
 }

@@ -2,6 +2,7 @@ import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import type { ServiceContext } from '../context';
 import { conflictOnUnique } from '../errors';
+import { checkSchemaLimits } from '../limits';
 import { parseInput } from '../validate';
 import { CreateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
@@ -14,17 +15,18 @@ export const DEFAULT_TEMPLATE_SOURCE = 'studio';
  * conflict (the account already has a template with that key).
  */
 export async function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Promise<Template> {
+  checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(CreateTemplateInput, input);
   const now = isoTime(ctx.clock);
   const row = {
     id: newId(),
-      accountId,
-      key: data.key,
-      schema: JSON.stringify(data.schema),
-      source: data.source ?? DEFAULT_TEMPLATE_SOURCE,
-      metadata: JSON.stringify(data.metadata ?? {}),
-      createdAt: now,
-      updatedAt: now,
+    accountId,
+    key: data.key,
+    schema: JSON.stringify(data.schema),
+    source: data.source ?? DEFAULT_TEMPLATE_SOURCE,
+    metadata: JSON.stringify(data.metadata ?? {}),
+    createdAt: now,
+    updatedAt: now,
   };
   // The unique index decides, so two concurrent creates with one key cannot both succeed.
   await conflictOnUnique(ctx.store.templates.insert(row), `a template with key ${JSON.stringify(data.key)} already exists`);

@@ -1,6 +1,7 @@
 import { isoTime } from '../../core/clock';
 import type { ServiceContext } from '../context';
 import { conflictOnUnique, notFound } from '../errors';
+import { checkSchemaLimits } from '../limits';
 import { parseInput } from '../validate';
 import { UpdateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
@@ -11,6 +12,7 @@ import { toTemplate } from './views';
  * not_found, conflict (another template of the account has the new key).
  */
 export async function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Promise<Template> {
+  checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(UpdateTemplateInput, input);
   const updated = ctx.store.templates.update(accountId, id, {
     schema: JSON.stringify(data.schema),

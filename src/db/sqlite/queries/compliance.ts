@@ -1,51 +1,36 @@
-import { and, asc, count, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { importRows, imports, sessions } from '../schema';
+import { hideImports } from './imports';
 
-// Deletions for compliance requests and retention. import_rows go with their import (ON DELETE CASCADE);
-// the row counts are taken first, inside the caller's transaction, so the answer matches what was removed.
+// Deletions for compliance requests and retention: imports are hidden first (one small statement), then
+// emptied a batch of rows at a time by the service (removeHiddenImport), then deleted.
 
-const ofEndUser = (accountId: string, endUserId: string) => and(eq(imports.accountId, accountId), eq(imports.endUserId, endUserId));
+const ofEndUser = (accountId: string, endUserId: string) => and(eq(imports.accountId, accountId), eq(imports.endUserId, endUserId))!;
 
-export function countRowsOfEndUser(db: Db, accountId: string, endUserId: string): number {
-  const ids = db.select({ id: imports.id }).from(imports).where(ofEndUser(accountId, endUserId));
-  return db.select({ n: count() }).from(importRows).where(inArray(importRows.importId, ids)).get()!.n;
-}
-
-/** Deletes every import (any status) of the end-user in the account; returns how many. */
-export function deleteImportsOfEndUser(db: Db, accountId: string, endUserId: string): number {
-  return db.delete(imports).where(ofEndUser(accountId, endUserId)).run().changes;
+/** Hides every import (any status) of the end-user in the account for deletion; returns their ids. */
+export function hideImportsOfEndUser(db: Db, accountId: string, endUserId: string): string[] {
+  return hideImports(db, ofEndUser(accountId, endUserId));
 }
 
 export function deleteSessionsOfEndUser(db: Db, accountId: string, endUserId: string): number {
   return db.delete(sessions).where(and(eq(sessions.accountId, accountId), eq(sessions.endUserId, endUserId))).run().changes;
 }
 
-/** A complete import of the account, with its stored row count. */
-export function findCompleteImport(db: Db, accountId: string, id: string): { id: string; rowCount: number } | undefined {
-  return db
-    .select({ id: imports.id, rowCount: imports.rowCount })
-    .from(imports)
-    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
-    .get();
+/** Hides a complete import of the account for deletion; false when there is none. */
+export function hideCompleteImport(db: Db, accountId: string, id: string): boolean {
+  return hideImports(db, and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete'))!).length === 1;
 }
 
-export function countRowsOfImport(db: Db, importId: string): number {
-  return db.select({ n: count() }).from(importRows).where(eq(importRows.importId, importId)).get()!.n;
-}
-
-/** Hides up to `limit` complete imports created before `cutoff` (status 'writing', so no reader sees them). */
-export function hideExpiredImports(db: Db, cutoff: string, limit: number, pid: number): string[] {
+/** Hides up to `limit` complete imports created before `cutoff`, oldest first; returns their ids. */
+export function hideExpiredImports(db: Db, cutoff: string, limit: number): string[] {
   const ids = db
     .select({ id: imports.id })
     .from(imports)
     .where(and(eq(imports.status, 'complete'), lt(imports.createdAt, cutoff)))
     .orderBy(asc(imports.createdAt))
-    .limit(limit)
-    .all()
-    .map((row) => row.id);
-  if (ids.length > 0) db.update(imports).set({ status: 'writing', writerPid: pid }).where(inArray(imports.id, ids)).run();
-  return ids;
+    .limit(limit);
+  return hideImports(db, inArray(imports.id, ids));
 }
 
 /** Deletes up to `limit` rows of the import; returns how many. */

@@ -40,8 +40,10 @@ export function insertRowTexts(sqlite: Database.Database, importId: string, firs
 }
 
 /**
- * Up to `limit` rows past `from` in row order (ascending: rowIndex > from; descending: rowIndex < from).
- * Reads a whole chunk at once, so no statement iterator stays open between chunks.
+ * Up to `limit` rows past `from` in row order (ascending: rowIndex > from; descending: rowIndex < from),
+ * and fewer when they are large: once the rows read hold `maxBytes` characters of JSON, one more row is
+ * read and the chunk ends (so a caller can tell that more follow). Reads a whole chunk at once, so no
+ * statement iterator stays open between chunks.
  */
 export function readRowChunk(
   sqlite: Database.Database,
@@ -49,7 +51,15 @@ export function readRowChunk(
   direction: 'asc' | 'desc',
   from: number,
   limit: number,
+  maxBytes: number,
 ): StoredRow[] {
   const { after, before } = statements(sqlite);
-  return (direction === 'asc' ? after : before).all(importId, from, limit);
+  const rows: StoredRow[] = [];
+  let bytes = 0;
+  for (const row of (direction === 'asc' ? after : before).iterate(importId, from, limit)) {
+    rows.push(row);
+    if (bytes >= maxBytes) break;
+    bytes += row.data.length;
+  }
+  return rows;
 }

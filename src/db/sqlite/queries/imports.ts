@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import type { ImportFilters, PageQuery } from '../../store';
@@ -12,13 +12,38 @@ export function insertImport(db: Db, row: ImportRow): void {
   db.insert(imports).values(row).run();
 }
 
-/** Makes a written import visible: counts, statistics and times are set in the same statement as the status. */
+/**
+ * Makes a written import visible: counts, statistics and times are set in the same statement as the status.
+ * False when the import is no longer its writer's (hidden for deletion meanwhile): nothing then changes.
+ */
 export function completeImport(
   db: Db,
   id: string,
+  writerPid: number,
   values: { rowCount: number; cellStats: string; createdAt: string; updatedAt: string },
-): void {
-  db.update(imports).set({ ...values, status: 'complete', writerPid: null }).where(eq(imports.id, id)).run();
+): boolean {
+  return (
+    db
+      .update(imports)
+      .set({ ...values, status: 'complete', writerPid: null })
+      .where(and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerPid, writerPid)))
+      .run().changes === 1
+  );
+}
+
+/**
+ * Hides imports for deletion, in one statement: status 'writing' with no writer, so no read sees them from
+ * now on, their writer (if any) can no longer complete them, and the start-up clean-up of left-over writes
+ * removes whatever a stopped process had not deleted yet.
+ */
+export function hideImports(db: Db, where: SQL): string[] {
+  return db
+    .update(imports)
+    .set({ status: 'writing', writerPid: null })
+    .where(where)
+    .returning({ id: imports.id })
+    .all()
+    .map((row) => row.id);
 }
 
 export function deleteImport(db: Db, id: string): void {
@@ -43,8 +68,13 @@ export function findImport(db: Db, accountId: string, id: string): ImportRow | u
   return completeImportById(db).get({ accountId, id });
 }
 
+/** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
+export type ImportListRow = Omit<ImportRow, 'originalSchema' | 'cellStats'>;
+
+const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
-export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportRow[] {
+export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportListRow[] {
   return importPageQuery(db, accountId, query).all();
 }
 
@@ -59,7 +89,7 @@ export function importPageQuery(db: Db, accountId: string, query: ImportPageQuer
   }
   const order = query.direction === 'desc' ? desc : asc;
   return db
-    .select()
+    .select(listColumns)
     .from(imports)
     .where(and(...conditions))
     .orderBy(order(column), order(imports.id))

@@ -1,0 +1,183 @@
+// npm run bench:attacks: each attack of issue 12 against the real server, made with what a customer's web
+// page exposes (its Public Key and one end-user session) or, for deletes, what its backend does, while
+// ANOTHER account's small read is timed in a loop from a process of its own. Prints, per attack, what the
+// server answered, how long the attack took and the slowest small read meanwhile (target < 250 ms).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { runBin, startServe } from '../test/helpers/process';
+import { request, startReader, type Api } from './http';
+
+const ORIGIN = 'https://shop.example.com';
+// A lower import cap than the 1 GiB default, so the disk-cap attack runs in seconds; every other cap is the default.
+const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_IMPORT_BYTES: '64mb' };
+
+interface Attacker {
+  url: string;
+  publicKey: string;
+  session: string;
+  secretKey: string;
+}
+
+const results: { attack: string; answer: string; ms: number; worst: number; reads: number }[] = [];
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-attacks-'));
+  const db = path.join(dir, 'attacks.db');
+  const victimEnv = JSON.parse(runBin(['env', 'create', 'victim', '--json', '--db', db]).stdout);
+  runBin(['account', 'create', 'attacked', '--db', db]);
+  const attackedEnv = JSON.parse(runBin(['env', 'create', 'shop', '--origin', ORIGIN, '--account', 'attacked', '--json', '--db', db]).stdout);
+  const session = runBin(['session', 'issue', '--env', 'shop', '--end-user', 'eve', '--account', 'attacked', '--expires-in', '86400', '--db', db]).stdout.trim();
+  const server = await startServe(db, SERVER_ENV);
+  try {
+    const victim: Api = { url: server.url, key: victimEnv.secretKey.key };
+    const small = (await (await request(victim, 'POST', '/v1/imports', JSON.stringify({ meta: { schemaKey: 'small' }, rows: [{ a: 1 }] }))).json()) as { id: string };
+    const attacker: Attacker = { url: server.url, publicKey: attackedEnv.publicKey.key, session, secretKey: attackedEnv.secretKey.key };
+    for (const { name, prepare, run } of ATTACKS) {
+      // What an attack needs stored beforehand is written before the timing starts.
+      const prepared = prepare ? await prepare(attacker) : '';
+      const reader = await startReader(victim, `/v1/imports/${small.id}`);
+      const started = performance.now();
+      let answer: string;
+      try {
+        answer = await run(attacker, prepared);
+      } catch (error) {
+        answer = `failed: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`;
+      }
+      const ms = performance.now() - started;
+      const { worst, reads } = await reader.stop();
+      results.push({ attack: name, answer, ms: Math.round(ms), worst: Math.round(worst), reads });
+      console.log(`${name.padEnd(64)} ${answer.padEnd(34)} ${String(Math.round(ms)).padStart(7)} ms   worst read ${Math.round(worst)} ms (${reads} reads)`);
+      if ((await fetch(`${server.url}/healthz`).catch(() => undefined))?.status !== 200) throw new Error(`the server died during: ${name}`);
+    }
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const worst = Math.max(...results.map((r) => r.worst));
+  console.log(`\nslowest small read of another account over every attack: ${worst} ms (target < 250 ms); the server never exited`);
+}
+
+/** A request with the Public Key, the allowed Origin and the end-user's session, as the browser SDK sends it. */
+async function sdk(a: Attacker, method: string, pathname: string, body?: string | ReadableStream<Uint8Array>, type = 'application/json'): Promise<Response> {
+  return fetch(`${a.url}${pathname}`, {
+    method,
+    headers: { Authorization: `Bearer ${a.publicKey}`, Origin: ORIGIN, 'X-Session-Token': a.session, 'Content-Type': type },
+    body,
+    ...(body instanceof ReadableStream && { duplex: 'half' }),
+  } as RequestInit);
+}
+
+/** The attacked customer's own backend (Secret Key) reading or deleting what was stored. */
+async function backend(a: Attacker, method: string, pathname: string): Promise<Response> {
+  return fetch(`${a.url}${pathname}`, { method, headers: { Authorization: `Bearer ${a.secretKey}` } });
+}
+
+async function answered(response: Response): Promise<string> {
+  const text = await response.text();
+  const code = response.status >= 400 ? ` ${(JSON.parse(text) as { error: { code: string } }).error.code}` : ` (${(text.length / 1e6).toFixed(1)} MB)`;
+  return `${response.status}${code}`;
+}
+
+const stream = (pieces: () => Generator<string>) => Readable.toWeb(Readable.from(pieces())) as ReadableStream<Uint8Array>;
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const fields = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `f${i}` }));
+
+/** Stores an import through the SDK; returns its id (throws unless 201). */
+async function stored(a: Attacker, body: string): Promise<string> {
+  const response = await sdk(a, 'POST', '/v1/imports', body);
+  if (response.status !== 201) throw new Error(`import: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+interface Attack {
+  name: string;
+  prepare?: (a: Attacker) => Promise<string>;
+  run: (a: Attacker, prepared: string) => Promise<string>;
+}
+
+const rowsText = (n: number) => Array.from({ length: n }, (_, i) => `{"n":${i},"name":"person ${i}"}`).join(',');
+
+const ATTACKS: Attack[] = [
+  {
+    name: 'crash: originalSchema of 100 000 keys, 2 000 rows',
+    run: (a) => sdk(a, 'POST', '/v1/imports', JSON.stringify({ meta: { schemaKey: 'wide' }, originalSchema: { fields: fields(100_000) }, rows: Array.from({ length: 2000 }, () => ({ f1: 'x' })) })).then(answered),
+  },
+  {
+    name: 'crash: HEAD + CSV export of the widest import allowed (2 000 x 2 000)',
+    prepare: (a) => stored(a, JSON.stringify({ meta: { schemaKey: 'widest' }, originalSchema: { fields: fields(2000) }, rows: Array.from({ length: 2000 }, () => ({ f1999: 'x' })) })),
+    run: async (a, id) => {
+      await (await backend(a, 'HEAD', `/v1/imports/${id}/export`)).arrayBuffer();
+      return answered(await backend(a, 'GET', `/v1/imports/${id}/export?format=csv`));
+    },
+  },
+  {
+    name: 'freeze: map-headers 300 x 300 labels of 500 characters',
+    run: (a) => {
+      const headers = (side: string) => Array.from({ length: 300 }, (_, i) => ({ key: `${side}${i}`, label: `${side} ${i} ${'label words '.repeat(42)}`.slice(0, 500) }));
+      return sdk(a, 'POST', '/v1/intelligence/map-headers', JSON.stringify({ schemaHeaders: headers('s'), fileHeaders: headers('f') })).then(answered);
+    },
+  },
+  {
+    name: 'damage: 14 imports with a 40 MB meta.blob each',
+    run: async (a) => {
+      const body = JSON.stringify({ meta: { schemaKey: 'blob', blob: 'b'.repeat(40_000_000) }, rows: [{ a: 1 }] });
+      let answer = '';
+      for (let i = 0; i < 14; i++) answer = await answered(await sdk(a, 'POST', '/v1/imports', body));
+      return answer;
+    },
+  },
+  {
+    name: 'damage: imports list and stats overview afterwards',
+    run: async (a) => `${await answered(await backend(a, 'GET', '/v1/imports?limit=100'))}, ${await answered(await backend(a, 'GET', '/v1/stats/overview'))}`,
+  },
+  {
+    name: 'unexportable: NDJSON, 40 rows of 15 MiB',
+    run: (a) =>
+      sdk(a, 'POST', '/v1/imports', stream(function* () {
+        yield '{"meta":{"schemaKey":"huge"}}\n';
+        for (let i = 0; i < 40; i++) yield `{"blob":"${'h'.repeat(15 * 1024 ** 2)}"}\n`;
+      }), 'application/x-ndjson').then(answered),
+  },
+  {
+    name: 'no disk cap: NDJSON of 100 MB from an end-user (cap 64 MiB)',
+    run: (a) =>
+      sdk(a, 'POST', '/v1/imports', stream(function* () {
+        yield '{"meta":{"schemaKey":"disk"}}\n';
+        for (let i = 0; i < 1000; i++) yield `${Array.from({ length: 1000 }, (_, j) => `{"n":${i * 1000 + j},"text":"${'d'.repeat(80)}"}`).join('\n')}\n`;
+      }), 'application/x-ndjson').then(answered),
+  },
+  {
+    name: '500s: meta, meta.file, originalSchema nested 5 000 deep',
+    run: async (a) => {
+      const answers = [];
+      for (const members of [`"meta":{"schemaKey":"n","x":${deep(5000)}}`, `"meta":{"schemaKey":"n","file":${deep(5000)}}`, `"meta":{"schemaKey":"n"},"originalSchema":${deep(5000)}`]) {
+        answers.push(await answered(await sdk(a, 'POST', '/v1/imports', `{${members},"rows":[{"a":1}]}`)));
+      }
+      return answers.join(', ');
+    },
+  },
+  {
+    name: '500s: a 25 MB body with meta nested 100 000 deep (parse worker)',
+    run: (a) => sdk(a, 'POST', '/v1/imports', `{"meta":{"schemaKey":"n","x":${deep(100_000)}},"rows":[${rowsText(300_000)}]}`).then(answered),
+  },
+  {
+    name: 'stall: DELETE /v1/imports/{id} of 300 000 rows',
+    prepare: (a) => stored(a, `{"meta":{"schemaKey":"big"},"rows":[${rowsText(300_000)}]}`),
+    run: async (a, id) => answered(await backend(a, 'DELETE', `/v1/imports/${id}`)),
+  },
+  {
+    name: 'stall: DELETE /v1/end-users/{id}, 5 imports x 60 000 rows',
+    prepare: async (a) => {
+      for (let k = 0; k < 5; k++) await stored(a, `{"meta":{"schemaKey":"eve"},"rows":[${rowsText(60_000)}]}`);
+      return 'eve';
+    },
+    run: async (a, endUser) => answered(await backend(a, 'DELETE', `/v1/end-users/${endUser}`)),
+  },
+];
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

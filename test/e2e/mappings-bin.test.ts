@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runBin, startServe } from '../helpers/process';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'importd-mappings-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('./bin/importd mappings', () => {
+  it('lists and forgets what imports of the served API taught, per account', async () => {
+    const db = path.join(dir, 'importd.db');
+    assert.equal(runBin(['migrate', '--db', db]).code, 0);
+    assert.equal(runBin(['account', 'create', 'acme', '--db', db]).code, 0);
+    const created = runBin(['env', 'create', 'production', '--json', '--db', db]);
+    assert.equal(created.code, 0, created.stderr);
+    const keys = JSON.parse(created.stdout);
+    const server = await startServe(db);
+    try {
+      const response = await fetch(`${server.url}/v1/imports`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${keys.secretKey.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ meta: { schemaKey: 'contacts', mapping: { email: 'Work mail', segment: 'Bucket X7' } }, rows: [{ email: 'a@example.com' }] }),
+      });
+      assert.equal(response.status, 201, await response.text());
+    } finally {
+      await server.stop();
+    }
+
+    const listed = runBin(['mappings', 'list', '--json', '--db', db]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(JSON.parse(listed.stdout).data.map((m: { schemaKey: string; fileLabel: string }) => [m.schemaKey, m.fileLabel]), [
+      ['email', 'Work mail'],
+      ['segment', 'Bucket X7'],
+    ]);
+    const table = runBin(['mappings', 'list', '--db', db]);
+    assert.match(table.stdout, /^SCHEMA KEY\s+FILE LABEL\s+UPDATED\n/);
+    assert.match(table.stdout, /segment\s+Bucket X7/);
+    assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--account', 'acme', '--json', '--db', db]).stdout).data, []);
+
+    const forgot = runBin(['mappings', 'forget', 'email', '--db', db]);
+    assert.equal(forgot.code, 0, forgot.stderr);
+    assert.match(forgot.stdout, /forgot 1 learned mapping\n/);
+    const again = runBin(['mappings', 'forget', 'email', '--db', db]);
+    assert.equal(again.code, 3);
+    assert.match(again.stderr, /error \[not_found\]/);
+    const neither = runBin(['mappings', 'forget', '--db', db]);
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /error \[validation_failed\]: give either a schema key or --all/);
+    assert.equal(runBin(['mappings', 'forget', 'segment', '--all', '--db', db]).code, 2);
+    assert.equal(runBin(['mappings', 'forget', '--all', '--account', 'nope', '--db', db]).code, 3);
+
+    const all = runBin(['mappings', 'forget', '--all', '--json', '--db', db]);
+    assert.deepEqual(JSON.parse(all.stdout), { deleted: 1 });
+    assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--json', '--db', db]).stdout).data, []);
+  });
+});
