@@ -16,7 +16,7 @@ export interface Storage {
 }
 
 /**
- * The options of every transaction that writes: `ctx.db.transaction(fn, WRITE_TRANSACTION)`. A deferred
+ * The options of every transaction that writes: `db.transaction(fn, WRITE_TRANSACTION)` in a store method. A deferred
  * transaction that reads and then writes cannot wait for the lock when another connection (a CLI command,
  * a second process) wrote in between: SQLite fails it at once with SQLITE_BUSY, busy_timeout or not.
  * BEGIN IMMEDIATE takes the write lock first, so it waits its turn (up to busy_timeout) instead.

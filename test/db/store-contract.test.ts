@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ApiKeyRow, EnvironmentRow, Store, TemplateRow } from '../../src/db/store';
+import { UniqueViolationError } from '../../src/db/store';
+import { createHarness, type Harness } from '../helpers/harness';
+
+// What every engine's store must do beyond what the HTTP suites see: the engine-neutral unique error, and
+// the atomic methods writing all or nothing.
+
+const at = '2026-01-31T12:00:00.000Z';
+
+function environment(accountId: string, id: string, name: string): EnvironmentRow {
+  return { id, accountId, name, createdAt: at, lastUsedAt: null, deletedAt: null };
+}
+
+function key(env: EnvironmentRow, id: string, kind: 'secret' | 'public', origins: string[] = []): ApiKeyRow {
+  return {
+    id, accountId: env.accountId, environmentId: env.id, kind, hash: `hash-${id}`, prefix: `${kind}-${id}`.slice(0, 12),
+    active: true, allowedOrigins: origins, createdAt: at, lastUsedAt: null, deactivatedAt: null, expiresAt: null,
+  };
+}
+
+function template(accountId: string, id: string, templateKey: string): TemplateRow {
+  return { id, accountId, key: templateKey, schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at };
+}
+
+describe('the store contract (SQLite)', () => {
+  let h: Harness;
+  let store: Store;
+  let accountId: string;
+  before(async () => {
+    h = await createHarness();
+    store = h.ctx.store;
+    accountId = (await store.accounts.findByName('default'))!.id;
+  });
+  after(() => h.close());
+
+  it('has a node id', () => assert.match(store.nodeId, /^[0-9a-f-]{36}$/));
+
+  it('refuses a taken account name with UniqueViolationError, and insertIfMissing leaves the first one', async () => {
+    await assert.rejects(store.accounts.insert({ id: 'a-dup', name: 'default', createdAt: at }), UniqueViolationError);
+    await store.accounts.insertIfMissing({ id: 'a-other', name: 'default', createdAt: at });
+    assert.equal((await store.accounts.findByName('default'))!.id, accountId);
+  });
+
+  it('creates an environment with its keys atomically: a taken name writes no key at all', async () => {
+    const first = environment(accountId, 'env-1', 'prod');
+    await store.environments.create(first, [key(first, 'k1', 'secret'), key(first, 'k2', 'public', ['https://a.example'])]);
+    const second = environment(accountId, 'env-2', 'prod');
+    await assert.rejects(store.environments.create(second, [key(second, 'k3', 'secret'), key(second, 'k4', 'public')]), UniqueViolationError);
+    assert.deepEqual(await store.environments.activeKeysOf(['env-2']), []);
+    assert.equal(await store.environments.findKeyByHash('hash-k3'), undefined);
+  });
+
+  it('rolls a key in one method: the new public key inherits the origins, the old one is kept until its expiry', async () => {
+    const env = (await store.environments.findByName(accountId, 'prod'))!;
+    const fresh = key(env, 'k5', 'public');
+    const previous = await store.environments.rollKey(fresh, '2026-02-01T00:00:00.000Z');
+    assert.equal(previous!.id, 'k2');
+    const keys = await store.environments.activeKeysOf([env.id]);
+    assert.deepEqual(keys.find((k) => k.id === 'k5')!.allowedOrigins, ['https://a.example']);
+    assert.equal(keys.find((k) => k.id === 'k2')!.expiresAt, '2026-02-01T00:00:00.000Z');
+  });
+
+  it('rolls nothing for an environment without a current key of that kind', async () => {
+    const env = (await store.environments.findByName(accountId, 'prod'))!;
+    await store.environments.delete(env.id, at);
+    assert.equal(await store.environments.rollKey(key(env, 'k6', 'secret'), null), undefined);
+    assert.equal(await store.environments.findKeyByHash('hash-k6'), undefined);
+  });
+
+  it('a deleted environment frees its name', async () => {
+    const again = environment(accountId, 'env-3', 'prod');
+    await store.environments.create(again, [key(again, 'k7', 'secret'), key(again, 'k8', 'public')]);
+    assert.equal((await store.environments.findByName(accountId, 'prod'))!.id, 'env-3');
+  });
+
+  it('templates: a taken key is UniqueViolationError on insert and update; insertIfKeyFree answers the stored one', async () => {
+    await store.templates.insert(template(accountId, 't1', 'contacts'));
+    await store.templates.insert(template(accountId, 't2', 'orders'));
+    await assert.rejects(store.templates.insert(template(accountId, 't3', 'contacts')), UniqueViolationError);
+    await assert.rejects(store.templates.update(accountId, 't2', { key: 'contacts' }), UniqueViolationError);
+    assert.equal((await store.templates.find(accountId, 't2'))!.key, 'orders', 'the failed update changed nothing');
+    assert.equal((await store.templates.insertIfKeyFree(template(accountId, 't4', 'contacts'))).id, 't1');
+    assert.equal(await store.templates.update(accountId, 'missing', { key: 'x' }), undefined);
+  });
+
+  it('themes: one per account; upsert answers the stored row', async () => {
+    const row = { id: 'th1', accountId, name: 'n', description: '', lightColors: '{}', darkColors: '{}', radius: '{}', sizes: '{}', effects: '{}', createdAt: at, updatedAt: at };
+    assert.equal(await store.themes.update(accountId, { ...row, name: 'none yet' }), undefined);
+    assert.equal((await store.themes.upsert(row)).id, 'th1');
+    await assert.rejects(store.themes.insert({ ...row, id: 'th2' }), UniqueViolationError);
+    const replaced = await store.themes.upsert({ ...row, id: 'th3', name: 'renamed', updatedAt: '2026-02-01T00:00:00.000Z' });
+    assert.deepEqual([replaced.id, replaced.name, replaced.createdAt], ['th1', 'renamed', at]);
+  });
+
+  it('settings: modify writes what the change returns, and nothing when it throws', async () => {
+    assert.equal(await store.settings.modify('s', (current) => `${current ?? ''}a`), 'a');
+    assert.equal(await store.settings.modify('s', (current) => `${current}b`), 'ab');
+    await assert.rejects(store.settings.modify('s', () => { throw new Error('no'); }), /no/);
+    assert.equal(await store.settings.read('s'), 'ab');
+    assert.equal(await store.settings.insertOnce('s', 'other'), 'ab');
+  });
+
+  it('sessions: revoking twice keeps the first time', async () => {
+    const env = (await store.environments.findByName(accountId, 'prod'))!;
+    await store.sessions.insert({
+      jti: 'j1', accountId, environmentId: env.id, templateId: null, endUserId: 'u1', endUserEmail: null, endUserIp: null,
+      metadata: '{}', createdAt: at, expiresAt: '2026-02-01T00:00:00.000Z', revokedAt: null,
+    });
+    await store.sessions.revoke('j1', '2026-01-31T13:00:00.000Z');
+    await store.sessions.revoke('j1', '2026-01-31T14:00:00.000Z');
+    assert.equal((await store.sessions.find('j1'))!.revokedAt, '2026-01-31T13:00:00.000Z');
+  });
+});
