@@ -14,7 +14,7 @@ import { cleanAbandonedImports } from './services/imports';
 export const VERSION = '0.1.0';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
-export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript };
+export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript; embedScript?: string };
 
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
@@ -42,7 +42,8 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const { ctx, close } = open(overrides);
       const abandoned = cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
-      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger);
+      const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
+      const server = await startServer(createApp({ ctx, logger, embedSource }).fetch, settings, logger);
       const retention = scheduleRetention(ctx, {
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -55,6 +56,8 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         };
         process.on('SIGTERM', stop).on('SIGINT', stop);
       });
+      // Open theme streams never end by themselves: ending them lets the drain below finish.
+      ctx.themeEvents.closeAll();
       await server.close();
       await retention.stop();
       close();

@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock';
 import type { Db } from '../db/open-database';
 import type Database from 'better-sqlite3';
 import type { ParsePool } from './imports/parse-pool';
+import type { ThemeEvents } from './themes/theme-events';
 
 /** What every service function receives: storage, time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -15,4 +16,6 @@ export interface ServiceContext {
   keyTouchedAt: Map<string, number>;
   /** The worker thread that parses large JSON import bodies off the request thread. */
   parsePool: ParsePool;
+  /** Open theme streams of this process, told when a theme changes. */
+  themeEvents: ThemeEvents;
 }

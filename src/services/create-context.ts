@@ -5,6 +5,8 @@ import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
 import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
+import { findTheme } from './themes/themes';
+import { ThemeEvents } from './themes/theme-events';
 
 /**
  * Builds the service context over an open, migrated database. `parseWorker` is where the parse worker's code
@@ -24,6 +26,7 @@ export function createServiceContext(
     sessionSecret: loadSessionSecret(storage.db, config.sessionSecret),
     keyTouchedAt: new Map(),
     parsePool: new ParsePool(parseWorker),
+    themeEvents: new ThemeEvents((accountId) => findTheme(storage.db, accountId)),
   };
   ensureDefaultAccount(ctx);
   return ctx;
