@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/core/logger';
-import { call, createHarness, type Harness } from '../helpers/harness';
+import { call, createHarness, json, type Harness } from '../helpers/harness';
 
 describe('GET /embed/importer.js', () => {
   let h: Harness;
@@ -46,6 +46,6 @@ describe('GET /embed/importer.js', () => {
   it('refuses other methods with 405 and the JSON error shape', async () => {
     const response = await call(h, 'POST', '/embed/importer.js', { body: {} });
     assert.equal(response.status, 405);
-    assert.equal((await response.json()).error.code, 'method_not_allowed');
+    assert.equal((await json(response)).error.code, 'method_not_allowed');
   });
 });

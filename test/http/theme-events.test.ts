@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServiceContext } from '../../src/services/create-context';
 import { openDatabase } from '../../src/db/open-database';
-import { updateTheme } from '../../src/services/themes';
+import { updateTheme, type ThemeInput } from '../../src/services/themes';
 import { MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
 import { validTheme } from '../helpers/fixtures';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
@@ -50,7 +50,7 @@ describe('GET /v1/themes/events', () => {
     const storage = openDatabase(h.dbPath);
     const otherProcess = createServiceContext(storage, h.ctx.config);
     try {
-      updateTheme(otherProcess, env.accountId, validTheme({ name: 'From another node' }));
+      updateTheme(otherProcess, env.accountId, validTheme({ name: 'From another node' }) as ThemeInput);
     } finally {
       void otherProcess.parsePool.close();
       storage.close();
