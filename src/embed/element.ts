@@ -54,7 +54,7 @@ export class ImporterElement extends HTMLElement {
     this.lifetime = new AbortController();
     const credentials = this.credentials();
     if (!credentials) return this.showError(new Error(STRINGS.missingAttributes));
-    this.showPick();
+    this.showPick(false);
     void this.loadTemplate(credentials);
     void this.loadTheme(credentials, this.lifetime.signal);
   }
@@ -93,12 +93,18 @@ export class ImporterElement extends HTMLElement {
     void followTheme(credentials, apply, signal);
   }
 
-  private render(html: string): void {
+  /**
+   * Shows a step. After a user action the focus moves to what comes next (the first invalid cell, else the
+   * step's main button), so the flow works by keyboard; the first render leaves the host page's focus alone.
+   */
+  private render(html: string, moveFocus = true): void {
     this.view.innerHTML = html;
     for (const button of this.view.querySelectorAll<HTMLButtonElement>('button[data-action]')) {
       button.addEventListener('click', () => void this.act(button.dataset.action!));
     }
-    (this.view.querySelector<HTMLElement>('[data-action="confirm-mapping"], [data-action="choose-sheet"], input, [data-action="restart"]') ?? undefined)?.focus();
+    if (!moveFocus) return;
+    const next = ['input[aria-invalid="true"]', 'button.primary:not([disabled])', 'input, select, button'].map((selector) => this.view.querySelector<HTMLElement>(selector));
+    next.find(Boolean)?.focus();
   }
 
   private async act(action: string): Promise<void> {
@@ -113,9 +119,9 @@ export class ImporterElement extends HTMLElement {
     }
   }
 
-  private showPick(): void {
+  private showPick(moveFocus = true): void {
     this.loaded = undefined;
-    this.render(pickView());
+    this.render(pickView(), moveFocus);
     const input = this.view.querySelector<HTMLInputElement>('input[type=file]')!;
     input.addEventListener('change', () => input.files?.[0] && void this.open(input.files[0]));
     const zone = this.view.querySelector<HTMLElement>('[data-drop]')!;
@@ -215,9 +221,7 @@ export class ImporterElement extends HTMLElement {
         // A required field left unmapped cannot be fixed cell by cell: go back to the mapping.
         if (column < 0) return;
         rows[Number(input.dataset.row)]![column] = input.value;
-        const focused = input.id;
         this.showReview();
-        this.view.querySelector<HTMLElement>(`#${focused}`)?.focus();
       });
     }
   }

@@ -9,12 +9,12 @@ export const STRINGS = {
   charset: 'Text encoding',
   charsetHint: 'Accents look wrong? Pick the encoding the file was saved in.',
   detected: (rows: number, columns: number, delimiter: string) =>
-    `${rows} rows, ${columns} columns${delimiter ? `, separated by ${delimiterName(delimiter)}` : ''}`,
+    `${count(rows, 'row')}, ${count(columns, 'column')}${delimiter ? `, separated by ${delimiterName(delimiter)}` : ''}`,
   mapTitle: 'Match your columns to the fields',
   notImported: '— not imported —',
   confirmMapping: 'Confirm columns',
   reviewTitle: 'Check the values',
-  allValid: (rows: number) => `All ${rows} rows are valid.`,
+  allValid: (rows: number) => (rows === 1 ? 'The row is valid.' : `All ${rows} rows are valid.`),
   invalid: (cells: number) => `${cells} ${cells === 1 ? 'cell needs' : 'cells need'} fixing before the import.`,
   moreInvalid: (more: number) => `…and ${more} more; fix these first.`,
   cellLabel: (row: number, field: string) => `Row ${row}, ${field}`,
@@ -28,9 +28,9 @@ export const STRINGS = {
     enum: 'not one of the allowed values',
   },
   back: 'Back',
-  submit: (rows: number) => `Import ${rows} rows`,
+  submit: (rows: number) => `Import ${count(rows, 'row')}`,
   uploading: 'Sending…',
-  done: (rows: number) => `Imported ${rows} rows.`,
+  done: (rows: number) => `Imported ${count(rows, 'row')}.`,
   another: 'Import another file',
   errorTitle: 'Something went wrong',
   requestId: 'Request id',
@@ -42,6 +42,10 @@ export const STRINGS = {
   tooLarge: (limit: string) => `The file is larger than ${limit}.`,
   missingAttributes: 'The importer needs the server, public-key, session-token and template-id attributes.',
 } as const;
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
 
 function delimiterName(delimiter: string): string {
   return { ',': 'commas', ';': 'semicolons', '\t': 'tabs', '|': 'pipes' }[delimiter] ?? JSON.stringify(delimiter);
