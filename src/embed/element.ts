@@ -35,6 +35,8 @@ export class ImporterElement extends HTMLElement {
   private lifetime: AbortController | undefined;
   private theme: Theme | undefined;
   private template: { id: string; key: string; fields: Field[] } | undefined;
+  /** Settles once the template is loaded (or failed to): the mapping step waits for it. */
+  private templateLoaded: Promise<void> = Promise.resolve();
   private loaded: Loaded | undefined;
   private fields: Field[] = [];
   private mapping: Mapping = {};
@@ -55,7 +57,7 @@ export class ImporterElement extends HTMLElement {
     const credentials = this.credentials();
     if (!credentials) return this.showError(new Error(STRINGS.missingAttributes));
     this.showPick(false);
-    void this.loadTemplate(credentials);
+    this.templateLoaded = this.loadTemplate(credentials);
     void this.loadTheme(credentials, this.lifetime.signal);
   }
 
@@ -171,6 +173,7 @@ export class ImporterElement extends HTMLElement {
   }
 
   private async showMapping(): Promise<void> {
+    await this.templateLoaded;
     const loaded = this.loaded!;
     const rows = this.sheet().rows;
     if (rows.length === 0) throw new Error(STRINGS.empty);
@@ -235,7 +238,8 @@ export class ImporterElement extends HTMLElement {
     const meta = {
       ...(this.template ? { schemaId: this.template.id, schemaKey: this.template.key } : {}),
       sdkVersion: IMPORTD_SDK_VERSION,
-      source: { kind: 'upload', referer: location.href.slice(0, 500) },
+      // Origin and path only: a query string may carry tokens of the host page.
+      source: { kind: 'upload', referer: `${location.origin}${location.pathname}`.slice(0, 500) },
       file: { name: loaded.file.name, extension: (/\.([^.]+)$/.exec(loaded.file.name)?.[1] ?? '').toLowerCase(), mime: loaded.file.type, sizeBytes: loaded.file.size, formattedSize: formatSize(loaded.file.size), lastModified: new Date(loaded.file.lastModified).toISOString() },
       sheet: { rowCount: data.length, selectedSheetName: this.sheet().name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100) },
       counts: { totalRows: data.length, validRows: data.length, erroredRows: 0, discardedRows: 0 },

@@ -35,6 +35,7 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
   let templateId: string;
   let page: Page;
   let dir: string;
+  const appLogs: string[] = [];
 
   const file = (name: string, bytes: Buffer | string) => {
     const target = path.join(dir, name);
@@ -75,7 +76,7 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
     // The script is bundled from the current source here: test:browser does not run the build first.
     const script = path.join(dir, 'importer.js');
     await buildEmbed(script);
-    server = await startLiveServer({ ...h, app: createApp({ ctx: h.ctx, logger: createLogger('silent', () => undefined), embedSource: { file: script } }) });
+    server = await startLiveServer({ ...h, app: createApp({ ctx: h.ctx, logger: createLogger('info', (line) => appLogs.push(line)), embedSource: { file: script } }) });
     chromium = await launchChromium();
     page = await chromium.browser.newPage();
     await page.setViewport({ width: 820, height: 900 });
@@ -118,8 +119,10 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
 
   it('reads a Windows-1252 CSV separated by semicolons with accents intact, offering the charset choice', async () => {
     await mount();
-    const text = 'Name;Email;Zip\r\nRenée Müller;renee@example.fr;01000\r\nJosé Ñúñez;jose@example.es;08001\r\n';
-    await pickFile(page, file('latin1.csv', Buffer.from(text, 'latin1')));
+    const text = 'Name;Email;Zip\r\nRenée Müller;renee@example.fr;01000\r\nJosé “Pepe” Ñúñez €;jose@example.es;08001\r\n';
+    // Windows-1252 as Excel writes it: Latin-1 bytes, plus “ ” € in 0x80-0x9F.
+    const cp1252 = Buffer.from([...text].map((char) => ({ '“': 0x93, '”': 0x94, '€': 0x80 })[char] ?? char.charCodeAt(0)));
+    await pickFile(page, file('windows-1252.csv', cp1252));
     const charset = await waitIn(page, `select#charset`);
     assert.equal(await charset!.evaluate((select: any) => select.value), 'windows-1252');
     assert.match(await page.$eval('importd-importer', (element: any) => element.shadowRoot.textContent), /separated by semicolons/);
@@ -127,7 +130,7 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
     const { rows } = await submitted();
     assert.deepEqual(rows, [
       { name: 'Renée Müller', email: 'renee@example.fr', zip: '01000' },
-      { name: 'José Ñúñez', email: 'jose@example.es', zip: '08001' },
+      { name: 'José “Pepe” Ñúñez €', email: 'jose@example.es', zip: '08001' },
     ]);
   });
 
@@ -207,6 +210,16 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
     await page.waitForFunction(() => (globalThis as any).document.querySelector('importd-importer').shadowRoot.querySelector('[role=alert]').textContent !== '');
     const text = await alertText(page);
     assert.match(text, new RegExp(`origin \\(${stranger.origin.replace(/[.:/]/g, '\\$&')}\\) is probably not in the allowed origins`));
+  });
+
+  it("shows the server's error message with its request id", async () => {
+    await mountImporter(page, customer.origin, { server: server.url, publicKey: env.publicKey, sessionToken: 'not-a-token', templateId });
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('importd-importer').shadowRoot.querySelector('[role=alert]').textContent !== '');
+    const text = await alertText(page);
+    assert.match(text, /\(invalid_session\)/);
+    const requestId = /Request id: (req_\S+)/.exec(text)?.[1];
+    assert.ok(requestId, text);
+    assert.ok(appLogs.some((line) => line.includes(requestId) && line.includes('"status":401')), 'the same id is in the server log');
   });
 
   it('works at 320 px wide and by keyboard alone', async () => {
