@@ -16,7 +16,7 @@ describe('GET /embed/importer.js', () => {
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('Content-Type'), 'text/javascript; charset=utf-8');
     assert.equal(response.headers.get('Cache-Control'), 'public, no-cache');
-    assert.equal(response.headers.get('Access-Control-Allow-Origin'), '*');
+    assert.equal(response.headers.get('Cross-Origin-Resource-Policy'), 'cross-origin');
     assert.match(response.headers.get('ETag') ?? '', /^"[A-Za-z0-9_-]{43}"$/);
     const text = await response.text();
     assert.match(text, /importd-importer/);

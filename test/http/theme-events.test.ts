@@ -66,6 +66,26 @@ describe('GET /v1/themes/events', () => {
     assert.equal((await json(foreign)).error.code, 'origin_not_allowed');
   });
 
+  it('answers like every route: no CORS allowance for a Secret Key or a foreign origin, never *, no credential echoed', async () => {
+    const secret = await open({ Authorization: `Bearer ${env.secretKey}`, Origin: env.origin });
+    assert.equal(secret.headers.get('Access-Control-Allow-Origin'), null);
+    const foreign = await open({ 'X-Public-Key': env.publicKey, Origin: 'https://evil.example.net' });
+    assert.equal(foreign.headers.get('Access-Control-Allow-Origin'), null);
+    const allowed = await open();
+    assert.match(allowed.headers.get('X-Request-Id') ?? '', /^req_/);
+    assert.equal(allowed.headers.get('X-Content-Type-Options'), 'nosniff');
+    for (const response of [secret, allowed]) {
+      const events = readEvents(response);
+      await events.next('theme');
+      for (const credential of [env.secretKey, env.publicKey]) {
+        assert.ok(!events.received().includes(credential));
+        assert.ok(![...response.headers.values()].some((value) => value.includes(credential)));
+      }
+      await events.cancel();
+    }
+    await foreign.text();
+  });
+
   it(`allows at most ${MAX_STREAMS_PER_KEY} open streams per key (429 rate_limited beyond), and frees a slot on disconnect`, async () => {
     const opened = await Promise.all(Array.from({ length: MAX_STREAMS_PER_KEY }, () => open()));
     assert.ok(opened.every((response) => response.status === 200));

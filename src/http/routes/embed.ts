@@ -4,8 +4,9 @@ import type { AppDeps, AppEnv } from '../env';
 import { noneMatchHits } from '../etag';
 
 /**
- * The reference importer script, outside /v1 and without credentials (any page may load it). A URL with the
- * current `?v=` is immutable; without it the script is revalidated (ETag) on every load.
+ * The reference importer script, outside /v1 and without credentials (any page may load it with a classic
+ * `<script src>`, which needs no CORS allowance; CORP lets pages that require it embed the script). A URL
+ * with the current `?v=` is immutable; without it the script is revalidated (ETag) on every load.
  */
 export function embedRoutes(deps: AppDeps) {
   const router = new Hono<AppEnv>();
@@ -15,7 +16,6 @@ export function embedRoutes(deps: AppDeps) {
     c.header('Content-Type', 'text/javascript; charset=utf-8');
     c.header('ETag', etag);
     c.header('Cache-Control', c.req.query('v') === version ? 'public, max-age=31536000, immutable' : 'public, no-cache');
-    c.header('Access-Control-Allow-Origin', '*');
     c.header('Cross-Origin-Resource-Policy', 'cross-origin');
     if (noneMatchHits(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
     return c.body(text, 200);
