@@ -3,7 +3,7 @@ import { parseCsv } from './csv/parse-csv';
 import type { Charset } from './decode';
 import { STRINGS } from './strings';
 import { STYLES } from './styles';
-import { formatSize, importBody, mappedRows, type Mapping } from './submit';
+import { confirmedMapping, formatSize, importBody, mappedRows, type Mapping } from './submit';
 import { headerLabels, type Sheet } from './table';
 import { checkCell, readFields, type Field } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
@@ -234,7 +234,7 @@ export class ImporterElement extends HTMLElement {
     const credentials = this.credentials()!;
     const data = this.sheet().rows.slice(1);
     const rows = mappedRows(data, this.fields, this.mapping);
-    const mapping = Object.fromEntries(this.fields.filter((field) => (this.mapping[field.key] ?? -1) >= 0).map((field) => [field.key, headerLabels(this.sheet().rows[0]!)[this.mapping[field.key]!]]));
+    const mapping = confirmedMapping(this.fields, this.mapping, headerLabels(this.sheet().rows[0]!));
     const meta = {
       ...(this.template ? { schemaId: this.template.id, schemaKey: this.template.key } : {}),
       sdkVersion: IMPORTD_SDK_VERSION,

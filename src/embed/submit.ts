@@ -16,6 +16,26 @@ export function mappedRows(rows: string[][], fields: Field[], mapping: Mapping):
   });
 }
 
+/** meta.mapping stays well under the server's 64 KiB meta limit, whatever the template and headers. */
+export const MAX_MAPPING_CHARS = 16 * 1024;
+
+/**
+ * meta.mapping, the confirmed `{ fieldKey: fileHeaderLabel }` of the mapped fields; entries past
+ * MAX_MAPPING_CHARS of JSON are left out (a template with thousands of fields) rather than failing the import.
+ */
+export function confirmedMapping(fields: Field[], mapping: Mapping, headers: string[]): Record<string, string> {
+  const confirmed: Record<string, string> = {};
+  let size = 2;
+  for (const field of fields) {
+    const label = headers[mapping[field.key] ?? -1];
+    if (label === undefined) continue;
+    size += JSON.stringify(field.key).length + JSON.stringify(label).length + 2;
+    if (size > MAX_MAPPING_CHARS) break;
+    confirmed[field.key] = label;
+  }
+  return confirmed;
+}
+
 /** POST /v1/imports body: JSON while small, else NDJSON (a first line with meta, then a row a line). */
 export function importBody(meta: Record<string, unknown>, rows: Record<string, string>[]): Blob {
   const head = JSON.stringify({ meta });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkCell, readFields, type Field } from '../../src/embed/template';
-import { importBody, JSON_BODY_LIMIT, mappedRows } from '../../src/embed/submit';
+import { confirmedMapping, importBody, JSON_BODY_LIMIT, MAX_MAPPING_CHARS, mappedRows } from '../../src/embed/submit';
 
 describe('readFields', () => {
   it('reads the documented members and ignores what it does not know', () => {
@@ -71,6 +71,15 @@ describe('the import body', () => {
       { email: 'a@b.co', zip: '00123' },
       { email: '', zip: '02139' },
     ]);
+  });
+
+  it('records the confirmed mapping by header label, bounded in size', () => {
+    assert.deepEqual(confirmedMapping(fields, { email: 1, zip: 0, unmapped: -1 }, ['PLZ', 'E-mail']), { email: 'E-mail', zip: 'PLZ' });
+    const many = Array.from({ length: 5_000 }, (_, index) => ({ ...fields[0]!, key: `field_${index}` }));
+    const headers = many.map((_, index) => `Column header number ${index}`);
+    const confirmed = confirmedMapping(many, Object.fromEntries(many.map((field, index) => [field.key, index])), headers);
+    assert.ok(JSON.stringify(confirmed).length <= MAX_MAPPING_CHARS);
+    assert.equal(confirmed.field_0, 'Column header number 0');
   });
 
   it('is JSON while small and NDJSON (meta first, then a row a line) beyond the limit', async () => {
