@@ -141,6 +141,24 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
     assert.deepEqual(rows, [{ name: 'Zoë Ægir', email: 'zoe@example.is', phone: '+354 555 0101' }]);
   });
 
+  it('takes a file dropped on the element, here separated by pipes', async () => {
+    await mount();
+    await waitIn(page, '[data-drop]');
+    await page.evaluate(() => {
+      const { document, DataTransfer, DragEvent, File } = globalThis as any;
+      const zone = document.querySelector('importd-importer').shadowRoot.querySelector('[data-drop]');
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['Name|Email|Zip\nAda|ada@example.com|00123\n'], 'dropped.csv', { type: 'text/csv' }));
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await act(page, 'confirm-mapping');
+    const { rows, meta } = await submitted();
+    assert.deepEqual(rows, [{ name: 'Ada', email: 'ada@example.com', zip: '00123' }]);
+    assert.equal(meta.file.name, 'dropped.csv');
+    assert.deepEqual(meta.encoding, { charset: 'utf-8', delimiter: '|' });
+  });
+
   it('reads an XLSX: chooses the sheet, dates become ISO dates, zip codes keep their zeros', async () => {
     await mount();
     const header = ['Name', 'Email', 'Zip', 'Birth date'].map((value) => ({ value }));
@@ -252,9 +270,20 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
     const started = Date.now();
     await pickFile(page, target);
     await act(page, 'confirm-mapping');
+    // Upload progress: every value the progress bar shows while the NDJSON body is sent.
+    await page.evaluate(() => {
+      const { document, MutationObserver } = globalThis as any;
+      const shown: number[] = ((globalThis as any).progressShown = []);
+      new MutationObserver((records: any[]) => records.forEach((record) => shown.push(Number(record.target.getAttribute('value'))))).observe(
+        document.querySelector('importd-importer').shadowRoot,
+        { subtree: true, attributes: true, attributeFilter: ['value'] },
+      );
+    });
     await act(page, 'submit');
     const done = await completed(page);
     const seconds = (Date.now() - started) / 1000;
+    const progress: number[] = await page.evaluate(() => (globalThis as any).progressShown);
+    assert.equal(Math.max(...progress), 1, `progress shown: ${progress.join(', ')}`);
     console.log(`importer: 100 000-row CSV from file pick to importd:complete in ${seconds.toFixed(1)} s`);
     assert.equal(done.rowCount, 100_000);
     const detail = await json(await call(h, 'GET', `/v1/imports/${done.importId}`, { key: env.secretKey }));
