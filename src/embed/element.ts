@@ -1,5 +1,4 @@
 import { ApiError, requestJson, upload, UNREACHABLE, type Credentials } from './api';
-import { parseCsv } from './csv/parse-csv';
 import type { Charset } from './decode';
 import { STRINGS } from './strings';
 import { STYLES } from './styles';
@@ -7,8 +6,8 @@ import { confirmedMapping, formatSize, importBody, mappedRows, type Mapping } fr
 import { headerLabels, type Sheet } from './table';
 import { checkCell, readFields, type Field } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
+import { readFile } from './reader/read-file';
 import { busyView, doneView, errorView, mapView, pickView, reviewView, sheetView, type Problem } from './views';
-import { readXlsx } from './xlsx/read-xlsx';
 
 /** Files above this size are refused before they are read (the browser holds them in memory). */
 const MAX_FILE_BYTES = 200 * 1024 * 1024;
@@ -146,14 +145,12 @@ export class ImporterElement extends HTMLElement {
       if (file.size > MAX_FILE_BYTES) throw new Error(STRINGS.tooLarge(formatSize(MAX_FILE_BYTES)));
       const startedAt = new Date().toISOString();
       this.render(busyView(STRINGS.reading));
-      if (/\.xlsx$/i.test(file.name)) {
-        this.loaded = { file, sheets: await readXlsx(file), sheetIndex: 0, charset: undefined, charsetUncertain: false, delimiter: '', startedAt };
-      } else if (/\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/')) {
-        const csv = await parseCsv(file, charset);
-        this.loaded = { file, sheets: [{ name: file.name, rows: csv.rows }], sheetIndex: 0, charset: csv.charset, charsetUncertain: csv.uncertain, delimiter: csv.delimiter, startedAt };
-      } else {
-        throw new Error(STRINGS.unsupported);
-      }
+      const kind = /\.xlsx$/i.test(file.name) ? 'xlsx' : /\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/') ? 'csv' : undefined;
+      if (!kind) throw new Error(STRINGS.unsupported);
+      const read = await readFile(file, kind, charset);
+      // A CSV's one sheet is named after the file.
+      const sheets = read.csv ? read.sheets.map((sheet) => ({ ...sheet, name: file.name })) : read.sheets;
+      this.loaded = { file, sheets, sheetIndex: 0, charset: read.csv?.charset, charsetUncertain: read.csv?.uncertain ?? false, delimiter: read.csv?.delimiter ?? '', startedAt };
       if (this.loaded.sheets.length > 1) this.render(sheetView(this.loaded.sheets));
       else await this.showMapping();
     } catch (error) {

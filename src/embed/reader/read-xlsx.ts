@@ -6,8 +6,8 @@ import { trimTable, type Sheet } from '../table';
  * date cells become ISO dates (`2026-03-01`, or a full ISO time when the cell has a time of day), never
  * serial numbers; text cells (zip codes typed as text) are kept exactly.
  */
-export async function readXlsx(file: Blob): Promise<Sheet[]> {
-  const sheets = await readXlsxFile(await file.arrayBuffer(), { parseNumber: (text: string) => text, trim: false });
+export async function readXlsx(bytes: ArrayBuffer): Promise<Sheet[]> {
+  const sheets = await readXlsxFile(bytes, { parseNumber: (text: string) => text, trim: false });
   return sheets.map(({ sheet, data }) => ({ name: sheet, rows: trimTable(data.map((row) => row.map(cellText))) }));
 }
 
