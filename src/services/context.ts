@@ -4,6 +4,7 @@ import type { Db } from '../db/open-database';
 import type Database from 'better-sqlite3';
 import type { ParsePool } from './imports/parse-pool';
 import type { LlmAnswerCache } from './mapping/llm-resolver';
+import type { ThemeEvents } from './themes/theme-events';
 
 /** What every service function receives: storage, time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -18,4 +19,6 @@ export interface ServiceContext {
   parsePool: ParsePool;
   /** The header-mapping LLM's answers by request (absent without an LLM or with its cache disabled). */
   llmAnswers?: LlmAnswerCache;
+  /** Open theme streams of this process, told when a theme changes. */
+  themeEvents: ThemeEvents;
 }

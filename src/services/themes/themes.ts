@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import { isUniqueViolation } from '../../db/errors';
-import { WRITE_TRANSACTION } from '../../db/open-database';
+import { WRITE_TRANSACTION, type Db } from '../../db/open-database';
 import { findThemeOfAccount, insertTheme, updateThemeRow, type ThemeRow } from '../../db/queries/themes';
 import type { ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
@@ -20,19 +20,22 @@ export function createTheme(ctx: ServiceContext, accountId: string, input: Theme
     if (isUniqueViolation(error)) throw conflict('the account already has a theme; change it with PUT /v1/themes');
     throw error;
   }
+  ctx.themeEvents.changed(accountId);
   return toTheme(row);
 }
 
 /** Replaces every member of the account's theme. Throws validation_failed, not_found (no theme yet). */
 export function updateTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Theme {
   const data = parseInput(ThemeInput, input);
-  return ctx.db.transaction(() => {
+  const theme = ctx.db.transaction(() => {
     const existing = findThemeOfAccount(ctx.db, accountId);
     if (!existing) throw notFound('theme');
     const changes = { ...serialize(data), updatedAt: isoTime(ctx.clock) };
     updateThemeRow(ctx.db, accountId, changes);
     return toTheme({ ...existing, ...changes });
   }, WRITE_TRANSACTION);
+  ctx.themeEvents.changed(accountId);
+  return theme;
 }
 
 /**
@@ -41,7 +44,7 @@ export function updateTheme(ctx: ServiceContext, accountId: string, input: Theme
  */
 export function setTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): { theme: Theme; created: boolean } {
   const data = parseInput(ThemeInput, input);
-  return ctx.db.transaction(() => {
+  const result = ctx.db.transaction(() => {
     const existing = findThemeOfAccount(ctx.db, accountId);
     const now = isoTime(ctx.clock);
     if (!existing) {
@@ -53,13 +56,21 @@ export function setTheme(ctx: ServiceContext, accountId: string, input: ThemeInp
     updateThemeRow(ctx.db, accountId, changes);
     return { theme: toTheme({ ...existing, ...changes }), created: false };
   }, WRITE_TRANSACTION);
+  ctx.themeEvents.changed(accountId);
+  return result;
 }
 
 /** The account's theme. Throws not_found (none created yet). */
 export function getTheme(ctx: ServiceContext, accountId: string): Theme {
-  const row = findThemeOfAccount(ctx.db, accountId);
-  if (!row) throw notFound('theme');
-  return toTheme(row);
+  const theme = findTheme(ctx.db, accountId);
+  if (!theme) throw notFound('theme');
+  return theme;
+}
+
+/** The account's theme, or undefined when it has none. */
+export function findTheme(db: Db, accountId: string): Theme | undefined {
+  const row = findThemeOfAccount(db, accountId);
+  return row ? toTheme(row) : undefined;
 }
 
 function serialize(data: ThemeInput) {
