@@ -25,6 +25,7 @@ const results: { attack: string; answer: string; ms: number; worst: number; read
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-attacks-'));
   const db = path.join(dir, 'attacks.db');
+  runBin(['migrate', '--db', db]);
   const victimEnv = JSON.parse(runBin(['env', 'create', 'victim', '--json', '--db', db]).stdout);
   runBin(['account', 'create', 'attacked', '--db', db]);
   const attackedEnv = JSON.parse(runBin(['env', 'create', 'shop', '--origin', ORIGIN, '--account', 'attacked', '--json', '--db', db]).stdout);

@@ -1,6 +1,7 @@
 // Bundles the app into build/importd.cjs for bin/importd. better-sqlite3 stays external here (it loads its
 // addon from node_modules); the standalone executable's build embeds the addon instead.
 import { build } from 'esbuild';
+import { buildEmbed } from './embed-build.mjs';
 
 // The parse worker is its own file: build/parse-worker.cjs beside the bundle (src/services/imports/parse-pool.ts).
 await build({
@@ -15,3 +16,6 @@ await build({
   external: ['better-sqlite3'],
   logLevel: 'warning',
 });
+
+// The browser importer served at GET /embed/importer.js (src/http/embed-script.ts reads it beside the bundle).
+await buildEmbed('build/importer.js');

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { buildEmbed } from './embed-build.mjs';
 import { ADDON_HEADERS_NODE_VERSION, ensureReleaseAddon, ensureReleaseNode, RELEASE_NODE_VERSION } from './package/release-runtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,6 +19,7 @@ const output = path.resolve('dist', 'importd');
 // Asset keys: src/executable/sea-platform.ts reads them under these names.
 const ADDON_ASSET = 'better_sqlite3.node';
 const PARSE_WORKER_ASSET = 'parse-worker.cjs';
+const EMBED_ASSET = 'importer.js';
 const MIGRATIONS_ASSET_PREFIX = 'migrations/sqlite/';
 // Sentinel named by Node's SEA documentation; postject flips it so the binary looks for its blob.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -69,6 +71,7 @@ mkdirSync(work, { recursive: true });
 // always gives the loaded addon.
 const bundle = path.join(work, 'importd.cjs');
 const parseWorker = path.join(work, PARSE_WORKER_ASSET);
+const embed = path.join(work, EMBED_ASSET);
 const bundleOptions = {
   bundle: true,
   platform: 'node',
@@ -81,6 +84,7 @@ const bundleOptions = {
 };
 // The parse worker runs from source text inside the executable (a SEA cannot start a worker from a file).
 await build({ ...bundleOptions, entryPoints: ['src/services/imports/parse-worker.ts'], outfile: parseWorker });
+await buildEmbed(embed);
 await build({
   ...bundleOptions,
   entryPoints: ['src/executable/entry.ts'],
@@ -96,7 +100,7 @@ const seaConfig = {
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
   ...(policy === 'ignored' && { execArgvExtension: 'none' }),
-  assets: { [ADDON_ASSET]: addon, [PARSE_WORKER_ASSET]: parseWorker, ...migrationAssets() },
+  assets: { [ADDON_ASSET]: addon, [PARSE_WORKER_ASSET]: parseWorker, [EMBED_ASSET]: embed, ...migrationAssets() },
 };
 writeFileSync(path.join(work, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));
 run(node, ['--experimental-sea-config', path.join(work, 'sea-config.json')]);

@@ -170,6 +170,10 @@ async function run() {
     `${large.status} ${large.text.slice(0, 300)}`,
   );
 
+  // The browser importer is an asset of the executable (the process runs from a folder without build/).
+  const script = await request(base, 'GET', '/embed/importer.js');
+  check('GET /embed/importer.js serves the embedded browser importer', script.status === 200 && /^text\/javascript/.test(script.type) && script.text.includes('importd-importer'), `${script.status} ${script.text.slice(0, 200)}`);
+
   const stopped = Date.now();
   server.kill('SIGTERM');
   const exit = await new Promise((resolve) => {

@@ -16,7 +16,7 @@ import { cleanAbandonedImports } from './services/imports';
 import { VERSION } from './version';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
-export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript };
+export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript; embedScript?: string };
 
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
@@ -46,7 +46,8 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       if (created) logger.info('database created', { db: ctx.config.dbPath });
       const abandoned = await cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
-      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger).catch((error: unknown) => {
+      const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
+      const server = await startServer(createApp({ ctx, logger, embedSource }).fetch, settings, logger).catch((error: unknown) => {
         close();
         throw error;
       });
@@ -62,6 +63,8 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         };
         process.on('SIGTERM', stop).on('SIGINT', stop);
       });
+      // Open theme streams never end by themselves: ending them lets the drain below finish.
+      ctx.themeEvents.closeAll();
       await server.close();
       await retention.stop();
       close();

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerAccount } from './commands/account';
 import { registerBackup } from './commands/backup';
+import { registerEmbed } from './commands/embed';
 import { registerEndUser } from './commands/end-user';
 import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
@@ -58,6 +59,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerHealthcheck(program, runtime);
   registerEndUser(program, runtime);
   registerBackup(program, runtime);
+  registerEmbed(program, runtime);
   return program;
 }
 

@@ -7,6 +7,7 @@ import { cacheFolders, installAddon } from './addon-cache';
 export const ADDON_ASSET = 'better_sqlite3.node';
 export const MIGRATIONS_ASSET_PREFIX = 'migrations/sqlite/';
 export const PARSE_WORKER_ASSET = 'parse-worker.cjs';
+export const EMBED_ASSET = 'importer.js';
 
 /** The part of `node:sea` the executable uses (a parameter so tests need no executable). */
 export interface SeaAssets {
@@ -40,6 +41,7 @@ export function seaPlatform(sea: SeaAssets, env: Record<string, string | undefin
     versionSuffix: ` (node ${process.version})`,
     // Inside a SEA a worker cannot be started from a file: it runs the embedded bundle's source.
     parseWorker: { source: sea.getAsset(PARSE_WORKER_ASSET, 'utf8') },
+    embedScript: sea.getAsset(EMBED_ASSET, 'utf8'),
   };
 }
 

@@ -10,6 +10,7 @@ import { corsOnEarlyErrors, corsPreflight, EXPOSED_HEADERS } from './middleware/
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
 import { complianceRoutes } from './routes/compliance';
+import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { importRoutes } from './routes/imports';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   app.route('/', healthRoutes(deps));
+  app.route('/', embedRoutes(deps));
   app.route('/v1', environmentRoutes(deps));
   app.route('/v1', sessionRoutes(deps));
   app.route('/v1', templateRoutes(deps));

@@ -1,11 +1,14 @@
 import type { Logger } from '../core/logger';
 import type { Caller } from '../services/auth';
 import type { ServiceContext } from '../services/context';
+import type { EmbedSource } from './embed-script';
 
 /** What the HTTP adapter is built from. */
 export interface AppDeps {
   ctx: ServiceContext;
   logger: Logger;
+  /** Where GET /embed/importer.js reads the browser importer (default: build/importer.js). */
+  embedSource?: EmbedSource;
 }
 
 /** Hono context variables set by the middleware. */

@@ -28,7 +28,9 @@ export function startServer(fetch: (request: Request) => Response | Promise<Resp
           // How often Node looks for connections past those timeouts (default 30 s, which would let a
           // slowloris client hold a socket half a minute longer than the timeout says).
           connectionsCheckingInterval: 1_000,
-          keepAliveTimeout: 5_000,
+          // Longer than the usual load balancer's idle timeout (60 s): a client or proxy that reuses a socket
+          // the server has just closed sees its request fail (ECONNRESET/EPIPE), so the server must not close first.
+          keepAliveTimeout: 65_000,
           maxHeaderSize: MAX_HEADER_BYTES,
         },
       },

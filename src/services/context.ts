@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock';
 import type { Store } from '../db/store';
 import type { ParsePool } from './imports/parse-pool';
 import type { LlmAnswerCache } from './mapping/llm-resolver';
+import type { ThemeEvents } from './themes/theme-events';
 
 /** What every service function receives: storage (`store`, whichever engine), time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -16,4 +17,6 @@ export interface ServiceContext {
   parsePool: ParsePool;
   /** The header-mapping LLM's answers by request (absent without an LLM or with its cache disabled). */
   llmAnswers?: LlmAnswerCache;
+  /** Open theme streams of this process, told when a theme changes. */
+  themeEvents: ThemeEvents;
 }

@@ -6,6 +6,8 @@ import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
 import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
 import { createLlmAnswerCache } from './mapping/llm-resolver';
+import { findTheme } from './themes/themes';
+import { ThemeEvents } from './themes/theme-events';
 
 /**
  * Builds the service context over an open, migrated store. `parseWorker` is where the parse worker's code
@@ -24,6 +26,7 @@ export async function createServiceContext(
     sessionSecret: await loadSessionSecret(store, config.sessionSecret),
     keyTouchedAt: new Map(),
     parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
+    themeEvents: new ThemeEvents(async (accountId) => await findTheme(store, accountId)),
   };
   if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   await ensureDefaultAccount(ctx);

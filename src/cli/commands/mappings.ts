@@ -15,7 +15,7 @@ export function registerMappings(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { data: [{ schemaKey, fileLabel, updatedAt }] }')
     .action(async (options: { account?: string; json?: boolean }, command: Command) => {
-      const data = await withServices(runtime, configOverrides(command), async (ctx) => listLearnedMappings(ctx, (await resolveAccount(ctx, options.account)).id));
+      const data = await withServices(runtime, configOverrides(command), async (ctx) => await listLearnedMappings(ctx, (await resolveAccount(ctx, options.account)).id));
       if (options.json) return printJson(runtime.io, { data });
       printTable(runtime.io, ['SCHEMA KEY', 'FILE LABEL', 'UPDATED'], data.map((m) => [m.schemaKey, m.fileLabel, m.updatedAt]));
     });
@@ -30,7 +30,7 @@ export function registerMappings(program: Command, runtime: CliRuntime): void {
     .action(async (schemaKey: string | undefined, options: { all?: boolean; account?: string; json?: boolean }, command: Command) => {
       if ((schemaKey === undefined) === !options.all) throw new ServiceError('validation_failed', 'give either a schema key or --all');
       const result = await withServices(runtime, configOverrides(command), async (ctx) =>
-        forgetLearnedMappings(ctx, (await resolveAccount(ctx, options.account)).id, schemaKey === undefined ? { all: true } : { schemaKey }),
+        await forgetLearnedMappings(ctx, (await resolveAccount(ctx, options.account)).id, schemaKey === undefined ? { all: true } : { schemaKey }),
       );
       if (options.json) return printJson(runtime.io, result);
       runtime.io.out(`forgot ${result.deleted} learned mapping${result.deleted === 1 ? '' : 's'}\n`);

@@ -1,4 +1,7 @@
-import { createTheme, getTheme, Theme, ThemeInput, updateTheme, type Theme as ThemeView } from '../../services/themes';
+import { z } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { createTheme, getTheme, openThemeStream, Theme, ThemeInput, updateTheme, type Theme as ThemeView } from '../../services/themes';
+import { MAX_STREAMS_PER_KEY, THEME_POLL_MS } from '../../services/themes/theme-events';
 import type { AppDeps } from '../env';
 import { noneMatchHits, strongEtag } from '../etag';
 import { createRouter, defineRoute } from '../route';
@@ -67,8 +70,48 @@ export function themeRoutes(deps: AppDeps) {
     return c.json(theme, 200);
   });
 
+  const events = defineRoute(deps, 'secret-or-public', {
+    method: 'get',
+    path: '/themes/events',
+    tags: ['Themes'],
+    operationId: 'streamThemeEvents',
+    summary: "Server-Sent Events: the account's theme now and whenever it changes",
+    description:
+      'An `event: theme` message whose data is the Theme JSON, first with the current theme (when the account has one), ' +
+      `then after every change (made by this node at once, by another node within ${THEME_POLL_SECONDS} s). A comment line is sent ` +
+      `every ${HEARTBEAT_MS / 1000} s so proxies keep the stream open. At most ${MAX_STREAMS_PER_KEY} streams per key (429 beyond). ` +
+      'The stream ends when the server shuts down; clients reconnect.',
+    responses: {
+      200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
+      ...errorResponses(429),
+    },
+  });
+  router.openapi(events, async (c) => {
+    const subscription = await openThemeStream(ctx, c.var.caller.principal);
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => subscription.close());
+      try {
+        // Tells EventSource clients how long to wait before reconnecting after the server ends the stream.
+        await stream.writeSSE({ event: 'ready', data: '{}', retry: 3_000 });
+        for (;;) {
+          const theme = subscription.take();
+          if (theme) await stream.writeSSE({ event: 'theme', data: JSON.stringify(theme) });
+          const woke = await subscription.wait(HEARTBEAT_MS);
+          if (woke === 'closed' || stream.aborted) break;
+          if (woke === 'timeout') await stream.write(': heartbeat\n\n');
+        }
+      } finally {
+        subscription.close();
+      }
+    }) as never;
+  });
+
   return router;
 }
+
+/** A comment line this often keeps idle proxies and load balancers from cutting the stream. */
+const HEARTBEAT_MS = 15_000;
+const THEME_POLL_SECONDS = THEME_POLL_MS / 1000;
 
 /** The tag of the JSON body c.json sends for this theme (the same serialisation). */
 function etagOf(theme: ThemeView): string {

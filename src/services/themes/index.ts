@@ -1,3 +1,4 @@
 export { ColorSet, COLOR_MEMBERS, CssColor } from './colors';
 export * from './schemas';
 export { createTheme, getTheme, setTheme, updateTheme } from './themes';
+export { openThemeStream, type ThemeSubscription } from './theme-events';

@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import type { ThemeRow } from '../../db/store';
+import type { Store, ThemeRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflictOnUnique, notFound } from '../errors';
 import { parseInput } from '../validate';
@@ -13,6 +13,7 @@ export async function createTheme(ctx: ServiceContext, accountId: string, input:
   const row: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
   // The unique index on account_id keeps one theme per account even under concurrent creates.
   await conflictOnUnique(ctx.store.themes.insert(row), 'the account already has a theme; change it with PUT /v1/themes');
+  await ctx.themeEvents.changed(accountId);
   return toTheme(row);
 }
 
@@ -21,6 +22,7 @@ export async function updateTheme(ctx: ServiceContext, accountId: string, input:
   const data = parseInput(ThemeInput, input);
   const row = await ctx.store.themes.update(accountId, { ...serialize(data), updatedAt: isoTime(ctx.clock) });
   if (!row) throw notFound('theme');
+  await ctx.themeEvents.changed(accountId);
   return toTheme(row);
 }
 
@@ -33,14 +35,21 @@ export async function setTheme(ctx: ServiceContext, accountId: string, input: Th
   const now = isoTime(ctx.clock);
   const fresh: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
   const stored = await ctx.store.themes.upsert(fresh);
+  await ctx.themeEvents.changed(accountId);
   return { theme: toTheme(stored), created: stored.id === fresh.id };
 }
 
 /** The account's theme. Throws not_found (none created yet). */
 export async function getTheme(ctx: ServiceContext, accountId: string): Promise<Theme> {
-  const row = await ctx.store.themes.find(accountId);
-  if (!row) throw notFound('theme');
-  return toTheme(row);
+  const theme = await findTheme(ctx.store, accountId);
+  if (!theme) throw notFound('theme');
+  return theme;
+}
+
+/** The account's theme, or undefined when it has none. */
+export async function findTheme(store: Store, accountId: string): Promise<Theme | undefined> {
+  const row = await store.themes.find(accountId);
+  return row ? toTheme(row) : undefined;
 }
 
 function serialize(data: ThemeInput) {

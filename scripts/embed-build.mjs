@@ -1,0 +1,18 @@
+// Bundles the browser importer (src/embed/) into one self-contained script: the file-reading worker is bundled first
+// and inlined as text, so the page starts it from a Blob URL and loads nothing else from the server.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const browser = { bundle: true, platform: 'browser', format: 'iife', target: 'es2020', minify: true, legalComments: 'none', logLevel: 'warning' };
+
+/** Writes the importer script to `outfile`. */
+export async function buildEmbed(outfile) {
+  const worker = await build({ ...browser, entryPoints: ['src/embed/reader/read-worker.ts'], write: false });
+  const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+  await build({
+    ...browser,
+    entryPoints: ['src/embed/importer.ts'],
+    outfile,
+    define: { IMPORTD_READ_WORKER: JSON.stringify(worker.outputFiles[0].text), IMPORTD_SDK_VERSION: JSON.stringify(version) },
+  });
+}

@@ -1,0 +1,21 @@
+import type { Charset } from '../decode';
+import type { ReadFile, ReadRequest, ReadResponse } from './read-worker';
+
+let workerUrl: string | undefined;
+
+/** Reads a CSV or XLSX file in a Web Worker made from the bundled worker code (no second file to serve). */
+export async function readFile(file: Blob, kind: ReadRequest['kind'], charset?: Charset): Promise<ReadFile> {
+  workerUrl ??= URL.createObjectURL(new Blob([IMPORTD_READ_WORKER], { type: 'text/javascript' }));
+  const worker = new Worker(workerUrl);
+  const bytes = await file.arrayBuffer();
+  try {
+    return await new Promise<ReadFile>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<ReadResponse>) => (event.data.ok ? resolve(event.data) : reject(new Error(event.data.message)));
+      worker.onerror = (event) => reject(new Error(event.message || 'the file could not be read'));
+      const request: ReadRequest = charset ? { kind, bytes, charset } : { kind, bytes };
+      worker.postMessage(request, [bytes]);
+    });
+  } finally {
+    worker.terminate();
+  }
+}

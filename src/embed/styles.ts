@@ -1,0 +1,37 @@
+/** The shadow root's CSS: every color, radius and size comes from the theme's custom properties. */
+export const STYLES = `
+:host { display: block; box-sizing: border-box; max-width: 100%; font: 14px/1.45 system-ui, sans-serif;
+  color: var(--importd-base-content, #1f2937); background: var(--importd-base, #fff);
+  border: var(--importd-border, 1px) solid color-mix(in srgb, var(--importd-base-content, #1f2937) 20%, transparent);
+  border-radius: var(--importd-radius-box, 8px); padding: 16px; }
+*, *::before, *::after { box-sizing: inherit; }
+h2 { font-size: 1.15em; margin: 0 0 12px; }
+.drop { display: flex; flex-direction: column; align-items: center; gap: 6px; padding: 24px 12px; text-align: center;
+  border: 2px dashed color-mix(in srgb, var(--importd-primary, #4f46e5) 50%, transparent);
+  border-radius: var(--importd-radius-box, 8px); cursor: pointer; }
+.drop.over { background: color-mix(in srgb, var(--importd-primary, #4f46e5) 10%, transparent); }
+.drop input { max-width: 100%; }
+button { font: inherit; min-height: var(--importd-size-field, 36px); padding: 6px 14px; cursor: pointer;
+  border-radius: var(--importd-radius-field, 6px); border: var(--importd-border, 1px) solid var(--importd-neutral, #6b7280);
+  background: var(--importd-base, #fff); color: var(--importd-base-content, #1f2937); }
+button.primary { background: var(--importd-primary, #4f46e5); color: var(--importd-primary-content, #fff); border-color: transparent; }
+button:disabled { opacity: .5; cursor: not-allowed; }
+button:focus-visible, select:focus-visible, input:focus-visible { outline: 3px solid var(--importd-accent, #f59e0b); outline-offset: 2px; }
+select, input[type=text] { font: inherit; min-height: var(--importd-size-field, 36px); max-width: 100%; padding: 4px 8px;
+  border-radius: var(--importd-radius-selector, 6px); border: var(--importd-border, 1px) solid var(--importd-neutral, #6b7280);
+  background: var(--importd-base, #fff); color: var(--importd-base-content, #1f2937); }
+.grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.4fr); gap: 8px 12px; align-items: center; margin-bottom: 12px; }
+.grid label { overflow-wrap: anywhere; }
+.grid select, .grid input { width: 100%; }
+.req { color: var(--importd-error, #dc2626); }
+.invalid input { border-color: var(--importd-error, #dc2626); }
+.problem { grid-column: 2; margin-top: -6px; font-size: .9em; color: var(--importd-error, #dc2626); }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; justify-content: flex-end; margin-top: 12px; }
+.note { color: var(--importd-neutral, #6b7280); font-size: .92em; overflow-wrap: anywhere; }
+.ok { padding: 10px 12px; border-radius: var(--importd-radius-field, 6px); background: var(--importd-success-bg, #dcfce7); color: var(--importd-success-content, #14532d); }
+.warn { padding: 10px 12px; border-radius: var(--importd-radius-field, 6px); background: var(--importd-warning-bg, #fef3c7); color: var(--importd-warning-content, #78350f); }
+[role=alert]:not(:empty) { margin-top: 12px; padding: 10px 12px; border-radius: var(--importd-radius-field, 6px);
+  background: var(--importd-error-bg, #fee2e2); color: var(--importd-error-content, #7f1d1d); overflow-wrap: anywhere; }
+progress { width: 100%; accent-color: var(--importd-primary, #4f46e5); }
+@media (max-width: 480px) { :host { padding: 10px; } .grid { grid-template-columns: minmax(0, 1fr); } .problem { grid-column: 1; } }
+`;

@@ -1,0 +1,2 @@
+export { prepareEmbedDemo, type EmbedDemo, type EmbedDemoInput } from './embed-demo';
+export { demoPage } from './demo-page';

@@ -1,0 +1,150 @@
+import type { KeyPrincipal } from '../auth';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import type { Theme } from './schemas';
+
+/** How often the stored themes of watched accounts are read, to see changes made by other processes. */
+export const THEME_POLL_MS = 2_000;
+/** Open theme streams allowed per key, and per process (each holds a socket). */
+export const MAX_STREAMS_PER_KEY = 50;
+export const MAX_STREAMS = 1_000;
+
+type Wake = 'changed' | 'closed';
+
+/** One open stream's view of its account's theme. */
+export interface ThemeSubscription {
+  /** The latest theme not yet taken, if any (undefined when the account has none or it is unchanged). */
+  take(): Theme | undefined;
+  /** Resolves when the theme changes, the hub closes, or after `ms` ('timeout'). */
+  wait(ms: number): Promise<Wake | 'timeout'>;
+  close(): void;
+}
+
+interface Subscriber {
+  keyId: string;
+  pending: Theme | undefined;
+  wake: ((reason: Wake) => void) | undefined;
+  closed: boolean;
+}
+
+/**
+ * The theme-change fan-out of one process: every open GET /v1/themes/events stream of an account is told when
+ * its theme changes. Changes made in this process arrive at once (`changed`); changes made by another process
+ * on the same database are seen by one shared poller (one query per watched account every THEME_POLL_MS),
+ * which runs only while streams are open.
+ */
+export class ThemeEvents {
+  private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber> }>();
+  private readonly perKey = new Map<string, number>();
+  private total = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(private readonly read: (accountId: string) => Promise<Theme | undefined>) {}
+
+  /** Opens a stream's subscription, primed with the current theme. Throws rate_limited when too many are open. */
+  async subscribe(accountId: string, keyId: string): Promise<ThemeSubscription> {
+    // Read first: from here to the registration nothing awaits, so the limits below cannot be raced past.
+    const current = await this.read(accountId);
+    if (this.closing) throw new ServiceError('rate_limited', 'the server is shutting down; reconnect shortly', undefined, 5);
+    const keyCount = this.perKey.get(keyId) ?? 0;
+    if (keyCount >= MAX_STREAMS_PER_KEY || this.total >= MAX_STREAMS) {
+      throw new ServiceError('rate_limited', `too many open theme streams (at most ${MAX_STREAMS_PER_KEY} per key); close one and retry`, undefined, 30);
+    }
+    let account = this.accounts.get(accountId);
+    if (!account) {
+      account = { seen: JSON.stringify(current ?? null), subscribers: new Set() };
+      this.accounts.set(accountId, account);
+    }
+    const subscriber: Subscriber = { keyId, pending: current, wake: undefined, closed: false };
+    account.subscribers.add(subscriber);
+    this.perKey.set(keyId, keyCount + 1);
+    this.total += 1;
+    this.startPolling();
+    const watched = account;
+    return {
+      take: () => {
+        const theme = subscriber.pending;
+        subscriber.pending = undefined;
+        return theme;
+      },
+      wait: (ms) => {
+        if (subscriber.closed) return Promise.resolve('closed');
+        if (subscriber.pending) return Promise.resolve('changed');
+        return new Promise((resolve) => {
+          const timer = setTimeout(() => finish('timeout'), ms);
+          const finish = (reason: Wake | 'timeout') => {
+            clearTimeout(timer);
+            subscriber.wake = undefined;
+            resolve(reason);
+          };
+          subscriber.wake = finish;
+        });
+      },
+      close: () => {
+        if (!watched.subscribers.delete(subscriber)) return;
+        subscriber.closed = true;
+        subscriber.wake?.('closed');
+        this.total -= 1;
+        const left = (this.perKey.get(keyId) ?? 1) - 1;
+        if (left === 0) this.perKey.delete(keyId);
+        else this.perKey.set(keyId, left);
+        if (watched.subscribers.size === 0) this.accounts.delete(accountId);
+        if (this.total === 0) this.stopPolling();
+      },
+    };
+  }
+
+  /** Tells the account's open streams its theme changed (called by the verbs that write it). */
+  async changed(accountId: string): Promise<void> {
+    if (!this.accounts.has(accountId)) return;
+    const theme = await this.read(accountId);
+    const account = this.accounts.get(accountId);
+    if (!account) return;
+    const seen = JSON.stringify(theme ?? null);
+    if (seen === account.seen || !theme) return;
+    account.seen = seen;
+    for (const subscriber of account.subscribers) {
+      subscriber.pending = theme;
+      subscriber.wake?.('changed');
+    }
+  }
+
+  /** Ends every open stream (server shutdown: a drain must not wait for streams that never end). */
+  closeAll(): void {
+    this.closing = true;
+    for (const account of this.accounts.values()) {
+      for (const subscriber of account.subscribers) {
+        subscriber.closed = true;
+        subscriber.wake?.('closed');
+      }
+    }
+  }
+
+  /** How many streams are open (for tests and logs). */
+  get openStreams(): number {
+    return this.total;
+  }
+
+  private startPolling(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // A failed read (the database busy or closing) is retried at the next tick.
+      for (const accountId of [...this.accounts.keys()]) this.changed(accountId).catch(() => undefined);
+    }, THEME_POLL_MS);
+    this.timer.unref();
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/**
+ * Opens a theme stream for an authenticated key (GET /v1/themes/events): its account's theme now, then each
+ * change. Throws rate_limited when the key or the process has too many streams open.
+ */
+export async function openThemeStream(ctx: ServiceContext, principal: KeyPrincipal): Promise<ThemeSubscription> {
+  return ctx.themeEvents.subscribe(principal.accountId, principal.keyId);
+}

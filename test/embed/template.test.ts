@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkCell, readFields, type Field } from '../../src/embed/template';
+import { confirmedMapping, importBody, JSON_BODY_LIMIT, MAX_MAPPING_CHARS, mappedRows } from '../../src/embed/submit';
+
+describe('readFields', () => {
+  it('reads the documented members and ignores what it does not know', () => {
+    const fields = readFields({
+      key: 'contacts',
+      fields: [
+        { key: 'email', label: 'E-mail', type: 'email', required: true, extra: 1 },
+        { key: 'age', type: 'integer' },
+        { key: 'code', pattern: '^[A-Z]{2}$', enum: ['DE', 'FR', 3] },
+        { key: 'bad', pattern: '(' },
+        { label: 'no key' },
+        'not an object',
+        { key: 'email', label: 'duplicate' },
+      ],
+    });
+    assert.deepEqual(
+      fields.map(({ key, label, type, required, enum: allowed }) => ({ key, label, type, required, allowed })),
+      [
+        { key: 'email', label: 'E-mail', type: 'email', required: true, allowed: undefined },
+        { key: 'age', label: 'age', type: 'string', required: false, allowed: undefined },
+        { key: 'code', label: 'code', type: 'string', required: false, allowed: ['DE', 'FR'] },
+        { key: 'bad', label: 'bad', type: 'string', required: false, allowed: undefined },
+      ],
+    );
+    assert.equal(fields[3]!.pattern, undefined, 'an invalid pattern is ignored, not fatal');
+  });
+
+  it('reads nothing from a schema without fields', () => {
+    for (const schema of [undefined, null, [], 'x', {}, { fields: 'x' }]) assert.deepEqual(readFields(schema), []);
+  });
+});
+
+describe('checkCell', () => {
+  const field = (overrides: Partial<Field>): Field => ({ key: 'k', label: 'K', type: 'string', required: false, pattern: undefined, enum: undefined, ...overrides });
+  const cases: [Partial<Field>, string, string | undefined][] = [
+    [{}, '', undefined],
+    [{ required: true }, '  ', 'required'],
+    [{ type: 'number' }, '12.5', undefined],
+    [{ type: 'number' }, '-3,25', undefined],
+    [{ type: 'number' }, '1e3', undefined],
+    [{ type: 'number' }, '12 apples', 'number'],
+    [{ type: 'boolean' }, 'Yes', undefined],
+    [{ type: 'boolean' }, 'maybe', 'boolean'],
+    [{ type: 'date' }, '2026-03-01', undefined],
+    [{ type: 'date' }, '2026-03-01T10:00:00Z', undefined],
+    [{ type: 'date' }, '01/03/2026', 'date'],
+    [{ type: 'date' }, '2026-13-01', 'date'],
+    [{ type: 'email' }, 'a@b.co', undefined],
+    [{ type: 'email' }, 'a@b', 'email'],
+    [{ pattern: /^\d{5}$/u }, '01234', undefined],
+    [{ pattern: /^\d{5}$/u }, '1234', 'pattern'],
+    [{ enum: ['DE', 'FR'] }, 'FR', undefined],
+    [{ enum: ['DE', 'FR'] }, 'IT', 'enum'],
+  ];
+  for (const [overrides, value, expected] of cases) {
+    it(`${JSON.stringify({ ...overrides, pattern: overrides.pattern?.source })} ${JSON.stringify(value)} -> ${expected ?? 'valid'}`, () => {
+      assert.equal(checkCell(field(overrides), value), expected);
+    });
+  }
+});
+
+describe('the import body', () => {
+  const fields = [{ key: 'email' }, { key: 'zip' }, { key: 'unmapped' }].map((f) => ({ ...f, label: f.key, type: 'string' as const, required: false, pattern: undefined, enum: undefined }));
+
+  it('puts each mapped column under its field key, as text, leaving unmapped fields out', () => {
+    assert.deepEqual(mappedRows([['00123', 'a@b.co'], ['02139']], fields, { email: 1, zip: 0, unmapped: -1 }), [
+      { email: 'a@b.co', zip: '00123' },
+      { email: '', zip: '02139' },
+    ]);
+  });
+
+  it('records the confirmed mapping by header label, bounded in size', () => {
+    assert.deepEqual(confirmedMapping(fields, { email: 1, zip: 0, unmapped: -1 }, ['PLZ', 'E-mail']), { email: 'E-mail', zip: 'PLZ' });
+    const many = Array.from({ length: 5_000 }, (_, index) => ({ ...fields[0]!, key: `field_${index}` }));
+    const headers = many.map((_, index) => `Column header number ${index}`);
+    const confirmed = confirmedMapping(many, Object.fromEntries(many.map((field, index) => [field.key, index])), headers);
+    assert.ok(JSON.stringify(confirmed).length <= MAX_MAPPING_CHARS);
+    assert.equal(confirmed.field_0, 'Column header number 0');
+  });
+
+  it('is JSON while small and NDJSON (meta first, then a row a line) beyond the limit', async () => {
+    const small = importBody({ sdkVersion: '1' }, [{ a: '1' }]);
+    assert.equal(small.type, 'application/json');
+    assert.deepEqual(JSON.parse(await small.text()), { meta: { sdkVersion: '1' }, rows: [{ a: '1' }] });
+    const rows = Array.from({ length: Math.ceil(JSON_BODY_LIMIT / 10) }, (_, index) => ({ a: String(index) }));
+    const large = importBody({ sdkVersion: '1' }, rows);
+    assert.equal(large.type, 'application/x-ndjson');
+    const lines = (await large.text()).trimEnd().split('\n');
+    assert.deepEqual(JSON.parse(lines[0]!), { meta: { sdkVersion: '1' } });
+    assert.equal(lines.length, rows.length + 1);
+    assert.deepEqual(JSON.parse(lines.at(-1)!), rows.at(-1));
+  });
+});

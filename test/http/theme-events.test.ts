@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createServiceContext } from '../../src/services/create-context';
+import { openDatabase } from '../../src/db/sqlite/open-database';
+import { createSqliteStore } from '../../src/db/sqlite/store';
+import { updateTheme, type ThemeInput } from '../../src/services/themes';
+import { MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
+import { validTheme } from '../helpers/fixtures';
+import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { startLiveServer, waitFor, type LiveServer } from '../helpers/live-server';
+import { readEvents } from '../helpers/sse';
+
+describe('GET /v1/themes/events', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  let server: LiveServer;
+  const open = (headers: Record<string, string> = { 'X-Public-Key': env.publicKey, Origin: env.origin }) =>
+    fetch(`${server.url}/v1/themes/events`, { headers });
+
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    assert.equal((await call(h, 'POST', '/v1/themes', { key: env.secretKey, body: validTheme() })).status, 201);
+    server = await startLiveServer(h);
+  });
+  after(async () => {
+    h.ctx.themeEvents.closeAll();
+    await server.close();
+    h.close();
+  });
+
+  it('sends the current theme, then every change made through PUT /v1/themes', async () => {
+    const response = await open();
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('Content-Type'), 'text/event-stream');
+    assert.equal(response.headers.get('Access-Control-Allow-Origin'), env.origin);
+    const events = readEvents(response);
+    assert.equal((await events.next('theme')).lightColors.primary, '#ffffff');
+    const put = await call(h, 'PUT', '/v1/themes', { key: env.secretKey, body: validTheme({ name: 'Live', lightColors: { ...validTheme().lightColors, primary: '#ff0000' } }) });
+    assert.equal(put.status, 200);
+    const changed = await events.next('theme');
+    assert.equal(changed.name, 'Live');
+    assert.equal(changed.lightColors.primary, '#ff0000');
+    await events.cancel();
+    await waitFor(() => h.ctx.themeEvents.openStreams === 0);
+  });
+
+  it('sees a change written by another process on the same database (the shared poller)', async () => {
+    const events = readEvents(await open());
+    await events.next('theme');
+    const storage = openDatabase(h.dbPath);
+    const otherProcess = await createServiceContext(createSqliteStore(storage), h.ctx.config);
+    try {
+      await updateTheme(otherProcess, env.accountId, validTheme({ name: 'From another node' }) as ThemeInput);
+    } finally {
+      void otherProcess.parsePool.close();
+      storage.close();
+    }
+    assert.equal((await events.next('theme')).name, 'From another node');
+    await events.cancel();
+  });
+
+  it('refuses a missing key and an origin not allowed, like the other Public Key routes', async () => {
+    assert.equal((await json(await open({}))).error.code, 'missing_credentials');
+    const foreign = await open({ 'X-Public-Key': env.publicKey, Origin: 'https://evil.example.net' });
+    assert.equal(foreign.status, 403);
+    assert.equal((await json(foreign)).error.code, 'origin_not_allowed');
+  });
+
+  it('answers like every route: no CORS allowance for a Secret Key or a foreign origin, never *, no credential echoed', async () => {
+    const secret = await open({ Authorization: `Bearer ${env.secretKey}`, Origin: env.origin });
+    assert.equal(secret.headers.get('Access-Control-Allow-Origin'), null);
+    const foreign = await open({ 'X-Public-Key': env.publicKey, Origin: 'https://evil.example.net' });
+    assert.equal(foreign.headers.get('Access-Control-Allow-Origin'), null);
+    const allowed = await open();
+    assert.match(allowed.headers.get('X-Request-Id') ?? '', /^req_/);
+    assert.equal(allowed.headers.get('X-Content-Type-Options'), 'nosniff');
+    for (const response of [secret, allowed]) {
+      const events = readEvents(response);
+      await events.next('theme');
+      for (const credential of [env.secretKey, env.publicKey]) {
+        assert.ok(!events.received().includes(credential));
+        assert.ok(![...response.headers.values()].some((value) => value.includes(credential)));
+      }
+      await events.cancel();
+    }
+    await foreign.text();
+  });
+
+  it(`allows at most ${MAX_STREAMS_PER_KEY} open streams per key (429 rate_limited beyond), and frees a slot on disconnect`, async () => {
+    const opened = await Promise.all(Array.from({ length: MAX_STREAMS_PER_KEY }, () => open()));
+    assert.ok(opened.every((response) => response.status === 200));
+    const refused = await open();
+    assert.equal(refused.status, 429);
+    assert.equal((await json(refused)).error.code, 'rate_limited');
+    assert.ok(Number(refused.headers.get('Retry-After')) > 0);
+    await Promise.all(opened.map((response) => response.body!.cancel()));
+    await waitFor(() => h.ctx.themeEvents.openStreams === 0);
+    const again = await open();
+    assert.equal(again.status, 200);
+    await again.body!.cancel();
+  });
+
+  it('ends every open stream when the server shuts down, so the drain does not wait for them', async () => {
+    const events = readEvents(await open());
+    await events.next('theme');
+    h.ctx.themeEvents.closeAll();
+    await events.ended();
+    const late = await open();
+    assert.equal(late.status, 429);
+  });
+
+  it('is described in the OpenAPI document with an operationId and tags', async () => {
+    const document = await json(await call(h, 'GET', '/v1/openapi.json'));
+    const operation = document.paths['/themes/events']?.get ?? document.paths['/v1/themes/events']?.get;
+    assert.equal(operation.operationId, 'streamThemeEvents');
+    assert.deepEqual(operation.tags, ['Themes']);
+    assert.ok(operation.description.length > 0);
+    assert.ok(operation.responses['200'].content['text/event-stream']);
+  });
+});
