@@ -67,8 +67,12 @@ describe('GET /v1/themes/events', () => {
     assert.equal((await json(foreign)).error.code, 'origin_not_allowed');
   });
 
-  it('answers like every route: no CORS allowance for a Secret Key or a foreign origin, never *, no credential echoed', async () => {
-    const secret = await open({ Authorization: `Bearer ${env.secretKey}`, Origin: env.origin });
+  it('answers like every route: a Secret Key from a page refused, no CORS allowance for a foreign origin, never *, no credential echoed', async () => {
+    const inPage = await open({ Authorization: `Bearer ${env.secretKey}`, Origin: env.origin });
+    assert.equal(inPage.status, 403);
+    assert.equal((await json(inPage)).error.code, 'secret_key_in_browser');
+    assert.equal(inPage.headers.get('Access-Control-Allow-Origin'), null);
+    const secret = await open({ Authorization: `Bearer ${env.secretKey}` });
     assert.equal(secret.headers.get('Access-Control-Allow-Origin'), null);
     const foreign = await open({ 'X-Public-Key': env.publicKey, Origin: 'https://evil.example.net' });
     assert.equal(foreign.headers.get('Access-Control-Allow-Origin'), null);
