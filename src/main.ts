@@ -2,6 +2,8 @@ import { loadConfig, type RawConfig } from './config/config';
 import { createLogger } from './core/logger';
 import { openDatabase, type OpenOptions } from './db/open-database';
 import { createApp } from './http/app';
+import { startMetricsListener } from './http/metrics/listener';
+import { createMetrics } from './http/metrics/registry';
 import { startServer } from './http/server';
 import type { CliIo } from './cli/io';
 import { runCli } from './cli/program';
@@ -42,7 +44,9 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const { ctx, close } = open(overrides);
       const abandoned = cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
-      const server = await startServer(createApp({ ctx, logger }).fetch, settings, logger);
+      const metrics = settings.metricsAddr ? createMetrics(ctx) : undefined;
+      const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
+      const server = await startServer(createApp({ ctx, logger, metrics }).fetch, settings, logger);
       const retention = scheduleRetention(ctx, {
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -56,6 +60,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         process.on('SIGTERM', stop).on('SIGINT', stop);
       });
       await server.close();
+      await metricsListener?.close();
       await retention.stop();
       close();
       logger.info('stopped');

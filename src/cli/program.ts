@@ -10,6 +10,7 @@ import { registerHealthcheck } from './commands/healthcheck';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
+import { registerStatus } from './commands/status';
 import { registerTemplates } from './commands/templates';
 import { reportCliError } from './errors';
 import type { CliRuntime } from './runtime';
@@ -39,6 +40,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImport(program, runtime);
   registerExport(program, runtime);
   registerHealthcheck(program, runtime);
+  registerStatus(program, runtime);
   registerEndUser(program, runtime);
   registerBackup(program, runtime);
   return program;

@@ -8,6 +8,7 @@ import { bodyLimit } from './middleware/body-limit';
 import { corsOnEarlyErrors, corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
+import { requestMetrics } from './metrics/request-metrics';
 import { complianceRoutes } from './routes/compliance';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
   });
   app.use(requestLog(deps.logger));
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use('/v1/*', corsPreflight(deps.ctx));
   app.use('/v1/*', corsOnEarlyErrors(deps.ctx));
   const limitBody = bodyLimit(deps.ctx.config.maxBodyBytes);

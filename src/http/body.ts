@@ -21,6 +21,8 @@ export interface ImportBody {
    * this thread for small bodies, already checked by the parse worker for large ones.
    */
   rows: RowSlices | CheckedRows;
+  /** Body bytes read so far (all of them once the rows are stored): the ingestion metric. */
+  bytesRead(): number;
 }
 
 /**
@@ -37,9 +39,11 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
     throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
   const bytes = await readBytes(c);
-  if (bytes.byteLength >= PARSE_IN_WORKER_BYTES) return ctx.parsePool.parse(bytes);
+  const length = bytes.byteLength;
+  const bytesRead = () => length;
+  if (length >= PARSE_IN_WORKER_BYTES) return { ...(await ctx.parsePool.parse(bytes)), bytesRead };
   const split = await splitImportBytes(bytes);
-  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices };
+  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices, bytesRead };
 }
 
 /**
@@ -49,7 +53,14 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
  * validation_failed (the first line is not an object), payload_too_large (a line over the limit).
  */
 async function readNdjsonImportBody(c: Context): Promise<ImportBody> {
-  const lines = readLines(byteChunks(c.req.raw.body), MAX_LINE_BYTES)[Symbol.asyncIterator]();
+  let bytesRead = 0;
+  async function* counted() {
+    for await (const chunk of byteChunks(c.req.raw.body)) {
+      bytesRead += chunk.byteLength;
+      yield chunk;
+    }
+  }
+  const lines = readLines(counted(), MAX_LINE_BYTES)[Symbol.asyncIterator]();
   let lineNumber = 1;
   const first = await nextLine(lines, lineNumber);
   const header = first === undefined ? {} : parseLine(first, lineNumber);
@@ -62,7 +73,7 @@ async function readNdjsonImportBody(c: Context): Promise<ImportBody> {
     }
   }
   const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS) };
+  return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS), bytesRead: () => bytesRead };
 }
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;

@@ -72,7 +72,9 @@ export function importRoutes(deps: AppDeps) {
       if ('discard' in body.rows) await body.rows.discard?.();
       throw error;
     }
-    return c.json(await createImport(ctx, origin, body), 201);
+    const created = await createImport(ctx, origin, body);
+    deps.metrics?.ingested(created.rowCount, body.bytesRead());
+    return c.json(created, 201);
   });
 
   const list = defineRoute(deps, 'secret', {
@@ -130,7 +132,7 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openapi(exported, (c) => {
     const file = exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
-    return c.body(pullStream(file.pieces), 200, {
+    return c.body(pullStream(file.pieces, deps.metrics?.exported), 200, {
       'Content-Type': file.contentType,
       'Content-Disposition': `attachment; filename="${file.fileName}"`,
     });
