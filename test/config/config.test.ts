@@ -11,6 +11,14 @@ describe('configuration', () => {
     assert.equal(config.maxBodyBytes, 64 * 1024 * 1024);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.llm, undefined);
+    assert.equal(config.metricsAddr, undefined);
+  });
+
+  it('reads IMPORTD_METRICS_ADDR as host:port (IPv6 in brackets)', () => {
+    assert.deepEqual(loadConfig({ IMPORTD_METRICS_ADDR: '127.0.0.1:9464' }).metricsAddr, { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(loadConfig({ IMPORTD_METRICS_ADDR: '[::1]:9464' }).metricsAddr, { host: '::1', port: 9464 });
+    assert.deepEqual(loadConfig({ IMPORTD_METRICS_ADDR: 'metrics.internal:0', IMPORTD_PORT: '0' }).metricsAddr, { host: 'metrics.internal', port: 0 });
+    assert.equal(loadConfig({ IMPORTD_METRICS_ADDR: '' }).metricsAddr, undefined);
   });
 
   it('lets flags override the environment, which overrides defaults', () => {
@@ -32,6 +40,11 @@ describe('configuration', () => {
     [{ IMPORTD_SESSION_SECRET: 'short' }, 'IMPORTD_SESSION_SECRET'],
     [{ IMPORTD_RETENTION_DAYS: '0' }, 'IMPORTD_RETENTION_DAYS'],
     [{ IMPORTD_LLM_URL: 'not a url' }, 'IMPORTD_LLM_URL'],
+    [{ IMPORTD_METRICS_ADDR: '9464' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: '127.0.0.1:99999' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: 'http://127.0.0.1:9464' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: '0.0.0.0:8080' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: '127.0.0.1:9000', IMPORTD_PORT: '9000' }, 'IMPORTD_METRICS_ADDR'],
     [{ IMPORTD_LLM_URL: 'http://127.0.0.1:1/v1' }, 'IMPORTD_LLM_URL'],
   ];
   for (const [env, name] of bad) {
