@@ -3,7 +3,8 @@ import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { ListImportsQuery, type ImportPage } from './schemas';
-import { toListItem } from './views';
+import type { ImportRow } from '../../db/queries/imports';
+import { listItemJson, toListItem } from './views';
 
 /**
  * One page of the account's complete imports, keyset-paginated (no OFFSET: every page costs the same).
@@ -11,6 +12,17 @@ import { toListItem } from './views';
  * this account, sort and filters).
  */
 export function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): ImportPage {
+  const page = listImportRows(ctx, accountId, input);
+  return { data: page.rows.map(toListItem), pagination: page.pagination };
+}
+
+/** listImports' answer as JSON text (each import's stored JSON spliced in): the HTTP read path. */
+export function listImportsJson(ctx: ServiceContext, accountId: string, input: ListImportsQuery): string {
+  const page = listImportRows(ctx, accountId, input);
+  return `{"data":[${page.rows.map(listItemJson).join(',')}],"pagination":${JSON.stringify(page.pagination)}}`;
+}
+
+function listImportRows(ctx: ServiceContext, accountId: string, input: ListImportsQuery): { rows: ImportRow[]; pagination: ImportPage['pagination'] } {
   const { limit, cursor, orderBy, direction, ...query } = parseInput(ListImportsQuery, input);
   const filters = {
     templateId: query.templateId ?? null,
@@ -22,6 +34,5 @@ export function listImports(ctx: ServiceContext, accountId: string, input: ListI
   const request: PageRequest<typeof filters, 'string'> = { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters };
   const after = decodeCursor(ctx, request);
   const rows = limit === 0 ? [] : listImportPage(ctx.db, accountId, { orderBy, direction, filters, after, limit: limit + 1 });
-  const page = buildPage(ctx, request, rows, countImports(ctx.db, accountId, filters), (row) => ({ value: row[orderBy], id: row.id }));
-  return { data: page.rows.map(toListItem), pagination: page.pagination };
+  return buildPage(ctx, request, rows, countImports(ctx.db, accountId, filters), (row) => ({ value: row[orderBy], id: row.id }));
 }
