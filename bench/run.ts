@@ -50,6 +50,9 @@ async function main() {
     await underLoad(api, largeId, server.child.pid!);
     await stallDuringWrite(api);
     record('server peak RSS over the run above', peakRssMiB(server.child.pid!), 'MiB');
+  } catch (error) {
+    console.error(`server output (last 4000 characters):\n${server.output().slice(-4000)}\nserver exit code: ${server.child.exitCode}`);
+    throw error;
   } finally {
     floor.close();
     await server.stop();
