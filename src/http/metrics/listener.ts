@@ -12,7 +12,8 @@ export interface MetricsListener {
  * dashboards reach it on an internal interface while the API port faces clients. Nothing else is served.
  */
 export function startMetricsListener(registry: Registry, address: { host: string; port: number }, logger: Logger): Promise<MetricsListener> {
-  const server: Server = createServer((request, response) => {
+  // A scrape is one small GET: short timeouts keep a stuck scraper from holding sockets.
+  const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: metrics are at GET /metrics\n');
       return;
@@ -25,8 +26,6 @@ export function startMetricsListener(registry: Registry, address: { host: string
       },
     );
   });
-  server.keepAliveTimeout = 5_000;
-  server.requestTimeout = 10_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(address.port, address.host, () => {
