@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { ListImportsQuery, type ImportPage } from './schemas';
-import { toListItem } from './views';
+import { listItemJson, toListItem } from './views';
 
 /** Characters of stored meta and file a page holds at most (besides its first import). */
 export const LIST_PAGE_BYTES = 8 * 1024 * 1024;
@@ -17,6 +17,17 @@ const listedBytes = (row: Pick<ImportListRow, 'meta' | 'file'>) => row.meta.leng
  * this account, sort and filters).
  */
 export function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): ImportPage {
+  const page = listImportRows(ctx, accountId, input);
+  return { data: page.rows.map(toListItem), pagination: page.pagination };
+}
+
+/** listImports' answer as JSON text (each import's stored JSON spliced in): the HTTP read path. */
+export function listImportsJson(ctx: ServiceContext, accountId: string, input: ListImportsQuery): string {
+  const page = listImportRows(ctx, accountId, input);
+  return `{"data":[${page.rows.map(listItemJson).join(',')}],"pagination":${JSON.stringify(page.pagination)}}`;
+}
+
+function listImportRows(ctx: ServiceContext, accountId: string, input: ListImportsQuery): { rows: ImportListRow[]; pagination: ImportPage['pagination'] } {
   const { limit, cursor, orderBy, direction, ...query } = parseInput(ListImportsQuery, input);
   const filters = {
     templateId: query.templateId ?? null,
@@ -28,6 +39,5 @@ export function listImports(ctx: ServiceContext, accountId: string, input: ListI
   const request: PageRequest<typeof filters, 'string'> = { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters };
   const after = decodeCursor(ctx, request);
   const rows = limit === 0 ? [] : listImportPage(ctx.db, accountId, { orderBy, direction, filters, after, limit: limit + 1 });
-  const page = buildPage(ctx, request, rows, countImports(ctx.db, accountId, filters), (row) => ({ value: row[orderBy], id: row.id }), rowsWithinBytes(rows, limit, LIST_PAGE_BYTES, listedBytes));
-  return { data: page.rows.map(toListItem), pagination: page.pagination };
+  return buildPage(ctx, request, rows, countImports(ctx.db, accountId, filters), (row) => ({ value: row[orderBy], id: row.id }), rowsWithinBytes(rows, limit, LIST_PAGE_BYTES, listedBytes));
 }
