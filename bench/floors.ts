@@ -37,6 +37,19 @@ export function ingestFloor(s: Scratch, body: string, importId: string): number 
   });
 }
 
+/** NDJSON text chunk by chunk: split into lines, JSON.parse each, insert every row in one transaction. */
+export function ndjsonFloor(s: Scratch, chunks: Iterable<string>, importId: string): number {
+  const insert = s.db.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)');
+  return time(() => {
+    let index = 0;
+    s.db.transaction(() => {
+      for (const chunk of chunks) {
+        for (const line of chunk.split('\n')) if (line !== '') insert.run(importId, index++, JSON.stringify(JSON.parse(line)));
+      }
+    })();
+  });
+}
+
 /** Iterating the stored rows in order with JSON.parse of each (the ndjson floor: parse is work an export can skip). */
 export function iterateParseFloor(s: Scratch, importId: string): number {
   const select = s.db.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').pluck();

@@ -4,6 +4,8 @@ import { DatabaseFileError } from './db/sqlite/database-file';
 import { openDatabase, type OpenOptions } from './db/sqlite/open-database';
 import { createSqliteStore } from './db/sqlite/store';
 import { createApp } from './http/app';
+import { startMetricsListener } from './http/metrics/listener';
+import { createMetrics } from './http/metrics/registry';
 import { startServer } from './http/server';
 import type { CliIo } from './cli/io';
 import { runCli } from './cli/program';
@@ -47,7 +49,10 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const abandoned = await cleanAbandonedImports(ctx);
       if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
-      const server = await startServer(createApp({ ctx, logger, embedSource }).fetch, settings, logger).catch((error: unknown) => {
+      const metrics = settings.metricsAddr ? createMetrics(ctx) : undefined;
+      const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
+      const server = await startServer(createApp({ ctx, logger, embedSource, metrics }).fetch, settings, logger).catch((error: unknown) => {
+        void metricsListener?.close();
         close();
         throw error;
       });
@@ -66,6 +71,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       // Open theme streams never end by themselves: ending them lets the drain below finish.
       ctx.themeEvents.closeAll();
       await server.close();
+      await metricsListener?.close();
       await retention.stop();
       close();
       logger.info('stopped');

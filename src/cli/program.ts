@@ -12,6 +12,7 @@ import { registerMappings } from './commands/mappings';
 import { registerMigrate } from './commands/migrate';
 import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
+import { registerStatus } from './commands/status';
 import { registerTemplates } from './commands/templates';
 import { registerThemes } from './commands/themes';
 import { reportCliError } from './errors';
@@ -57,6 +58,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerExport(program, runtime);
   registerMappings(program, runtime);
   registerHealthcheck(program, runtime);
+  registerStatus(program, runtime);
   registerEndUser(program, runtime);
   registerBackup(program, runtime);
   registerEmbed(program, runtime);

@@ -29,6 +29,17 @@ const optionalText = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+/** `host:port` (an IPv6 host in brackets: `[::1]:9464`). */
+const listenAddress = z
+  .string()
+  .trim()
+  .regex(/^(?:\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}$/, 'expected host:port, such as 127.0.0.1:9464')
+  .transform((text) => {
+    const at = text.lastIndexOf(':');
+    return { host: text.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(text.slice(at + 1)) };
+  })
+  .pipe(z.object({ host: z.string(), port: z.number().int().min(0).max(65535, 'the port must be at most 65535') }));
+
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
@@ -55,6 +66,7 @@ export const ConfigSchema = z.object({
   IMPORTD_RETENTION_DAYS: optionalText
     .transform((value) => (value === undefined ? undefined : Number(value)))
     .pipe(z.number().int().min(1).max(36500).optional()),
+  IMPORTD_METRICS_ADDR: optionalText.pipe(listenAddress.optional()),
   IMPORTD_LLM_URL: optionalText.pipe(z.url().optional()),
   IMPORTD_LLM_MODEL: optionalText,
   IMPORTD_LLM_API_KEY: optionalText,
@@ -86,6 +98,8 @@ export interface Config {
   rateLimit: { limit: number; windowSeconds: number };
   requestTimeoutSeconds: number;
   retentionDays: number | undefined;
+  /** Where `serve` exposes Prometheus metrics; off when undefined. Never the API port. */
+  metricsAddr: { host: string; port: number } | undefined;
   llm:
     | { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean; maxPromptBytes: number; cacheEntries: number }
     | undefined;
@@ -136,6 +150,9 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
   if (llmParts.some(Boolean) && !llmParts.every(Boolean)) {
     throw new ConfigError('invalid setting IMPORTD_LLM_URL: IMPORTD_LLM_URL, IMPORTD_LLM_MODEL and IMPORTD_LLM_API_KEY go together');
   }
+  if (c.IMPORTD_METRICS_ADDR && c.IMPORTD_METRICS_ADDR.port !== 0 && c.IMPORTD_METRICS_ADDR.port === c.IMPORTD_PORT) {
+    throw new ConfigError(`invalid setting IMPORTD_METRICS_ADDR: port ${c.IMPORTD_PORT} is the API port; metrics need a port of their own`);
+  }
   return {
     // Resolved once, so every message names the file the working folder made of a relative path.
     dbPath: c.IMPORTD_DB === ':memory:' ? c.IMPORTD_DB : path.resolve(c.IMPORTD_DB),
@@ -147,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
     retentionDays: c.IMPORTD_RETENTION_DAYS,
+    metricsAddr: c.IMPORTD_METRICS_ADDR,
     llm: c.IMPORTD_LLM_URL
       ? {
           url: c.IMPORTD_LLM_URL,

@@ -1,6 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { requestId } from 'hono/request-id';
 import { newRequestId } from '../core/ids';
 import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
@@ -9,6 +8,7 @@ import { bodyLimit } from './middleware/body-limit';
 import { corsOnEarlyErrors, corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
+import { requestMetrics } from './metrics/request-metrics';
 import { complianceRoutes } from './routes/compliance';
 import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
@@ -26,10 +26,12 @@ import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
-  // Our own ids only: a client-chosen id could collide with another request's in the logs.
-  app.use(requestId({ headerName: '', generator: newRequestId }));
+  // Our own ids only (a client-chosen id could collide with another request's in the logs), set with the
+  // common headers in one middleware: every layer costs each request an async call.
   app.use(async (c, next) => {
-    c.header('X-Request-Id', c.var.requestId);
+    const id = newRequestId();
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Cache-Control', 'no-store');
     c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
@@ -43,6 +45,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
     if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
   });
+  if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use('/v1/*', corsPreflight(deps.ctx));
   app.use('/v1/*', corsOnEarlyErrors(deps.ctx));
   const { maxBodyBytes, limits } = deps.ctx.config;

@@ -23,6 +23,8 @@ export interface ImportBody {
    * this thread for small bodies, already checked by the parse worker for large ones.
    */
   rows: RowSlices | CheckedRows;
+  /** Body bytes read so far (all of them once the rows are stored): the ingestion metric. */
+  bytesRead(): number;
 }
 
 /**
@@ -39,9 +41,11 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
     throw new ServiceError('unsupported_media_type', 'the request body must be sent as application/json or application/x-ndjson');
   }
   const bytes = await readBytes(c);
-  if (bytes.byteLength >= PARSE_IN_WORKER_BYTES) return ctx.parsePool.parse(bytes);
+  const length = bytes.byteLength;
+  const bytesRead = () => length;
+  if (length >= PARSE_IN_WORKER_BYTES) return { ...(await ctx.parsePool.parse(bytes)), bytesRead };
   const split = await splitImportBytes(bytes);
-  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices };
+  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices, bytesRead };
 }
 
 /**
@@ -55,7 +59,9 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
   if (Number(c.req.header('Content-Length')) > limits.importBytes) throw importTooLarge(limits.importBytes);
   // The first line carries meta and originalSchema, every other one a row: no line needs more room.
   const maxLineBytes = Math.max(limits.rowBytes, limits.metaBytes + limits.schemaBytes + 16 * 1024);
-  const lines = readLines(countedChunks(byteChunks(c.req.raw.body), limits.importBytes), maxLineBytes)[Symbol.asyncIterator]();
+  let bytesRead = 0;
+  const chunks = countedChunks(byteChunks(c.req.raw.body), limits.importBytes, (seen) => (bytesRead = seen));
+  const lines = readLines(chunks, maxLineBytes)[Symbol.asyncIterator]();
   let lineNumber = 1;
   const first = await nextLine(lines, lineNumber);
   const header = first === undefined ? {} : parseLine(first, lineNumber);
@@ -68,7 +74,7 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
     }
   }
   const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS) };
+  return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS), bytesRead: () => bytesRead };
 }
 
 async function nextLine(lines: AsyncIterator<string>, lineNumber: number): Promise<string | undefined> {
@@ -92,11 +98,12 @@ function parseLine(line: string, lineNumber: number): unknown {
 
 const importTooLarge = (maxBytes: number) => new ServiceError('payload_too_large', `the import exceeds ${maxBytes} bytes (IMPORTD_MAX_IMPORT_BYTES)`);
 
-/** The chunks, failing with payload_too_large once more than `maxBytes` have come (the import then aborts). */
-async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+/** The chunks, counted (`onCount`, the ingestion metric) and failing with payload_too_large once more than `maxBytes` have come (the import then aborts). */
+async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number, onCount: (seen: number) => void): AsyncGenerator<Uint8Array> {
   let seen = 0;
   for await (const chunk of chunks) {
     seen += chunk.byteLength;
+    onCount(seen);
     if (seen > maxBytes) throw importTooLarge(maxBytes);
     yield chunk;
   }

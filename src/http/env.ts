@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger';
+import type { ImportdMetrics } from './metrics/registry';
 import type { Caller } from '../services/auth';
 import type { ServiceContext } from '../services/context';
 import type { EmbedSource } from './embed-script';
@@ -9,6 +10,8 @@ export interface AppDeps {
   logger: Logger;
   /** Where GET /embed/importer.js reads the browser importer (default: build/importer.js). */
   embedSource?: EmbedSource;
+  /** Prometheus metrics, when the server exposes them (IMPORTD_METRICS_ADDR); nothing is counted otherwise. */
+  metrics?: ImportdMetrics;
 }
 
 /** Hono context variables set by the middleware. */

@@ -13,6 +13,7 @@ describe('configuration', () => {
     assert.equal(config.logLevel, 'info');
     assert.equal(config.llm, undefined);
     assert.equal(config.mapHeadersBudget, 20_000_000);
+    assert.equal(config.metricsAddr, undefined);
   });
 
   it('reads the LLM prompt cap and cache size', () => {
@@ -21,6 +22,13 @@ describe('configuration', () => {
     assert.equal(loadConfig(llm).llm?.cacheEntries, 1000);
     const set = loadConfig({ ...llm, IMPORTD_LLM_MAX_PROMPT: '16kb', IMPORTD_LLM_CACHE_ENTRIES: '0' }).llm;
     assert.deepEqual([set?.maxPromptBytes, set?.cacheEntries], [16 * 1024, 0]);
+  });
+
+  it('reads IMPORTD_METRICS_ADDR as host:port (IPv6 in brackets)', () => {
+    assert.deepEqual(loadConfig({ IMPORTD_METRICS_ADDR: '127.0.0.1:9464' }).metricsAddr, { host: '127.0.0.1', port: 9464 });
+    assert.deepEqual(loadConfig({ IMPORTD_METRICS_ADDR: '[::1]:9464' }).metricsAddr, { host: '::1', port: 9464 });
+    assert.deepEqual(loadConfig({ IMPORTD_METRICS_ADDR: 'metrics.internal:0', IMPORTD_PORT: '0' }).metricsAddr, { host: 'metrics.internal', port: 0 });
+    assert.equal(loadConfig({ IMPORTD_METRICS_ADDR: '' }).metricsAddr, undefined);
   });
 
   it('lets flags override the environment, which overrides defaults', () => {
@@ -42,6 +50,11 @@ describe('configuration', () => {
     [{ IMPORTD_SESSION_SECRET: 'short' }, 'IMPORTD_SESSION_SECRET'],
     [{ IMPORTD_RETENTION_DAYS: '0' }, 'IMPORTD_RETENTION_DAYS'],
     [{ IMPORTD_LLM_URL: 'not a url' }, 'IMPORTD_LLM_URL'],
+    [{ IMPORTD_METRICS_ADDR: '9464' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: '127.0.0.1:99999' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: 'http://127.0.0.1:9464' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: '0.0.0.0:8080' }, 'IMPORTD_METRICS_ADDR'],
+    [{ IMPORTD_METRICS_ADDR: '127.0.0.1:9000', IMPORTD_PORT: '9000' }, 'IMPORTD_METRICS_ADDR'],
     [{ IMPORTD_LLM_URL: 'http://127.0.0.1:1/v1' }, 'IMPORTD_LLM_URL'],
     [{ IMPORTD_HOST: '256.1.1.1' }, 'IMPORTD_HOST'],
     [{ IMPORTD_HOST: 'bad host' }, 'IMPORTD_HOST'],

@@ -2,7 +2,7 @@ import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { ImportDetail } from './schemas';
-import { toDetail } from './views';
+import { detailJson, toDetail } from './views';
 
 /** A complete import of the account; other accounts' imports and unfinished ones do not exist. Throws not_found. */
 export async function findAccountImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportRow> {
@@ -14,4 +14,9 @@ export async function findAccountImport(ctx: ServiceContext, accountId: string, 
 /** One import in the detail shape. Throws not_found. */
 export async function getImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportDetail> {
   return toDetail(await findAccountImport(ctx, accountId, importId));
+}
+
+/** getImport's answer as JSON text (stored JSON spliced in, nothing parsed): the HTTP read path. Throws not_found. */
+export async function getImportJson(ctx: ServiceContext, accountId: string, importId: string): Promise<string> {
+  return detailJson(await findAccountImport(ctx, accountId, importId));
 }

@@ -1,13 +1,13 @@
 export { cleanAbandonedImports } from './clean-abandoned';
 export { createImport, prepareImportHeader, type ImportOrigin } from './create-import';
 export { EXPORT_CHUNK_BYTES, EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
-export { getImport } from './get-import';
+export { getImport, getImportJson } from './get-import';
 export { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';
 export { SLICE_ROWS, sliceRows } from './slices';
 export { splitImportBytes, type SplitImportBody } from './json-import-body';
 export { PARSE_IN_WORKER_BYTES } from './parse-pool';
 export { RowChecker } from './check-rows';
-export { listImports } from './list-imports';
+export { listImports, listImportsJson } from './list-imports';
 export { listRows } from './list-rows';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';

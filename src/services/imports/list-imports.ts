@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { ListImportsQuery, type ImportPage } from './schemas';
-import { toListItem } from './views';
+import { listItemJson, toListItem } from './views';
 
 /** Characters of stored meta and file a page holds at most (besides its first import). */
 export const LIST_PAGE_BYTES = 8 * 1024 * 1024;
@@ -17,6 +17,21 @@ const listedBytes = (row: Pick<ImportListRow, 'meta' | 'file'>) => row.meta.leng
  * this account, sort and filters).
  */
 export async function listImports(ctx: ServiceContext, accountId: string, input: ListImportsQuery): Promise<ImportPage> {
+  const page = await listImportRows(ctx, accountId, input);
+  return { data: page.rows.map(toListItem), pagination: page.pagination };
+}
+
+/** listImports' answer as JSON text (each import's stored JSON spliced in): the HTTP read path. */
+export async function listImportsJson(ctx: ServiceContext, accountId: string, input: ListImportsQuery): Promise<string> {
+  const page = await listImportRows(ctx, accountId, input);
+  return `{"data":[${page.rows.map(listItemJson).join(',')}],"pagination":${JSON.stringify(page.pagination)}}`;
+}
+
+async function listImportRows(
+  ctx: ServiceContext,
+  accountId: string,
+  input: ListImportsQuery,
+): Promise<{ rows: ImportListRow[]; pagination: ImportPage['pagination'] }> {
   const { limit, cursor, orderBy, direction, ...query } = parseInput(ListImportsQuery, input);
   const filters = {
     templateId: query.templateId ?? null,
@@ -29,6 +44,5 @@ export async function listImports(ctx: ServiceContext, accountId: string, input:
   const after = decodeCursor(ctx, request);
   const rows = limit === 0 ? [] : await ctx.store.imports.page(accountId, { orderBy, direction, filters, after, limit: limit + 1 });
   const total = await ctx.store.imports.count(accountId, filters);
-  const page = buildPage(ctx, request, rows, total, (row) => ({ value: row[orderBy], id: row.id }), rowsWithinBytes(rows, limit, LIST_PAGE_BYTES, listedBytes));
-  return { data: page.rows.map(toListItem), pagination: page.pagination };
+  return buildPage(ctx, request, rows, total, (row) => ({ value: row[orderBy], id: row.id }), rowsWithinBytes(rows, limit, LIST_PAGE_BYTES, listedBytes));
 }

@@ -61,6 +61,11 @@ export class ParsePool {
     private readonly heapMb = 512,
   ) {}
 
+  /** Bodies handed over and not yet finished, the one being parsed included (the queue an operator watches). */
+  get pending(): number {
+    return this.jobs.size;
+  }
+
   /** Hands the body over (its buffer is transferred) and resolves once meta and originalSchema are parsed. */
   async parse(body: Uint8Array): Promise<ParsedImportBody> {
     const id = this.nextId++;

@@ -34,6 +34,25 @@ export function toDetail(row: ImportRow): ImportDetail {
   };
 }
 
+// The same shapes as JSON text, for the read routes: meta, file and cellStats are JSON the service wrote
+// itself, spliced in as stored instead of parsed and serialised again (most of a detail or list page's cost).
+
+/** toListItem's JSON text. */
+export function listItemJson(row: ImportListRow): string {
+  return `{${headJson(row)},"fileId":${text(row.fileId)},"file":${row.file ?? 'null'},"meta":${row.meta},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"importedFrom":${text(row.importedFrom)},"rowCount":${row.rowCount}}`;
+}
+
+/** toDetail's JSON text. */
+export function detailJson(row: ImportRow): string {
+  return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)}}`;
+}
+
+function headJson(row: ImportListRow): string {
+  return `"id":${text(row.id)},"templateId":${text(row.templateId)},"createdAt":${text(row.createdAt)},"updatedAt":${text(row.updatedAt)}`;
+}
+
+const text = (value: string | null) => JSON.stringify(value);
+
 /**
  * A rows page as JSON text: each row's stored JSON is spliced in as it is, so a page costs no parse and no
  * re-serialisation of the row data.

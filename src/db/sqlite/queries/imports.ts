@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import type { ImportFilters, PageQuery } from '../../store';
@@ -75,16 +75,64 @@ const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableC
 
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
 export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportListRow[] {
-  return importPageQuery(db, accountId, query).all();
+  const shape = `${query.orderBy} ${query.direction} ${Boolean(query.after)} ${filterShape(query.filters)}`;
+  const statement = cachedStatement(db, pageStatements, shape, () => buildPageQuery(db, placeholders, query, sql.placeholder('limit')).prepare());
+  return statement.all({ ...queryValues(accountId, query), limit: query.limit });
 }
 
 /** The page query itself, unexecuted (its plan is checked by a test: an index for every sort and filter). */
 export function importPageQuery(db: Db, accountId: string, query: ImportPageQuery) {
+  return buildPageQuery(db, valuesOf(accountId, query), query, query.limit);
+}
+
+/** How many complete imports of the account match the filters. */
+export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
+  const statement = cachedStatement(db, countStatements, filterShape(filters), () => buildCountQuery(db, placeholders, filters).prepare());
+  return statement.get(queryValues(accountId, { filters }))?.n ?? 0;
+}
+
+export function countImportsQuery(db: Db, accountId: string, filters: ImportFilters) {
+  return buildCountQuery(db, valuesOf(accountId, { filters }), filters);
+}
+
+// Building a query with drizzle costs about 100 µs, more than running it: each query shape (sort, direction,
+// cursor or not, which filters are set: at most 128 of them) is built once with placeholders, prepared and
+// kept per database; a request only binds its values.
+type Param = (name: keyof QueryValues) => string | SQLWrapper;
+type QueryValues = { accountId: string; afterValue?: string; afterId?: string } & { [K in keyof ImportFilters]?: string };
+const placeholders: Param = (name) => sql.placeholder(name);
+const valuesOf = (accountId: string, query: Pick<ImportPageQuery, 'filters'> & { after?: ImportPageQuery['after'] }): Param => {
+  const values = queryValues(accountId, query);
+  // Only the values the query shape uses are asked for, and those are set.
+  return (name) => values[name]!;
+};
+
+function queryValues(accountId: string, query: Pick<ImportPageQuery, 'filters'> & { after?: ImportPageQuery['after'] }): QueryValues {
+  const values: QueryValues = { accountId, afterValue: query.after?.value, afterId: query.after?.id };
+  for (const key of FILTER_KEYS) if (query.filters[key]) values[key] = query.filters[key];
+  return values;
+}
+
+const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
+const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
+
+const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListRow[] }>>();
+const countStatements = new WeakMap<Db, Map<string, { get(values: QueryValues): { n: number } | undefined }>>();
+
+function cachedStatement<T>(db: Db, caches: WeakMap<Db, Map<string, T>>, shape: string, prepare: () => T): T {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  let statement = cache.get(shape);
+  if (!statement) cache.set(shape, (statement = prepare()));
+  return statement;
+}
+
+function buildPageQuery(db: Db, param: Param, query: ImportPageQuery, limit: number | Placeholder) {
   const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
-  const conditions = filterConditions(accountId, query.filters);
+  const conditions = filterConditions(param, query.filters);
   if (query.after) {
     const position = sql`(${column}, ${imports.id})`;
-    const cursor = sql`(${query.after.value}, ${query.after.id})`;
+    const cursor = sql`(${param('afterValue')}, ${param('afterId')})`;
     conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
   }
   const order = query.direction === 'desc' ? desc : asc;
@@ -93,16 +141,11 @@ export function importPageQuery(db: Db, accountId: string, query: ImportPageQuer
     .from(imports)
     .where(and(...conditions))
     .orderBy(order(column), order(imports.id))
-    .limit(query.limit);
+    .limit(limit);
 }
 
-/** How many complete imports of the account match the filters. */
-export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
-  return countImportsQuery(db, accountId, filters).get()?.n ?? 0;
-}
-
-export function countImportsQuery(db: Db, accountId: string, filters: ImportFilters) {
-  return db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters)));
+function buildCountQuery(db: Db, param: Param, filters: ImportFilters) {
+  return db.select({ n: count() }).from(imports).where(and(...filterConditions(param, filters)));
 }
 
 /** The account's imports that finished writing: an import still being written is visible nowhere. */
@@ -110,16 +153,16 @@ export function completeImportsOf(accountId: string): SQL {
   return and(eq(imports.accountId, accountId), eq(imports.status, 'complete'))!;
 }
 
-function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
-  const conditions: SQL[] = [completeImportsOf(accountId)];
-  if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
-  if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
-  if (filters.endDate) conditions.push(lt(imports.createdAt, filters.endDate));
+function filterConditions(param: Param, filters: ImportFilters): SQL[] {
+  const conditions: SQL[] = [eq(imports.accountId, param('accountId')), eq(imports.status, 'complete')];
+  if (filters.templateId) conditions.push(eq(imports.templateId, param('templateId')));
+  if (filters.startDate) conditions.push(gte(imports.createdAt, param('startDate')));
+  if (filters.endDate) conditions.push(lt(imports.createdAt, param('endDate')));
   // instr() instead of LIKE: `%` and `_` in the filter are plain characters.
-  if (filters.userEmail) conditions.push(sql`instr(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
+  if (filters.userEmail) conditions.push(sql`instr(lower(${imports.endUserEmail}), lower(${param('userEmail')})) > 0`);
   if (filters.environment) {
     conditions.push(
-      sql`${imports.environmentId} in (select id from environments where account_id = ${accountId} and name = ${filters.environment})`,
+      sql`${imports.environmentId} in (select id from environments where account_id = ${param('accountId')} and name = ${param('environment')})`,
     );
   }
   return conditions;

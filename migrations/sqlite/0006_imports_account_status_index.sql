@@ -1,0 +1,1 @@
+CREATE INDEX `imports_account_status` ON `imports` (`account_id`,`status`);

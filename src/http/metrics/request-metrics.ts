@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { Histogram } from 'prom-client';
+import type { AppEnv } from '../env';
+import type { ImportdMetrics } from './registry';
+
+/** The label of requests no route handles (unknown paths, preflights): one value, whatever the path. */
+export const UNMATCHED_ROUTE = 'unmatched';
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const IMPORT_ROUTE = '/v1/imports';
+
+/**
+ * Times every request and counts it by method, route TEMPLATE (`/v1/imports/:importId`, never the raw path,
+ * so label values are bounded by the routes the app has) and status. Children are cached per label set:
+ * the per-request cost is one map lookup and one observe.
+ */
+export function requestMetrics(metrics: ImportdMetrics): MiddlewareHandler<AppEnv> {
+  const children = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const seconds = (performance.now() - started) / 1000;
+    const status = c.res.status;
+    const method = METHODS.has(c.req.method) ? c.req.method : 'OTHER';
+    const route = routeTemplate(c);
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) children.set(key, (child = metrics.requestDuration.labels(method, route, String(status))));
+    child.observe(seconds);
+    if (status === 429) metrics.rateLimited.inc();
+    if (route === IMPORT_ROUTE && method === 'POST') {
+      metrics.importsByOutcome.inc({ outcome: status < 300 ? 'completed' : status < 500 ? 'rejected' : 'failed' });
+    }
+  };
+}
+
+/** The path a route was registered with; middleware registered with `use` (method ALL) is no route. */
+function routeTemplate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+  const route = matchedRoutes(c)[c.req.routeIndex];
+  return route && route.method !== 'ALL' ? route.path : UNMATCHED_ROUTE;
+}

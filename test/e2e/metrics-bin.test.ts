@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parsePrometheusText, type PrometheusSample } from '../../src/lib/prometheus-text';
+import { freePort, runBin, runBinAsync, startServe, type ServerProcess } from '../helpers/process';
+
+const DASHBOARD = path.resolve(__dirname, '..', '..', 'docs', 'grafana-dashboard.json');
+
+// Runs the built bundle (`npm test` builds it first; alone: `node scripts/build.mjs`).
+describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-metrics-'));
+  const db = path.join(dir, 'importd.db');
+  const RATE_LIMIT = 12;
+  let server: ServerProcess;
+  let metricsAddr: string;
+  let secretKey: string;
+  let samples: PrometheusSample[];
+  const expected = { importBytes: 0, exportBytes: 0, rateLimited: 0 };
+
+  const scrape = async () => {
+    const response = await fetch(`http://${metricsAddr}/metrics`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
+    return parsePrometheusText(await response.text());
+  };
+  const value = (name: string, labels: Record<string, string> = {}) =>
+    samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  const api = (pathname: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${pathname}`, { ...init, headers: { Authorization: `Bearer ${secretKey}`, ...init.headers } });
+
+  before(async () => {
+    const created = runBin(['env', 'create', 'production', '--json', '--db', db]);
+    assert.equal(created.code, 0, created.stderr);
+    secretKey = JSON.parse(created.stdout).secretKey.key;
+    metricsAddr = `127.0.0.1:${await freePort()}`;
+    server = await startServe(db, { IMPORTD_METRICS_ADDR: metricsAddr, IMPORTD_RATE_LIMIT: String(RATE_LIMIT), IMPORTD_RATE_WINDOW_SECONDS: '3600' });
+
+    const body = JSON.stringify({ meta: { schemaKey: 'contacts' }, rows: [{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { a: 3, b: 'z' }] });
+    const imported = await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    assert.equal(imported.status, 201);
+    expected.importBytes += Buffer.byteLength(body);
+    const ndjson = `${JSON.stringify({ meta: { schemaKey: 'contacts' } })}\n{"a":4}\n{"a":5}\n`;
+    const streamed = await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/x-ndjson' }, body: ndjson });
+    assert.equal(streamed.status, 201);
+    expected.importBytes += Buffer.byteLength(ndjson);
+    const id = ((await imported.json()) as { id: string }).id;
+    assert.equal((await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"rows":' })).status, 400);
+    assert.equal((await api(`/v1/imports/${id}`)).status, 200);
+    assert.equal((await api(`/v1/imports/${id}/rows?limit=2`)).status, 200);
+    const exported = await api(`/v1/imports/${id}/export?format=csv`);
+    expected.exportBytes = (await exported.arrayBuffer()).byteLength;
+    assert.equal((await api('/v1/imports/01a20c08-0751-7bc1-b52a-1f0164319893')).status, 404);
+    for (let i = 0; i < 40; i++) assert.equal((await fetch(`${server.url}/v1/${Math.random().toString(36).slice(2)}/${i}`)).status, 404);
+    // 7 authenticated requests so far: the rest of the window's budget, then refusals (counted as seen, since
+    // a window boundary may fall in between).
+    for (let i = 0; i < RATE_LIMIT; i++) if ((await api('/v1/environments')).status === 429) expected.rateLimited++;
+    samples = await scrape();
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts requests by route template and status', () => {
+    const count = 'importd_http_request_duration_seconds_count';
+    assert.equal(value(count, { method: 'POST', route: '/v1/imports', status: '201' }), 2);
+    assert.equal(value(count, { method: 'POST', route: '/v1/imports', status: '400' }), 1);
+    assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId', status: '200' }), 1);
+    assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId', status: '404' }), 1);
+    assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId/rows', status: '200' }), 1);
+    assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId/export', status: '200' }), 1);
+    assert.equal(value(count, { route: '/healthz' }) >= 1, true);
+    assert.equal(value(count, { route: 'unmatched', status: '404' }), 40);
+    assert.equal(value('importd_http_request_duration_seconds_bucket', { route: '/v1/imports/:importId', status: '200', le: '+Inf' }), 1);
+    assert.ok(value('importd_http_request_duration_seconds_sum', { route: '/v1/imports', status: '201' }) > 0);
+  });
+
+  it('bounds label values: random paths share one label, no raw path or id becomes a label', () => {
+    const routes = new Set(samples.filter((s) => s.name === 'importd_http_request_duration_seconds_count').map((s) => s.labels.route));
+    for (const route of routes) assert.match(route!, /^(unmatched|\/healthz|\/v1\/[\w/:-]*)$/, route);
+    assert.equal([...routes].some((route) => /[0-9a-f]{8}-/.test(route!)), false);
+    assert.equal(samples.filter((s) => s.name === 'importd_http_request_duration_seconds_count' && s.labels.route === 'unmatched').length, 1);
+  });
+
+  it('counts imports by outcome, rows and bytes ingested and exported', () => {
+    assert.equal(value('importd_imports_total', { outcome: 'completed' }), 2);
+    assert.equal(value('importd_imports_total', { outcome: 'rejected' }), 1);
+    assert.equal(value('importd_imports_total', { outcome: 'failed' }), 0);
+    assert.equal(value('importd_ingested_rows_total'), 5);
+    assert.equal(value('importd_ingested_bytes_total'), expected.importBytes);
+    assert.equal(value('importd_exported_rows_total'), 3);
+    assert.equal(value('importd_exported_bytes_total'), expected.exportBytes);
+    assert.equal(value('importd_parse_worker_jobs'), 0);
+    assert.ok(samples.some((s) => s.name === 'importd_parse_worker_jobs'));
+  });
+
+  it('counts rate-limited requests', () => {
+    assert.ok(expected.rateLimited > 0);
+    assert.equal(value('importd_rate_limited_requests_total'), expected.rateLimited);
+    assert.equal(value('importd_http_request_duration_seconds_count', { route: '/v1/environments', status: '429' }), expected.rateLimited);
+  });
+
+  it('exports the process default metrics', () => {
+    for (const name of ['process_resident_memory_bytes', 'process_cpu_seconds_total', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
+      assert.ok(value(name) > 0, name);
+    }
+  });
+
+  it('exports every metric the Grafana dashboard queries', () => {
+    const dashboard = readFileSync(DASHBOARD, 'utf8');
+    const used = new Set(dashboard.match(/\b(?:importd|process|nodejs)_[a-z0-9_]+/g));
+    assert.ok(used.size >= 10);
+    const exported = new Set(samples.map((s) => s.name));
+    for (const name of used) assert.ok(exported.has(name), `the dashboard uses ${name}, which the server does not export`);
+  });
+
+  it('serves metrics only on their own listener, and only GET /metrics there', async () => {
+    assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
+    assert.equal((await fetch(`http://${metricsAddr}/`)).status, 404);
+    assert.equal((await fetch(`http://${metricsAddr}/metrics`, { method: 'POST' })).status, 404);
+  });
+
+  it('importd status prints the same figures', async () => {
+    const json = await runBinAsync(['status', '--json'], { IMPORTD_METRICS_ADDR: metricsAddr });
+    assert.equal(json.code, 0, json.stderr);
+    const status = JSON.parse(json.stdout);
+    assert.deepEqual(status.imports, { completed: 2, rejected: 1, failed: 0 });
+    assert.deepEqual(status.ingested, { rows: 5, bytes: expected.importBytes });
+    assert.deepEqual(status.exported, { rows: 3, bytes: expected.exportBytes });
+    assert.ok(status.requests.rateLimited >= expected.rateLimited);
+    assert.ok(status.requests.byClass['4xx'] >= 40 + 1 + 1 + expected.rateLimited);
+    assert.ok(status.process.residentMemoryBytes > 0);
+    assert.ok(status.requests.routes.some((r: { route: string; requests: number }) => r.route === 'unmatched' && r.requests >= 40));
+    const text = await runBinAsync(['status', '--url', `http://${metricsAddr}/metrics`]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^importd status \(http:\/\/127\.0\.0\.1:\d+\/metrics\)\n/);
+    assert.match(text.stdout, /imports +completed 2, rejected 1, failed 0\n/);
+    assert.match(text.stdout, /ingested +5 rows, /);
+    assert.match(text.stdout, /GET \/v1\/imports\/:importId\/rows +1 requests/);
+  });
+});
+
+describe('metrics listener refusals and importd status errors', () => {
+  it('refuses IMPORTD_METRICS_ADDR on the API port before starting', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-metrics-'));
+    try {
+      const result = await runBinAsync(['serve', '--port', String(port), '--db', path.join(dir, 'db')], { IMPORTD_METRICS_ADDR: `127.0.0.1:${port}` });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /^error \[invalid_config\]: invalid setting IMPORTD_METRICS_ADDR: port \d+ is the API port/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('importd status says metrics are off when neither IMPORTD_METRICS_ADDR nor --url is given (exit 2)', async () => {
+    const result = await runBinAsync(['status'], { IMPORTD_METRICS_ADDR: '' });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^error \[validation_failed\]: metrics are off: set IMPORTD_METRICS_ADDR/);
+  });
+
+  it('importd status names the address when no server answers (exit 1)', async () => {
+    const port = await freePort();
+    const result = await runBinAsync(['status'], { IMPORTD_METRICS_ADDR: `127.0.0.1:${port}` });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`^error \\[internal_error\\]: cannot read metrics from http://127\\.0\\.0\\.1:${port}/metrics: .*ECONNREFUSED`));
+  });
+});

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { summarizeMetrics } from '../../src/lib/metrics-summary';
+import { parsePrometheusText } from '../../src/lib/prometheus-text';
+
+describe('Prometheus text parsing for importd status', () => {
+  it('reads names, labels (escapes included) and values; skips comments and blank lines', () => {
+    const samples = parsePrometheusText(
+      [
+        '# HELP x a metric',
+        '# TYPE x counter',
+        'x 3',
+        'y{a="1",b="quote \\" back\\\\slash \\n newline"} 2.5e3',
+        '',
+        'z_bucket{le="+Inf",route="/v1/imports/:importId"} 7',
+      ].join('\n'),
+    );
+    assert.deepEqual(samples, [
+      { name: 'x', labels: {}, value: 3 },
+      { name: 'y', labels: { a: '1', b: 'quote " back\\slash \n newline' }, value: 2500 },
+      { name: 'z_bucket', labels: { le: '+Inf', route: '/v1/imports/:importId' }, value: 7 },
+    ]);
+  });
+
+  it('sums labelled histogram series by status class and by route, with mean durations', () => {
+    const text = [
+      'importd_http_request_duration_seconds_sum{method="GET",route="/v1/imports/:importId",status="200"} 0.5',
+      'importd_http_request_duration_seconds_count{method="GET",route="/v1/imports/:importId",status="200"} 100',
+      'importd_http_request_duration_seconds_sum{method="GET",route="/v1/imports/:importId",status="500"} 0.1',
+      'importd_http_request_duration_seconds_count{method="GET",route="/v1/imports/:importId",status="500"} 2',
+      'importd_http_request_duration_seconds_sum{method="GET",route="unmatched",status="404"} 0.01',
+      'importd_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 10',
+      'importd_imports_total{outcome="completed"} 4',
+      'process_start_time_seconds 1000',
+    ].join('\n');
+    const summary = summarizeMetrics(text, 1060);
+    assert.equal(summary.uptimeSeconds, 60);
+    assert.deepEqual(summary.requests.byClass, { '2xx': 100, '3xx': 0, '4xx': 10, '5xx': 2 });
+    assert.equal(summary.requests.total, 112);
+    assert.deepEqual(summary.requests.routes[0], { method: 'GET', route: '/v1/imports/:importId', requests: 102, errors: 2, meanMs: 5.88 });
+    assert.deepEqual(summary.imports, { completed: 4, rejected: 0, failed: 0 });
+    assert.equal(summary.process.residentMemoryBytes, null);
+  });
+});
