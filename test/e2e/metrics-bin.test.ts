@@ -31,6 +31,7 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     fetch(`${server.url}${pathname}`, { ...init, headers: { Authorization: `Bearer ${secretKey}`, ...init.headers } });
 
   before(async () => {
+    assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
     secretKey = JSON.parse(created.stdout).secretKey.key;
