@@ -7,7 +7,7 @@ import { call, createHarness, createTestEnvironment, json, type Harness, type Te
 let h: Harness;
 let env: TestEnvironment;
 before(() => {
-  h = createHarness({ config: { IMPORTD_MAX_BODY: '2kb' } });
+  h = createHarness({ config: { IMPORTD_MAX_JSON_BODY: '2kb' } });
   env = createTestEnvironment(h);
 });
 after(() => h.close());
