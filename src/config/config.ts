@@ -59,6 +59,7 @@ export const ConfigSchema = z.object({
   IMPORTD_LLM_MAX_PROMPT: byteSize.default(64 * 1024),
   IMPORTD_LLM_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   IMPORTD_MAP_HEADERS_BUDGET: z.coerce.number().int().min(1000).default(20_000_000),
+  IMPORTD_MAP_HEADERS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   IMPORTD_MAX_META_BYTES: byteSize.default(64 * 1024),
   IMPORTD_MAX_SCHEMA_BYTES: byteSize.default(1024 ** 2),
   IMPORTD_MAX_SCHEMA_FIELDS: z.coerce.number().int().min(1).max(1_000_000).default(2000),
@@ -90,6 +91,8 @@ export interface Config {
     | undefined;
   /** Most pairwise work of one map-headers call (services/mapping/match-headers.ts, `pairwiseCost`). */
   mapHeadersBudget: number;
+  /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
+  mapHeadersConcurrency: number;
   limits: Limits;
 }
 
@@ -168,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
         }
       : undefined,
     mapHeadersBudget: c.IMPORTD_MAP_HEADERS_BUDGET,
+    mapHeadersConcurrency: c.IMPORTD_MAP_HEADERS_CONCURRENCY,
     limits: {
       metaBytes: c.IMPORTD_MAX_META_BYTES,
       schemaBytes: c.IMPORTD_MAX_SCHEMA_BYTES,

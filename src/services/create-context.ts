@@ -6,6 +6,7 @@ import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
 import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
 import { createLlmAnswerCache } from './mapping/llm-resolver';
+import { MappingWorkLimiter } from './mapping/work-limiter';
 
 /**
  * Builds the service context over an open, migrated database. `parseWorker` is where the parse worker's code
@@ -25,6 +26,7 @@ export function createServiceContext(
     sessionSecret: loadSessionSecret(storage.db, config.sessionSecret),
     keyTouchedAt: new Map(),
     parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
+    mappingWork: new MappingWorkLimiter(config.mapHeadersConcurrency),
   };
   if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   ensureDefaultAccount(ctx);
