@@ -68,7 +68,7 @@ const READER = `
   const [url, key, path] = process.argv.slice(1);
   let stop = false, worst = 0, reads = 0;
   process.on('SIGTERM', () => (stop = true));
-  process.stdout.write('ready\n');
+  process.stdout.write('ready\\n');
   (async () => {
     while (!stop) {
       const started = performance.now();
@@ -87,12 +87,13 @@ export async function startReader(api: Api, path: string): Promise<{ stop(): Pro
   const reader = spawn(process.execPath, ['-e', READER, api.url, api.key, path], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   // Stopped only once it listens for SIGTERM: on a loaded machine its start can take longer than an attack.
-  await new Promise<void>((resolve) =>
+  await new Promise<void>((resolve, reject) => {
     reader.stdout!.on('data', (chunk) => {
       output += chunk;
       if (output.includes('\n')) resolve();
-    }),
-  );
+    });
+    reader.once('exit', (code) => reject(new Error(`the reader exited (${code}) before it started`)));
+  });
   await new Promise((resolve) => setTimeout(resolve, 100));
   return {
     async stop() {
