@@ -71,8 +71,8 @@ async function sdk(a: Attacker, method: string, pathname: string, body?: string 
 }
 
 /** The attacked customer's own backend (Secret Key) reading or deleting what was stored. */
-async function backend(a: Attacker, method: string, pathname: string): Promise<Response> {
-  return fetch(`${a.url}${pathname}`, { method, headers: { Authorization: `Bearer ${a.secretKey}` } });
+async function backend(a: Attacker, method: string, pathname: string, body?: string): Promise<Response> {
+  return fetch(`${a.url}${pathname}`, { method, headers: { Authorization: `Bearer ${a.secretKey}`, 'Content-Type': 'application/json' }, body });
 }
 
 async function answered(response: Response): Promise<string> {
@@ -118,6 +118,34 @@ const ATTACKS: Attack[] = [
     run: (a) => {
       const headers = (side: string) => Array.from({ length: 300 }, (_, i) => ({ key: `${side}${i}`, label: `${side} ${i} ${'label words '.repeat(42)}`.slice(0, 500) }));
       return sdk(a, 'POST', '/v1/intelligence/map-headers', JSON.stringify({ schemaHeaders: headers('s'), fileHeaders: headers('f') })).then(answered);
+    },
+  },
+  {
+    name: 'freeze: 60 MB JSON body to POST /v1/templates (Secret Key)',
+    prepare: async () => JSON.stringify({ key: 'big', name: 'big', schema: { key: 'big', fields: [] }, metadata: { blob: 'm'.repeat(60_000_000) } }),
+    run: (a, body) => backend(a, 'POST', '/v1/templates', body).then(answered),
+  },
+  {
+    name: 'freeze: 60 MB JSON body to map-headers (Public Key)',
+    prepare: async () => {
+      const headers = Array.from({ length: 300_000 }, (_, i) => ({ key: `k${i}`, label: `${'label '.repeat(30)}` }));
+      return JSON.stringify({ schemaHeaders: headers, fileHeaders: headers });
+    },
+    run: (a, body) => sdk(a, 'POST', '/v1/intelligence/map-headers', body).then(answered),
+  },
+  {
+    name: 'freeze: 30 concurrent map-headers 500 x 500 (Public Key)',
+    prepare: async () => {
+      const words = ['customer', 'email', 'address', 'phone', 'number', 'first', 'name', 'last', 'city', 'country', 'zip', 'order'];
+      const label = (i: number) => Array.from({ length: 5 }, (_, j) => words[(i * 7 + j * 3) % words.length] + (j % 3 ? '' : String(i))).join(' ');
+      const side = (p: string) => Array.from({ length: 500 }, (_, i) => ({ key: `${p}${i}`, label: label(i) }));
+      return JSON.stringify({ schemaHeaders: side('s'), fileHeaders: side('f') });
+    },
+    run: async (a, body) => {
+      const answers = await Promise.all(Array.from({ length: 30 }, async () => (await answered(await sdk(a, 'POST', '/v1/intelligence/map-headers', body))).split(' ')[0]));
+      const counts = new Map<string, number>();
+      for (const status of answers) counts.set(status!, (counts.get(status!) ?? 0) + 1);
+      return [...counts].map(([status, n]) => `${n} x ${status}`).join(', ');
     },
   },
   {

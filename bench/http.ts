@@ -79,6 +79,7 @@ const READER = `
   const [url, key, path] = process.argv.slice(1);
   let stop = false, worst = 0, reads = 0;
   process.on('SIGTERM', () => (stop = true));
+  process.stdout.write('ready\\n');
   (async () => {
     while (!stop) {
       const started = performance.now();
@@ -96,14 +97,21 @@ const READER = `
 export async function startReader(api: Api, path: string): Promise<{ stop(): Promise<{ worst: number; reads: number }> }> {
   const reader = spawn(process.execPath, ['-e', READER, api.url, api.key, path], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
-  reader.stdout!.on('data', (chunk) => (output += chunk));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Stopped only once it listens for SIGTERM: on a loaded machine its start can take longer than an attack.
+  await new Promise<void>((resolve, reject) => {
+    reader.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('\n')) resolve();
+    });
+    reader.once('exit', (code) => reject(new Error(`the reader exited (${code}) before it started`)));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
   return {
     async stop() {
       const exited = new Promise((resolve) => reader.once('exit', resolve));
       reader.kill('SIGTERM');
       await exited;
-      return JSON.parse(output) as { worst: number; reads: number };
+      return JSON.parse(output.slice(output.indexOf('\n') + 1)) as { worst: number; reads: number };
     },
   };
 }

@@ -58,6 +58,7 @@ export const ConfigSchema = z.object({
   IMPORTD_HOST: listenHost.default('0.0.0.0'),
   IMPORTD_PORT: z.coerce.number({ error: 'expected a port number' }).int('expected a port number').min(0).max(65535, 'expected a port number up to 65535').default(8080),
   IMPORTD_MAX_BODY: byteSize.default(64 * 1024 ** 2),
+  IMPORTD_MAX_JSON_BODY: byteSize.optional(),
   IMPORTD_SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
@@ -75,6 +76,7 @@ export const ConfigSchema = z.object({
   IMPORTD_LLM_MAX_PROMPT: byteSize.default(64 * 1024),
   IMPORTD_LLM_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   IMPORTD_MAP_HEADERS_BUDGET: z.coerce.number().int().min(1000).default(20_000_000),
+  IMPORTD_MAP_HEADERS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   IMPORTD_MAX_META_BYTES: byteSize.default(64 * 1024),
   IMPORTD_MAX_SCHEMA_BYTES: byteSize.default(1024 ** 2),
   IMPORTD_MAX_SCHEMA_FIELDS: z.coerce.number().int().min(1).max(1_000_000).default(2000),
@@ -92,7 +94,10 @@ export interface Config {
   dbPath: string;
   host: string;
   port: number;
+  /** A JSON import body (POST /v1/imports); a streamed NDJSON import is bounded by `limits.importBytes`. */
   maxBodyBytes: number;
+  /** The body of every other route: small, since each is parsed whole on the request thread. */
+  maxJsonBodyBytes: number;
   sessionSecret: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimit: { limit: number; windowSeconds: number };
@@ -105,6 +110,8 @@ export interface Config {
     | undefined;
   /** Most pairwise work of one map-headers call (services/mapping/match-headers.ts, `pairwiseCost`). */
   mapHeadersBudget: number;
+  /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
+  mapHeadersConcurrency: number;
   limits: Limits;
 }
 
@@ -122,6 +129,15 @@ export interface Limits {
   jsonDepth: number;
   /** One import's body, in every format. */
   importBytes: number;
+}
+
+/**
+ * The largest legal body of a route other than POST /v1/imports is a template: its schema (at most
+ * IMPORTD_MAX_SCHEMA_BYTES as stored, up to 3 times that as sent when a client escapes non-ASCII as \uXXXX)
+ * plus 64 KiB of metadata. 4 MiB also holds any realistic map-headers call, and parses in ~20 ms.
+ */
+function defaultJsonBodyBytes(schemaBytes: number): number {
+  return Math.max(4 * 1024 ** 2, 3 * schemaBytes + 128 * 1024);
 }
 
 export class ConfigError extends Error {
@@ -159,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     host: c.IMPORTD_HOST,
     port: c.IMPORTD_PORT,
     maxBodyBytes: c.IMPORTD_MAX_BODY,
+    maxJsonBodyBytes: c.IMPORTD_MAX_JSON_BODY ?? defaultJsonBodyBytes(c.IMPORTD_MAX_SCHEMA_BYTES),
     sessionSecret: c.IMPORTD_SESSION_SECRET,
     logLevel: c.IMPORTD_LOG_LEVEL,
     rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
@@ -177,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
         }
       : undefined,
     mapHeadersBudget: c.IMPORTD_MAP_HEADERS_BUDGET,
+    mapHeadersConcurrency: c.IMPORTD_MAP_HEADERS_CONCURRENCY,
     limits: {
       metaBytes: c.IMPORTD_MAX_META_BYTES,
       schemaBytes: c.IMPORTD_MAX_SCHEMA_BYTES,

@@ -48,12 +48,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   app.use('/v1/*', corsPreflight(deps.ctx));
   app.use('/v1/*', corsOnEarlyErrors(deps.ctx));
-  const { maxBodyBytes, limits } = deps.ctx.config;
-  const limitBody = bodyLimit(maxBodyBytes);
-  const limitImportBody = bodyLimit(Math.min(maxBodyBytes, limits.importBytes));
+  const { maxBodyBytes, maxJsonBodyBytes, limits } = deps.ctx.config;
+  // Every other route parses its body whole on the request thread, so its limit is small (config.ts).
+  const limitJsonBody = bodyLimit(maxJsonBodyBytes, 'IMPORTD_MAX_JSON_BODY');
+  const limitImportBody = maxBodyBytes <= limits.importBytes ? bodyLimit(maxBodyBytes, 'IMPORTD_MAX_BODY') : bodyLimit(limits.importBytes, 'IMPORTD_MAX_IMPORT_BYTES');
   // A streamed NDJSON import is read line by line in bounded memory and counted as it is read (body.ts).
   app.use('/v1/*', (c, next) => {
-    if (c.req.method !== 'POST' || c.req.path !== '/v1/imports') return limitBody(c, next);
+    if (c.req.method !== 'POST' || c.req.path !== '/v1/imports') return limitJsonBody(c, next);
     return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
   });
 

@@ -5,7 +5,7 @@ import { inSlices } from '../lib/slices';
 import { ServiceError, validationFailed } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
+import { checkImportBytes, countedChunks, PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -56,7 +56,7 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
  * IMPORTD_MAX_IMPORT_BYTES in all).
  */
 async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
-  if (Number(c.req.header('Content-Length')) > limits.importBytes) throw importTooLarge(limits.importBytes);
+  checkImportBytes(Number(c.req.header('Content-Length')) || 0, limits.importBytes);
   // The first line carries meta and originalSchema, every other one a row: no line needs more room.
   const maxLineBytes = Math.max(limits.rowBytes, limits.metaBytes + limits.schemaBytes + 16 * 1024);
   let bytesRead = 0;
@@ -93,19 +93,6 @@ function parseLine(line: string, lineNumber: number): unknown {
     return parseRowJson(line);
   } catch (error) {
     throw new ServiceError('invalid_json', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
-const importTooLarge = (maxBytes: number) => new ServiceError('payload_too_large', `the import exceeds ${maxBytes} bytes (IMPORTD_MAX_IMPORT_BYTES)`);
-
-/** The chunks, counted (`onCount`, the ingestion metric) and failing with payload_too_large once more than `maxBytes` have come (the import then aborts). */
-async function* countedChunks(chunks: AsyncIterable<Uint8Array>, maxBytes: number, onCount: (seen: number) => void): AsyncGenerator<Uint8Array> {
-  let seen = 0;
-  for await (const chunk of chunks) {
-    seen += chunk.byteLength;
-    onCount(seen);
-    if (seen > maxBytes) throw importTooLarge(maxBytes);
-    yield chunk;
   }
 }
 

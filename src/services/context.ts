@@ -4,6 +4,7 @@ import type { Store } from '../db/store';
 import type { ParsePool } from './imports/parse-pool';
 import type { LlmAnswerCache } from './mapping/llm-resolver';
 import type { ThemeEvents } from './themes/theme-events';
+import type { MappingWorkLimiter } from './mapping/work-limiter';
 
 /** What every service function receives: storage (`store`, whichever engine), time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -15,6 +16,8 @@ export interface ServiceContext {
   keyTouchedAt: Map<string, number>;
   /** The worker thread that parses large JSON import bodies off the request thread. */
   parsePool: ParsePool;
+  /** Bounds the long map-headers calls in flight in this process. */
+  mappingWork: MappingWorkLimiter;
   /** The header-mapping LLM's answers by request (absent without an LLM or with its cache disabled). */
   llmAnswers?: LlmAnswerCache;
   /** Open theme streams of this process, told when a theme changes. */

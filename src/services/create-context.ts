@@ -8,6 +8,7 @@ import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/par
 import { createLlmAnswerCache } from './mapping/llm-resolver';
 import { findTheme } from './themes/themes';
 import { ThemeEvents } from './themes/theme-events';
+import { MappingWorkLimiter } from './mapping/work-limiter';
 
 /**
  * Builds the service context over an open, migrated store. `parseWorker` is where the parse worker's code
@@ -27,6 +28,7 @@ export async function createServiceContext(
     keyTouchedAt: new Map(),
     parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
     themeEvents: new ThemeEvents(async (accountId) => await findTheme(store, accountId)),
+    mappingWork: new MappingWorkLimiter(config.mapHeadersConcurrency),
   };
   if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   await ensureDefaultAccount(ctx);

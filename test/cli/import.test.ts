@@ -136,3 +136,48 @@ describe('importd import FILE', () => {
     assert.deepEqual(stored(JSON.parse(result.stdout).id), [{ name: 'Ann' }]);
   });
 });
+
+describe('importd import FILE under IMPORTD_MAX_IMPORT_BYTES', () => {
+  let small: CliHarness;
+  before(async () => {
+    small = createCliHarness({ IMPORTD_MAX_IMPORT_BYTES: '2kb' });
+    assert.equal((await small.run('env', 'create', 'ops')).code, 0);
+  });
+  after(() => small.close());
+
+  const write = (name: string, text: string) => {
+    const full = path.join(small.dir, name);
+    writeFileSync(full, text);
+    return full;
+  };
+  const counts = () => {
+    const db = new Database(small.dbPath, { readonly: true });
+    try {
+      return db.prepare('SELECT (SELECT count(*) FROM imports) AS imports, (SELECT count(*) FROM import_rows) AS rows, (SELECT count(*) FROM templates) AS templates').get();
+    } finally {
+      db.close();
+    }
+  };
+
+  it('refuses a CSV or NDJSON file over the cap with payload_too_large, storing nothing (no import, no template)', async () => {
+    const before = counts();
+    const csv = write('big.csv', `note\n${'x'.repeat(100)}\n`.repeat(30));
+    const ndjson = write('big.ndjson', `{"note":"${'x'.repeat(100)}"}\n`.repeat(30));
+    for (const file of [csv, ndjson]) {
+      const refused = await small.run('import', file, '--env', 'ops', '--template', 'big');
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /payload_too_large.*2048 bytes \(IMPORTD_MAX_IMPORT_BYTES\)/);
+    }
+    assert.deepEqual(counts(), before);
+  });
+
+  it('loads a file of exactly the cap', async () => {
+    const line = `{"note":"${'x'.repeat(500)}"}\n`;
+    const rows = Math.floor(2048 / line.length) - 1;
+    const text = line.repeat(rows) + `{"n":"${'y'.repeat(2048 - rows * line.length - 9)}"}\n`;
+    assert.equal(Buffer.byteLength(text), 2048);
+    const { code, stdout, stderr } = await small.run('import', write('exact.ndjson', text), '--env', 'ops', '--template', 'exact', '--json');
+    assert.equal(code, 0, stderr);
+    assert.equal(JSON.parse(stdout).rowCount, rows + 1);
+  });
+});

@@ -35,7 +35,7 @@ describe('request body limit (in process)', () => {
   let h: Harness;
   let env: TestEnvironment;
   before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
+    h = await createHarness({ config: { IMPORTD_MAX_JSON_BODY: String(MAX) } });
     env = await createTestEnvironment(h);
   });
   after(() => h.close());
@@ -88,7 +88,7 @@ describe('request body limit (in process)', () => {
 describe('body limit middleware', () => {
   it('hands a chunked body to the handler as a stream, not buffered first', async () => {
     const body = meteredBody(3 * 1024, 256);
-    const app = new Hono<AppEnv>().use(bodyLimit(MAX)).post('/', async (c) => {
+    const app = new Hono<AppEnv>().use(bodyLimit(MAX, 'IMPORTD_MAX_BODY')).post('/', async (c) => {
       const reader = c.req.raw.body!.getReader();
       await reader.read();
       const pulledAtFirstChunk = body.pulled();
@@ -112,7 +112,7 @@ describe('request body limit (real server)', () => {
   let env: TestEnvironment;
   let server: LiveServer;
   before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAX_BODY: String(MAX) } });
+    h = await createHarness({ config: { IMPORTD_MAX_JSON_BODY: String(MAX) } });
     env = await createTestEnvironment(h);
     server = await startLiveServer(h);
   });

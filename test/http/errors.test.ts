@@ -7,7 +7,7 @@ import { call, createHarness, createTestEnvironment, json, type Harness, type Te
 let h: Harness;
 let env: TestEnvironment;
 before(async () => {
-  h = await createHarness({ config: { IMPORTD_MAX_BODY: '2kb' } });
+  h = await createHarness({ config: { IMPORTD_MAX_JSON_BODY: '2kb' } });
   env = await createTestEnvironment(h);
 });
 after(() => h.close());

@@ -1,5 +1,6 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pipeline, Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse';
 import { detectCsvDelimiter } from '../../lib/csv-delimiter';
@@ -7,7 +8,7 @@ import { parseRowJson } from '../../lib/exact-json';
 import { readLines } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
-import { loadImport, SLICE_ROWS } from '../../services/imports';
+import { checkImportBytes, countedChunks, loadImport, SLICE_ROWS } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -40,12 +41,16 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       const format = fileFormat(file, options.format);
       const sizeBytes = fileSize(file);
       if (sizeBytes === 0) throw validationFailed([{ path: 'file', message: `${file} is empty` }]);
+      const maxBytes = runtime.loadConfig(configOverrides(command)).limits.importBytes;
+      checkImportBytes(sizeBytes, maxBytes);
       const delimiter = format === 'csv' ? (options.delimiter === undefined ? detectCsvDelimiter(headerLine(file)) : delimiterOption(options.delimiter)) : undefined;
       const input = createReadStream(file);
       const progress = runtime.io.errIsTTY && runtime.io.errStream ? importProgressBar(runtime.io.errStream, sizeBytes) : undefined;
       input.on('data', () => progress?.read(input.bytesRead));
       try {
-        const parsed = delimiter === undefined ? ndjsonRows(input) : csvRows(input, delimiter);
+        // Counted as read too: a file that grows while it is loaded is bounded all the same.
+        const chunks = countedChunks(input, maxBytes);
+        const parsed = delimiter === undefined ? ndjsonRows(chunks) : csvRows(chunks, delimiter);
         // The first row is read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(parsed, file, format, progress?.row);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
@@ -113,8 +118,10 @@ async function nonEmpty<T>(rows: AsyncGenerator<T>, file: string, format: 'csv' 
 }
 
 /** CSV records as objects keyed by the header row; every cell is a string, as in the file. */
-async function* csvRows(input: NodeJS.ReadableStream, delimiter: string): AsyncGenerator<Record<string, string>> {
-  const parser = input.pipe(
+async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string): AsyncGenerator<Record<string, string>> {
+  // pipeline, not pipe: a failed read (payload_too_large) destroys the parser with that error.
+  const parser = pipeline(
+    Readable.from(input),
     parse({
       bom: true,
       delimiter,
@@ -125,6 +132,7 @@ async function* csvRows(input: NodeJS.ReadableStream, delimiter: string): AsyncG
         return header;
       },
     }),
+    () => {},
   );
   try {
     for await (const record of parser) yield record as Record<string, string>;

@@ -3,7 +3,7 @@ import { ServiceError } from '../../services/errors';
 import type { AppEnv } from '../env';
 import { errorResponse } from '../errors';
 
-const tooLarge = (maxBytes: number) => new ServiceError('payload_too_large', `the request body exceeds ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number, setting: string) => new ServiceError('payload_too_large', `the request body exceeds ${maxBytes} bytes (${setting})`);
 
 /**
  * Refuses request bodies over `maxBytes` with 413 payload_too_large, without ever buffering them:
@@ -13,12 +13,12 @@ const tooLarge = (maxBytes: number) => new ServiceError('payload_too_large', `th
  *   the count passes the limit. hono's own bodyLimit buffers such bodies in full before the handler runs,
  *   which would defeat streamed imports, hence this middleware.
  */
-export function bodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
+export function bodyLimit(maxBytes: number, setting: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const declared = c.req.header('Content-Length');
     if (declared !== undefined && c.req.header('Transfer-Encoding') === undefined) {
-      if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
+      if (Number(declared) > maxBytes) throw tooLarge(maxBytes, setting);
       return next();
     }
     const body = c.req.raw.body;
@@ -31,7 +31,7 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
           seen += chunk.byteLength;
           if (seen > maxBytes) {
             exceeded = true;
-            controller.error(tooLarge(maxBytes));
+            controller.error(tooLarge(maxBytes, setting));
           } else controller.enqueue(chunk);
         },
       }),
@@ -39,6 +39,6 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
     c.req.raw = new Request(c.req.raw, { body: counted, duplex: 'half' } as RequestInit);
     await next();
     // A body reader (hono's JSON validator, for one) may report the failed read as bad JSON: the size wins.
-    if (exceeded && c.res.status !== 413) c.res = errorResponse(c, tooLarge(maxBytes));
+    if (exceeded && c.res.status !== 413) c.res = errorResponse(c, tooLarge(maxBytes, setting));
   };
 }

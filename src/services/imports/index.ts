@@ -2,6 +2,7 @@ export { cleanAbandonedImports } from './clean-abandoned';
 export { createImport, prepareImportHeader, type ImportOrigin } from './create-import';
 export { EXPORT_CHUNK_BYTES, EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
 export { getImport, getImportJson } from './get-import';
+export { checkImportBytes, countedChunks } from './import-bytes';
 export { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';
 export { SLICE_ROWS, sliceRows } from './slices';
 export { splitImportBytes, type SplitImportBody } from './json-import-body';

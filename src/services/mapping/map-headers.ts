@@ -14,20 +14,22 @@ import { runInSlices } from './steps';
  * (confidence 0.97, `source: "learned"`); the other headers are matched:
  * Runs the offline matcher (deterministic, no network) in slices on the
  * request thread, after checking its pairwise cost against
- * `config.mapHeadersBudget`; when an LLM is configured, asks it about the
+ * `config.mapHeadersBudget` (a call longer than one slice waits its turn
+ * among `config.mapHeadersConcurrency`: ctx.mappingWork); when an LLM is configured, asks it about the
  * uncertain pairs only (prompt capped, answers cached) and falls back to the
  * offline answer on any failure. Returns one entry per matched schema key
  * (`fileKey`, `confidence` 0-1); each file key is used at most once and
  * unmatched schema keys are left out.
  *
  * Throws validation_failed (with each issue's path, e.g. `schemaHeaders.3.key`)
- * when `input` does not satisfy `MapHeadersInput` or is too much work; never
+ * when `input` does not satisfy `MapHeadersInput` or is too much work,
+ * rate_limited when too many long calls already wait in this process; never
  * fails because of the LLM.
  */
 export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput): Promise<MapHeadersOutput> {
   const data = parseInput(MapHeadersInput, input);
   const { learned, rest } = await applyLearned(ctx, accountId, data);
-  const offline = await runInSlices(matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget }));
+  const offline = await runInSlices(matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget }), { limiter: ctx.mappingWork });
   const { llm } = ctx.config;
   const matched = llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
   // Entries, not assignments: a schema key may be "__proto__".

@@ -14,19 +14,35 @@ export function runAll<T>(steps: Steps<T>): T {
   }
 }
 
+/** Where work longer than one slice waits for its turn (MappingWorkLimiter). */
+export interface SliceLimiter {
+  run<R>(work: () => Promise<R>): Promise<R>;
+}
+
 /**
  * Runs the steps in slices of about `sliceMs` of work each, yielding to the event loop between slices:
  * other requests are served while a large mapping is computed (DESIGN.md "Limits": no request holds the
- * event loop for more than ~50 ms).
+ * event loop for more than ~50 ms). Work done within its first slice never waits; longer work goes on
+ * through `limiter`, which bounds how many such computations share the event loop.
  */
-export async function runInSlices<T>(steps: Steps<T>, sliceMs = 10): Promise<T> {
-  let sliceStart = performance.now();
+export async function runInSlices<T>(steps: Steps<T>, options: { sliceMs?: number; limiter?: SliceLimiter } = {}): Promise<T> {
+  const sliceMs = options.sliceMs ?? 10;
+  const first = runSlice(steps, sliceMs);
+  if (first.done) return first.value;
+  const rest = async () => {
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = runSlice(steps, sliceMs);
+      if (next.done) return next.value;
+    }
+  };
+  return options.limiter ? options.limiter.run(rest) : rest();
+}
+
+function runSlice<T>(steps: Steps<T>, sliceMs: number): IteratorResult<void, T> {
+  const start = performance.now();
   for (;;) {
     const next = steps.next();
-    if (next.done) return next.value;
-    if (performance.now() - sliceStart >= sliceMs) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+    if (next.done || performance.now() - start >= sliceMs) return next;
   }
 }
