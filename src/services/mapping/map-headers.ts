@@ -6,6 +6,9 @@ import { matchHeaderSteps } from './match-headers';
 import { MapHeadersInput, type HeaderMapping, type MapHeadersOutput } from './schemas';
 import { runInSlices } from './steps';
 
+/** Pairs of headers (50 x 50: a few ms of work) up to which a call computes without a turn from ctx.mappingWork. */
+const NEVER_QUEUED_PAIRS = 2500;
+
 /**
  * Map an uploaded file's column headers to a template's headers for the account.
  *
@@ -15,7 +18,7 @@ import { runInSlices } from './steps';
  * Runs the offline matcher (deterministic, no network) in slices on the
  * request thread, after checking its pairwise cost against
  * `config.mapHeadersBudget` (a call longer than one slice waits its turn
- * among `config.mapHeadersConcurrency`: ctx.mappingWork); when an LLM is configured, asks it about the
+ * among `config.mapHeadersConcurrency` unless it has at most 50 x 50 headers: ctx.mappingWork); when an LLM is configured, asks it about the
  * uncertain pairs only (prompt capped, answers cached) and falls back to the
  * offline answer on any failure. Returns one entry per matched schema key
  * (`fileKey`, `confidence` 0-1); each file key is used at most once and
@@ -29,7 +32,10 @@ import { runInSlices } from './steps';
 export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput): Promise<MapHeadersOutput> {
   const data = parseInput(MapHeadersInput, input);
   const { learned, rest } = await applyLearned(ctx, accountId, data);
-  const offline = await runInSlices(matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget }), { limiter: ctx.mappingWork });
+  // Small calls never queue: whether work outlasts its first slice depends on the machine's load, and an
+  // importer's ordinary call must not get a 429 because long calls of others fill the queue.
+  const limiter = rest.schemaHeaders.length * rest.fileHeaders.length > NEVER_QUEUED_PAIRS ? ctx.mappingWork : undefined;
+  const offline = await runInSlices(matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget }), { limiter });
   const { llm } = ctx.config;
   const matched = llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
   // Entries, not assignments: a schema key may be "__proto__".
