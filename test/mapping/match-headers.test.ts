@@ -50,11 +50,22 @@ describe('matchHeaders', () => {
 
   it('leaves a schema key unmatched below the threshold', () => {
     assert.deepEqual(pairs(['Country', 'Email'], ['Colour', 'Email address']), { Email: 'Email address' });
-    const input = { schemaHeaders: items(['Mobile']), fileHeaders: items(['Phone']) };
+    const input = { schemaHeaders: items(['Mobile']), fileHeaders: items(['Phone', 'Telephone']) };
     assert.equal(matchHeaders(input).mappings.Mobile?.fileKey, 'Phone');
     const strict = matchHeaders(input, { threshold: 0.95, uncertainMargin: 0.5 });
     assert.deepEqual(strict.mappings, {});
     assert.deepEqual(strict.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Mobile', null, 'Phone']]);
+  });
+
+  it('takes a pair below the threshold when it is the clear best of both its headers', () => {
+    const schema = ['Shipment weight', 'Parcel count'];
+    const weight = matchHeaders({ schemaHeaders: items(schema), fileHeaders: items(['Gewicht der Sendung', 'Anzahl Pakete']) });
+    assert.equal(weight.mappings['Shipment weight']?.fileKey, 'Gewicht der Sendung');
+    assert.ok(weight.mappings['Shipment weight']!.confidence < 0.5);
+    assert.deepEqual(weight.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Shipment weight', 'Gewicht der Sendung', 'Gewicht der Sendung']]);
+    // A rival close to it on either side: no clear best, left unmatched.
+    assert.deepEqual(pairs(schema, ['Gewicht der Sendung', 'Gewicht des Pakets', 'Anzahl Pakete']), { 'Parcel count': 'Anzahl Pakete' });
+    assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel'], ['Gewicht der Sendung']), {});
   });
 
   it('uses samples: values decide between look-alike names', () => {
