@@ -77,6 +77,17 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(schema, file), { contact: 'c2' });
   });
 
+  it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
+    const { mappings } = matchHeaders({
+      schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],
+      fileHeaders: [
+        { key: 'a', label: 'Smoking', samples: ['current smoker', 'never smoked', 'former smoker'] },
+        { key: 'b', label: 'Age at diagnosis', samples: ['40', '62'] },
+      ],
+    });
+    assert.deepEqual(Object.fromEntries(Object.entries(mappings).map(([k, v]) => [k, v.fileKey])), { smoker: 'a', age: 'b' });
+  });
+
   it('uses the key when it names the column better than the label', () => {
     assert.deepEqual(pairs([{ key: 'postal_code', label: 'Code (5 digits)' }], ['City', 'Postleitzahl']), { postal_code: 'Postleitzahl' });
   });
