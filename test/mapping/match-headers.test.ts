@@ -21,6 +21,15 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(['Quantity', 'Unit price'], ['unitPriceNet', 'qty']), { Quantity: 'qty', 'Unit price': 'unitPriceNet' });
   });
 
+  it('maps common Chinese headers, traditional and simplified', () => {
+    assert.deepEqual(pairs(['Email', 'Phone', 'Order date', 'Quantity', 'Notes'], ['訂單日期', '电子邮件', '數量', '电话', '客户']), {
+      Email: '电子邮件',
+      Phone: '电话',
+      'Order date': '訂單日期',
+      Quantity: '數量',
+    });
+  });
+
   it('does not take "Email consent" for "Email"', () => {
     assert.deepEqual(pairs(['Email'], ['Email consent']), {});
     assert.deepEqual(pairs(['Email', 'Consent'], ['Email consent', 'E-mail']), { Email: 'E-mail', Consent: 'Email consent' });

@@ -10,14 +10,19 @@ import { editDistance } from './similarity';
 import { VALUE_KINDS, type ValueKind } from './samples';
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
-const Terms = z.object(Object.fromEntries(LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1)])) as Record<
-  (typeof LANGUAGES)[number],
-  z.ZodArray<z.ZodString>
->);
+// Languages covered for the common concepts only (Chinese: traditional and simplified forms).
+const PARTIAL_LANGUAGES = ['zh'] as const;
+const Terms = z.object({
+  ...(Object.fromEntries(LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1)])) as Record<(typeof LANGUAGES)[number], z.ZodArray<z.ZodString>>),
+  ...(Object.fromEntries(PARTIAL_LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1).optional()])) as Record<
+    (typeof PARTIAL_LANGUAGES)[number],
+    z.ZodOptional<z.ZodArray<z.ZodString>>
+  >),
+});
 const Id = z.string().regex(/^[a-z0-9_]+$/);
 const VocabularySchema = z.object({
   version: z.literal(1),
-  languages: z.array(z.enum(LANGUAGES)),
+  languages: z.array(z.enum([...LANGUAGES, ...PARTIAL_LANGUAGES])),
   stopWords: z.array(z.string()),
   units: z.array(z.string()),
   bracketUnits: z.array(z.string()),
