@@ -30,6 +30,10 @@ describe('abbreviations, compounds, word order and typos', () => {
   const cases: [string, string[]][] = [
     ['DOB', ['birth_date']],
     ['Fraction of orders', ['order', 'rate']],
+    ['customerid', ['customer', 'id']],
+    ['INVOICENO', ['invoice', 'number']],
+    ['valueuom', ['amount', 'unit']],
+    ['Candidate', []],
     ['Qty Shipped', ['quantity', 'shipped']],
     ['Tel.', ['phone']],
     ['Addr.', ['address']],
