@@ -66,6 +66,24 @@ describe('matchHeaders', () => {
     assert.deepEqual(strict.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Mobile', null, 'Phone']]);
   });
 
+  it('keeps a header with the same name as exactly one header of the other list out of the trade-offs', () => {
+    // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency".
+    assert.deepEqual(pairs(['Currency', 'Settlement currency'], ['Converted Currency', 'Currency']), { Currency: 'Currency' });
+    // Not when samples that contradict the name bring the pair below the threshold.
+    const phone = matchHeaders(
+      {
+        schemaHeaders: [{ key: 'phone', label: 'Phone', samples: ['+49 30 1234567', '+1 415 555 0100'] }],
+        fileHeaders: [
+          { key: 'a', label: 'Phone', samples: ['anna@example.com', 'bob@example.org'] },
+          { key: 'b', label: 'Phone number', samples: ['+33 1 23 45 67 89', '+44 20 7946 0000'] },
+          { key: 'c', label: 'Telephone', samples: ['+33 1 98 76 54 32', '+44 20 7946 0001'] },
+        ],
+      },
+      { threshold: 0.7 },
+    );
+    assert.ok(['b', 'c'].includes(phone.mappings.phone?.fileKey ?? ''));
+  });
+
   it('takes a pair below the threshold when it is the clear best of both its headers', () => {
     const schema = ['Shipment weight', 'Parcel count'];
     const weight = matchHeaders({ schemaHeaders: items(schema), fileHeaders: items(['Gewicht der Sendung', 'Anzahl Pakete']) });

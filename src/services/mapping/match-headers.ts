@@ -277,6 +277,40 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   return Math.min(1, Math.max(0, score));
 }
 
+/**
+ * A header whose name reads the same as exactly one header of the other list (and no other header of its
+ * own list reads so), with a score over the threshold, is that header: the pair is kept out of the trade-offs of the assignment, which
+ * could otherwise give the column to a look-alike when that raises the sum ("Order total" would take
+ * "Adjusted Order Total" so that "Net revenue" gets "Order Total").
+ */
+function lockIdenticalNames(schema: Prepared[], file: Prepared[], candidates: { col: number; score: number }[][], threshold: number): void {
+  const count = (side: Prepared[]) => {
+    const n = new Map<string, number>();
+    for (const p of side) {
+      const t = p.variants[0]!.features.text;
+      if (t) n.set(t, (n.get(t) ?? 0) + 1);
+    }
+    return n;
+  };
+  const inSchema = count(schema);
+  const inFile = count(file);
+  const colOf = new Map<string, number>();
+  file.forEach((p, j) => colOf.set(p.variants[0]!.features.text, j));
+  const locked = new Map<number, number>();
+  schema.forEach((p, i) => {
+    const t = p.variants[0]!.features.text;
+    if (!t || inSchema.get(t) !== 1 || inFile.get(t) !== 1) return;
+    // Samples that contradict the name (scored below the threshold) undo the lock.
+    const col = colOf.get(t)!;
+    if (candidates[i]!.some((c) => c.col === col && c.score >= threshold)) locked.set(i, col);
+  });
+  const lockedCols = new Set(locked.values());
+  candidates.forEach((list, i) => {
+    const col = locked.get(i);
+    candidates[i] = col === undefined ? list.filter((c) => !lockedCols.has(c.col)) : list.filter((c) => c.col === col);
+  });
+}
+
 /** Keys that make two headers worth scoring when the input is too large to score every pair. */
 function blockingKeys(p: Prepared, expand: boolean): string[] {
   const keys = new Set<string>();
@@ -411,6 +445,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
     candidates.push(scored.slice(0, MAX_CANDIDATES));
     yield;
   }
+  lockIdenticalNames(schema, file, candidates, threshold);
   const assigned = yield* assignByComponents(candidates, threshold);
   const mutual = mutualBestPairs(best, assigned, threshold - MUTUAL_DROP);
   const mappings: MapHeadersOutput = {};
