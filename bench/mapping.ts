@@ -33,7 +33,11 @@ function emptyTally(): Tally {
   return { tp: 0, fp: 0, fn: 0, nulls: 0, nullsKept: 0 };
 }
 
-function score(c: Case, predicted: Record<string, string | undefined>, into: Tally[]): string[] {
+/** Kinds of error: a key with a counterpart left unmatched or mapped wrong, a key without one mapped. */
+type ErrorKind = 'missed' | 'wrong' | 'extra';
+const errorKinds = new Map<string, Record<ErrorKind, number>>();
+
+function score(c: Case, predicted: Record<string, string | undefined>, into: Tally[], kinds?: Record<ErrorKind, number>): string[] {
   const errors: string[] = [];
   for (const [key, truth] of Object.entries(c.truth)) {
     const pred = predicted[key];
@@ -50,6 +54,7 @@ function score(c: Case, predicted: Record<string, string | undefined>, into: Tal
       }
     }
     if (pred === undefined ? ok.length > 0 : !ok.includes(pred)) {
+      if (kinds) kinds[pred === undefined ? 'missed' : ok.length > 0 ? 'wrong' : 'extra']++;
       const label = c.schemaHeaders.find((h) => h.key === key)?.label ?? key;
       errors.push(`  ${label} [${key}] -> ${pred ?? '(none)'}   truth: ${JSON.stringify(truth)}`);
     }
@@ -107,7 +112,9 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) 
     g.times.push(ms);
     g.n++;
     const predicted = Object.fromEntries(Object.entries(mappings).map(([k, v]) => [k, v.fileKey]));
-    const errors = score(c, predicted, [total, g.t]);
+    const kindsKey = `${name}:${c.group}`;
+    const kinds = errorKinds.get(kindsKey) ?? errorKinds.set(kindsKey, { missed: 0, wrong: 0, extra: 0 }).get(kindsKey)!;
+    const errors = score(c, predicted, [total, g.t], kinds);
     score(c, exactMatch(c), [base, g.b]);
     if (showErrors && errors.length > 0) console.log(`${name} ${c.source}\n${errors.join('\n')}`);
   }
@@ -123,6 +130,10 @@ console.log(`Header mapping accuracy (${dir})\n`);
 printTable(fileRows);
 console.log('\nPer group\n');
 printTable(groupRows);
+if (showErrors) {
+  console.log('\nErrors per group: missed (a counterpart, none predicted), wrong (a counterpart, another predicted), extra (no counterpart, one predicted)\n');
+  printTable([['', 'missed', 'wrong', 'extra'], ...[...errorKinds].sort(([a], [b]) => a.localeCompare(b)).map(([g, k]) => [g, String(k.missed), String(k.wrong), String(k.extra)])]);
+}
 
 // Synthetic speed cases built from a seeded generator, independent of the vocabulary.
 function syntheticCase(n: number, seed: number): MapHeadersInput {

@@ -17,6 +17,8 @@ describe('synonyms in each language', () => {
     it: [['Cognome', ['last_name']], ['CAP', ['postal_code']], ['Cellulare', ['mobile']], ['Ragione sociale', ['company']], ['Partita IVA', ['vat_id']]],
     pt: [['Nome próprio', ['first_name']], ['Apelido', ['last_name']], ['Código Postal', ['postal_code']], ['Telemóvel', ['mobile']], ['Morada', ['address']]],
     nl: [['Voornaam', ['first_name']], ['Achternaam', ['last_name']], ['Postcode', ['postal_code']], ['Woonplaats', ['city']], ['Btw-nummer', ['vat_id']]],
+    // Chinese covers the common concepts only, in traditional and simplified forms.
+    zh: [['電子郵件', ['email']], ['电子邮件', ['email']], ['訂單日期', ['date', 'order']], ['库存', ['stock']], ['價格', ['price']]],
   };
   for (const [lang, list] of Object.entries(cases))
     it(lang, () => {
@@ -27,6 +29,11 @@ describe('synonyms in each language', () => {
 describe('abbreviations, compounds, word order and typos', () => {
   const cases: [string, string[]][] = [
     ['DOB', ['birth_date']],
+    ['Fraction of orders', ['order', 'rate']],
+    ['customerid', ['customer', 'id']],
+    ['INVOICENO', ['invoice', 'number']],
+    ['valueuom', ['amount', 'unit']],
+    ['Candidate', []],
     ['Qty Shipped', ['quantity', 'shipped']],
     ['Tel.', ['phone']],
     ['Addr.', ['address']],

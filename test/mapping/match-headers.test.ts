@@ -21,6 +21,15 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(['Quantity', 'Unit price'], ['unitPriceNet', 'qty']), { Quantity: 'qty', 'Unit price': 'unitPriceNet' });
   });
 
+  it('maps common Chinese headers, traditional and simplified', () => {
+    assert.deepEqual(pairs(['Email', 'Phone', 'Order date', 'Quantity', 'Notes'], ['訂單日期', '电子邮件', '數量', '电话', '客户']), {
+      Email: '电子邮件',
+      Phone: '电话',
+      'Order date': '訂單日期',
+      Quantity: '數量',
+    });
+  });
+
   it('does not take "Email consent" for "Email"', () => {
     assert.deepEqual(pairs(['Email'], ['Email consent']), {});
     assert.deepEqual(pairs(['Email', 'Consent'], ['Email consent', 'E-mail']), { Email: 'E-mail', Consent: 'Email consent' });
@@ -50,11 +59,40 @@ describe('matchHeaders', () => {
 
   it('leaves a schema key unmatched below the threshold', () => {
     assert.deepEqual(pairs(['Country', 'Email'], ['Colour', 'Email address']), { Email: 'Email address' });
-    const input = { schemaHeaders: items(['Mobile']), fileHeaders: items(['Phone']) };
+    const input = { schemaHeaders: items(['Mobile']), fileHeaders: items(['Phone', 'Telephone']) };
     assert.equal(matchHeaders(input).mappings.Mobile?.fileKey, 'Phone');
     const strict = matchHeaders(input, { threshold: 0.95, uncertainMargin: 0.5 });
     assert.deepEqual(strict.mappings, {});
     assert.deepEqual(strict.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Mobile', null, 'Phone']]);
+  });
+
+  it('keeps a header with the same name as exactly one header of the other list out of the trade-offs', () => {
+    // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency".
+    assert.deepEqual(pairs(['Currency', 'Settlement currency'], ['Converted Currency', 'Currency']), { Currency: 'Currency' });
+    // Not when samples that contradict the name bring the pair below the threshold.
+    const phone = matchHeaders(
+      {
+        schemaHeaders: [{ key: 'phone', label: 'Phone', samples: ['+49 30 1234567', '+1 415 555 0100'] }],
+        fileHeaders: [
+          { key: 'a', label: 'Phone', samples: ['anna@example.com', 'bob@example.org'] },
+          { key: 'b', label: 'Phone number', samples: ['+33 1 23 45 67 89', '+44 20 7946 0000'] },
+          { key: 'c', label: 'Telephone', samples: ['+33 1 98 76 54 32', '+44 20 7946 0001'] },
+        ],
+      },
+      { threshold: 0.7 },
+    );
+    assert.ok(['b', 'c'].includes(phone.mappings.phone?.fileKey ?? ''));
+  });
+
+  it('takes a pair below the threshold when it is the clear best of both its headers', () => {
+    const schema = ['Shipment weight', 'Parcel count'];
+    const weight = matchHeaders({ schemaHeaders: items(schema), fileHeaders: items(['Gewicht der Sendung', 'Anzahl Pakete']) });
+    assert.equal(weight.mappings['Shipment weight']?.fileKey, 'Gewicht der Sendung');
+    assert.ok(weight.mappings['Shipment weight']!.confidence < 0.5);
+    assert.deepEqual(weight.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Shipment weight', 'Gewicht der Sendung', 'Gewicht der Sendung']]);
+    // A rival close to it on either side: no clear best, left unmatched.
+    assert.deepEqual(pairs(schema, ['Gewicht der Sendung', 'Gewicht des Pakets', 'Anzahl Pakete']), { 'Parcel count': 'Anzahl Pakete' });
+    assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel'], ['Gewicht der Sendung']), {});
   });
 
   it('uses samples: values decide between look-alike names', () => {
@@ -64,6 +102,17 @@ describe('matchHeaders', () => {
       { key: 'c2', label: 'Contact 2', samples: ['a@example.org', 'b@example.org'] },
     ];
     assert.deepEqual(pairs(schema, file), { contact: 'c2' });
+  });
+
+  it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
+    const { mappings } = matchHeaders({
+      schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],
+      fileHeaders: [
+        { key: 'a', label: 'Smoking', samples: ['current smoker', 'never smoked', 'former smoker'] },
+        { key: 'b', label: 'Age at diagnosis', samples: ['40', '62'] },
+      ],
+    });
+    assert.deepEqual(Object.fromEntries(Object.entries(mappings).map(([k, v]) => [k, v.fileKey])), { smoker: 'a', age: 'b' });
   });
 
   it('uses the key when it names the column better than the label', () => {

@@ -10,14 +10,19 @@ import { editDistance } from './similarity';
 import { VALUE_KINDS, type ValueKind } from './samples';
 
 const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'] as const;
-const Terms = z.object(Object.fromEntries(LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1)])) as Record<
-  (typeof LANGUAGES)[number],
-  z.ZodArray<z.ZodString>
->);
+// Languages covered for the common concepts only (Chinese: traditional and simplified forms).
+const PARTIAL_LANGUAGES = ['zh'] as const;
+const Terms = z.object({
+  ...(Object.fromEntries(LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1)])) as Record<(typeof LANGUAGES)[number], z.ZodArray<z.ZodString>>),
+  ...(Object.fromEntries(PARTIAL_LANGUAGES.map((l) => [l, z.array(z.string().min(1)).min(1).optional()])) as Record<
+    (typeof PARTIAL_LANGUAGES)[number],
+    z.ZodOptional<z.ZodArray<z.ZodString>>
+  >),
+});
 const Id = z.string().regex(/^[a-z0-9_]+$/);
 const VocabularySchema = z.object({
   version: z.literal(1),
-  languages: z.array(z.enum(LANGUAGES)),
+  languages: z.array(z.enum([...LANGUAGES, ...PARTIAL_LANGUAGES])),
   stopWords: z.array(z.string()),
   units: z.array(z.string()),
   bracketUnits: z.array(z.string()),
@@ -161,6 +166,26 @@ function repairTypo(text: string): Ref | undefined {
   return found ?? undefined;
 }
 
+// Endings that database columns glue to the word they qualify ("itemid", "orderno", "valueuom").
+const FIELD_SUFFIXES = ['id', 'no', 'nr', 'num', 'uom', 'qty', 'amt', 'time', 'date', 'name', 'code', 'type'].map((suffix) => {
+  const ref = lookup(termKey(suffix));
+  if (ref === undefined) throw new Error(`vocabulary.json no longer knows the field ending ${suffix}`);
+  return { suffix, ref };
+});
+
+/**
+ * "customerid" -> customer + id: a known word glued to a field ending. The head must be known too, or
+ * ordinary words would split ("candidate" is not candi + date).
+ */
+function splitFieldSuffix(word: string): Ref[] | null {
+  for (const { suffix, ref } of FIELD_SUFFIXES) {
+    if (!word.endsWith(suffix) || word.length - suffix.length < 3) continue;
+    const head = lookup(word.slice(0, -suffix.length));
+    if (head !== undefined) return [head, ref];
+  }
+  return null;
+}
+
 const wordCache = new Map<string, Ref[] | null>();
 /** Resolve a word outside any phrase: transliteration, compound split, then typo repair. */
 function resolveWord(word: string): Ref[] | null {
@@ -235,7 +260,7 @@ function analyzeUncached(label: string): HeaderFeatures {
     }
     if (matched === 0) {
       const word = words[i]!;
-      const resolved = /^\p{L}{4,}$/u.test(word) ? resolveWord(word) : null;
+      const resolved = /^\p{L}{4,}$/u.test(word) ? (resolveWord(word) ?? splitFieldSuffix(word)) : null;
       if (resolved) refs.push(...resolved);
       else leftovers.push(stem(word));
       matched = 1;

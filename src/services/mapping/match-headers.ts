@@ -6,6 +6,7 @@
  */
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
+import { MUTUAL_DROP, mutualBestPairs, TopTwo } from './mutual-best';
 import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
@@ -13,7 +14,10 @@ import { runAll, type Steps } from './steps';
 import { validationFailed } from '../errors';
 
 export interface MatchOptions {
-  /** Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes). */
+  /**
+   * Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes); a pair
+   * that is the clear best of both its headers may score down to 0.2 below it (mutual-best.ts).
+   */
   threshold?: number;
   /** Scores this close to the threshold, or to a rival, are reported as uncertain (default 0.12). */
   uncertainMargin?: number;
@@ -273,6 +277,40 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   return Math.min(1, Math.max(0, score));
 }
 
+/**
+ * A header whose name reads the same as exactly one header of the other list (and no other header of its
+ * own list reads so), with a score over the threshold, is that header: the pair is kept out of the trade-offs of the assignment, which
+ * could otherwise give the column to a look-alike when that raises the sum ("Order total" would take
+ * "Adjusted Order Total" so that "Net revenue" gets "Order Total").
+ */
+function lockIdenticalNames(schema: Prepared[], file: Prepared[], candidates: { col: number; score: number }[][], threshold: number): void {
+  const count = (side: Prepared[]) => {
+    const n = new Map<string, number>();
+    for (const p of side) {
+      const t = p.variants[0]!.features.text;
+      if (t) n.set(t, (n.get(t) ?? 0) + 1);
+    }
+    return n;
+  };
+  const inSchema = count(schema);
+  const inFile = count(file);
+  const colOf = new Map<string, number>();
+  file.forEach((p, j) => colOf.set(p.variants[0]!.features.text, j));
+  const locked = new Map<number, number>();
+  schema.forEach((p, i) => {
+    const t = p.variants[0]!.features.text;
+    if (!t || inSchema.get(t) !== 1 || inFile.get(t) !== 1) return;
+    // Samples that contradict the name (scored below the threshold) undo the lock.
+    const col = colOf.get(t)!;
+    if (candidates[i]!.some((c) => c.col === col && c.score >= threshold)) locked.set(i, col);
+  });
+  const lockedCols = new Set(locked.values());
+  candidates.forEach((list, i) => {
+    const col = locked.get(i);
+    candidates[i] = col === undefined ? list.filter((c) => !lockedCols.has(c.col)) : list.filter((c) => c.col === col);
+  });
+}
+
 /** Keys that make two headers worth scoring when the input is too large to score every pair. */
 function blockingKeys(p: Prepared, expand: boolean): string[] {
   const keys = new Set<string>();
@@ -395,25 +433,31 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]) };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = [];
+  const best = new TopTwo(schema.length, file.length);
   for (let i = 0; i < schema.length; i++) {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
       const score = scorePair(schema[i]!, file[j]!, sides);
+      best.add(i, j, score);
       if (score >= threshold - margin) scored.push({ col: j, score });
     }
     scored.sort((x, y) => y.score - x.score || x.col - y.col);
     candidates.push(scored.slice(0, MAX_CANDIDATES));
     yield;
   }
+  lockIdenticalNames(schema, file, candidates, threshold);
   const assigned = yield* assignByComponents(candidates, threshold);
+  const mutual = mutualBestPairs(best, assigned, threshold - MUTUAL_DROP);
   const mappings: MapHeadersOutput = {};
   const uncertain: UncertainPair[] = [];
   schema.forEach((_, i) => {
     const schemaKey = input.schemaHeaders[i]!.key;
-    const col = assigned[i]!;
-    const chosen = candidates[i]!.find((c) => c.col === col);
+    const chosen = mutual.get(i) ?? candidates[i]!.find((c) => c.col === assigned[i]);
+    const col = chosen?.col ?? -1;
     if (chosen) mappings[schemaKey] = { fileKey: input.fileHeaders[col]!.key, confidence: Math.round(chosen.score * 1000) / 1000 };
-    const top = candidates[i]!.slice(0, 3);
+    // A mutual best pair below the threshold may be missing from its row's candidates.
+    const listed = !chosen || candidates[i]!.some((c) => c.col === col);
+    const top = (listed ? candidates[i]! : [chosen, ...candidates[i]!]).slice(0, 3);
     const rival = top.find((c) => c.col !== col);
     const unsure = chosen
       ? chosen.score < threshold + margin || (rival !== undefined && chosen.score - rival.score < margin / 2)

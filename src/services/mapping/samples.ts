@@ -112,6 +112,9 @@ const PAIRS: Record<string, number> = {
   'integer|money': 0.6, 'decimal|percent': 0.7, 'number|percent': 0.7, 'date|datetime': 0.9, 'integer|postal': 0.6,
   'integer|phone': 0.3, 'id|integer': 0.8, 'id|text': 0.7, 'id|uuid': 1, 'gtin|integer': 0.6, 'gtin|id': 0.6,
   'boolean|integer': 0.3, 'gender|text': 0.4, 'country|text': 0.5, 'currency|text': 0.3, 'bic|text': 0.4, 'postal|text': 0.5,
+  // Integers next to text are often the codes of a coded column whose other copy holds the labels ("1" / "smoker"):
+  // no veto, no support.
+  'integer|text': 0.3,
   'id|postal': 0.3, 'boolean|text': 0.4, 'decimal|gtin': 0.3, 'gtin|number': 0.5, 'id|number': 0.6, 'date|integer': 0.2,
 };
 
