@@ -40,6 +40,10 @@ async function startBundle(bundle: string, db: string) {
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
+  child.once('exit', (code) => {
+    console.error(`${bundle} exited (${code})`);
+    process.exit(1);
+  });
   for (;;) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
@@ -47,7 +51,14 @@ async function startBundle(bundle: string, db: string) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { url, pid: child.pid!, stop: () => child.kill() };
+  return {
+    url,
+    pid: child.pid!,
+    stop: () => {
+      child.removeAllListeners('exit');
+      child.kill();
+    },
+  };
 }
 
 (async () => {
