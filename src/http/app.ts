@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { LogLevel } from '../core/logger';
 import { newRequestId } from '../core/ids';
 import { NDJSON_TYPE } from './body';
@@ -61,9 +61,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   };
   const preflight = corsPreflight(deps.ctx);
   const earlyErrors = corsOnEarlyErrors(deps.ctx);
-  app.use('/v1/*', (c, next) => (c.req.method === 'OPTIONS' ? preflight(c, next) : earlyErrors(c, async () => {
-    await limitBody(c, next);
-  })));
+  const answerError = (error: unknown, c: Context<AppEnv>) => errorResponse(c, toServiceError(error, deps.logger, c.var.requestId));
+  app.use('/v1/*', (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    return earlyErrors(c, async () => {
+      // Hono answers an error where its layer threw; a refused body must be answered here, inside this
+      // layer, for the early-error CORS headers to be added to it.
+      try {
+        await limitBody(c, next);
+      } catch (error) {
+        c.res = answerError(error, c);
+      }
+    });
+  });
 
   app.route('/', healthRoutes(deps));
   app.route('/', embedRoutes(deps));
@@ -107,6 +117,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (allowed.length > 0) c.header('Allow', allowed.join(', '));
     return errorResponse(c, notFoundOrNotAllowed(allowed));
   });
-  app.onError((error, c) => errorResponse(c, toServiceError(error, deps.logger, c.var.requestId)));
+  app.onError(answerError);
   return app;
 }
