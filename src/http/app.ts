@@ -1,5 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { LogLevel } from '../core/logger';
 import { newRequestId } from '../core/ids';
 import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
@@ -22,12 +24,14 @@ import { themeRoutes } from './routes/themes';
 import { VERSION } from '../version';
 import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 
+const LOGS_REQUESTS = new Set<LogLevel>(['debug', 'info']);
+
 /** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
-  // Our own ids only (a client-chosen id could collide with another request's in the logs), set with the
-  // common headers in one middleware: every layer costs each request an async call.
+  // Every layer costs each request an async call through Hono's compose, so the global work is folded into
+  // as few as possible. Our own ids only (a client-chosen id could collide with another request's in the logs).
   app.use(async (c, next) => {
     const id = newRequestId();
     c.set('requestId', id);
@@ -36,26 +40,39 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.header('Cache-Control', 'no-store');
     c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     await next();
-  });
-  app.use(requestLog(deps.logger));
-  app.use(async (c, next) => {
-    await next();
     // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
     // the connection cannot carry another request; saying so keeps clients from reusing it.
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
     if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
   });
+  // At a level above info the per-request line would be dropped anyway: no layer at all.
+  if (LOGS_REQUESTS.has(deps.ctx.config.logLevel)) app.use(requestLog(deps.logger));
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
-  app.use('/v1/*', corsPreflight(deps.ctx));
-  app.use('/v1/*', corsOnEarlyErrors(deps.ctx));
   const { maxBodyBytes, maxJsonBodyBytes, limits } = deps.ctx.config;
   // Every other route parses its body whole on the request thread, so its limit is small (config.ts).
   const limitJsonBody = bodyLimit(maxJsonBodyBytes, 'IMPORTD_MAX_JSON_BODY');
   const limitImportBody = maxBodyBytes <= limits.importBytes ? bodyLimit(maxBodyBytes, 'IMPORTD_MAX_BODY') : bodyLimit(limits.importBytes, 'IMPORTD_MAX_IMPORT_BYTES');
   // A streamed NDJSON import is read line by line in bounded memory and counted as it is read (body.ts).
-  app.use('/v1/*', (c, next) => {
-    if (c.req.method !== 'POST' || c.req.path !== '/v1/imports') return limitJsonBody(c, next);
+  const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') return next();
+    if (method !== 'POST' || c.req.path !== '/v1/imports') return limitJsonBody(c, next);
     return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
+  };
+  const preflight = corsPreflight(deps.ctx);
+  const earlyErrors = corsOnEarlyErrors(deps.ctx);
+  const answerError = (error: unknown, c: Context<AppEnv>) => errorResponse(c, toServiceError(error, deps.logger, c.var.requestId));
+  app.use('/v1/*', (c, next) => {
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    return earlyErrors(c, async () => {
+      // Hono answers an error where its layer threw; a refused body must be answered here, inside this
+      // layer, for the early-error CORS headers to be added to it.
+      try {
+        await limitBody(c, next);
+      } catch (error) {
+        c.res = answerError(error, c);
+      }
+    });
   });
 
   app.route('/', healthRoutes(deps));
@@ -100,6 +117,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (allowed.length > 0) c.header('Allow', allowed.join(', '));
     return errorResponse(c, notFoundOrNotAllowed(allowed));
   });
-  app.onError((error, c) => errorResponse(c, toServiceError(error, deps.logger, c.var.requestId)));
+  app.onError(answerError);
   return app;
 }

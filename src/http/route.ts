@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { validationFailed, zodDetails } from '../services/errors';
 import { requireCredential, type Credential, type CredentialOptions } from './credentials';
 import type { AppDeps, AppEnv } from './env';
@@ -30,10 +31,12 @@ export function defineRoute<const R extends Omit<RouteConfig, 'middleware' | 'se
   config: R,
   options: CredentialOptions = {},
 ) {
+  const authenticate = requireCredential(deps.ctx, credential, options);
   return createRoute({
     ...config,
     security: SECURITY[credential],
-    // The nesting check reads the body, so it comes after the credential check and before validation.
-    middleware: [requireCredential(deps.ctx, credential, options), jsonDepthLimit(deps.ctx.config.limits.jsonDepth)] as const,
+    // The nesting check reads the body, so it comes after the credential check and before validation; a
+    // GET has no body, so it does not cross that layer (typed as one handler: routes spread the list as is).
+    middleware: (config.method === 'get' ? [authenticate] : [authenticate, jsonDepthLimit(deps.ctx.config.limits.jsonDepth)]) as [MiddlewareHandler<AppEnv>],
   });
 }

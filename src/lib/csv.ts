@@ -16,6 +16,42 @@ export function createCsvEncoder(options: EncoderOptions): RowEncoder {
   const position = new Map<string, number>();
   columns.forEach((key, i) => position.set(key, i));
   const commas = (n: number) => (n <= 0 ? '' : n === 1 ? ',' : ','.repeat(n));
+  const cellOf = (value: unknown) => field(typeof value === 'string' ? guard(value) : String(value));
+  // Rows nearly always hold their keys in column order (the order the first row showed them in): the
+  // record is then written as the cells come, with nothing to allocate per cell.
+  const inOrder = (values: Record<string, unknown>): string | undefined => {
+    let record = '';
+    let column = 0;
+    for (const key in values) {
+      const at = position.get(key);
+      const value = values[key];
+      if (at === undefined || value === null) continue;
+      if (at < column) return undefined;
+      const cell = cellOf(value);
+      if (cell === '') continue;
+      record += commas(at - column) + cell;
+      column = at;
+    }
+    return `${record}${commas(columns.length - 1 - column)}\r\n`;
+  };
+  const sorted = (values: Record<string, unknown>): string => {
+    const cells: [number, string][] = [];
+    for (const key in values) {
+      const at = position.get(key);
+      const value = values[key];
+      if (at === undefined || value === null) continue;
+      const cell = cellOf(value);
+      if (cell !== '') cells.push([at, cell]);
+    }
+    cells.sort((a, b) => a[0] - b[0]);
+    let record = '';
+    let column = 0;
+    for (const [at, cell] of cells) {
+      record += commas(at - column) + cell;
+      column = at;
+    }
+    return `${record}${commas(columns.length - 1 - column)}\r\n`;
+  };
   return {
     contentType: 'text/csv; charset=utf-8',
     extension: 'csv',
@@ -23,28 +59,7 @@ export function createCsvEncoder(options: EncoderOptions): RowEncoder {
     chunk(rows) {
       if (columns.length === 0) return '';
       let text = '';
-      const cells: [number, string][] = [];
-      for (const row of rows) {
-        const values = parseStoredRow(row.data);
-        cells.length = 0;
-        let ordered = true;
-        for (const key in values) {
-          const at = position.get(key);
-          const value = values[key];
-          if (at === undefined || value === null) continue;
-          const cell = field(typeof value === 'string' ? guard(value) : String(value));
-          if (cell === '') continue;
-          if (cells.length > 0 && cells[cells.length - 1]![0] > at) ordered = false;
-          cells.push([at, cell]);
-        }
-        if (!ordered) cells.sort((a, b) => a[0] - b[0]);
-        let column = 0;
-        for (const [at, cell] of cells) {
-          text += commas(at - column) + cell;
-          column = at;
-        }
-        text += `${commas(columns.length - 1 - column)}\r\n`;
-      }
+      for (const row of rows) text += inOrder(parseStoredRow(row.data)) ?? sorted(parseStoredRow(row.data));
       return text;
     },
     tail: () => '',

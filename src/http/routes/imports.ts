@@ -19,6 +19,7 @@ import {
   RowPage,
   type ImportOrigin,
 } from '../../services/imports';
+import { validationFailed, zodDetails } from '../../services/errors';
 import { isImportBodyType, readImportBody } from '../body';
 import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
 import type { AppDeps, AppEnv } from '../env';
@@ -33,7 +34,18 @@ function jsonText<T>(c: Context, text: string): TypedResponse<T, 200, 'json'> {
   return c.body(text, 200, JSON_HEADERS) as unknown as TypedResponse<T, 200, 'json'>;
 }
 
-const ImportParams = z.object({ importId: z.string().max(100) });
+const IMPORT_ID_MAX = 100;
+const ImportParams = z.object({ importId: z.string().max(IMPORT_ID_MAX) });
+
+/**
+ * The path's import id, checked as ImportParams: the zod-openapi validator is one more async layer and a zod
+ * parse per request, for one length check. A refused id gets the validator's own details.
+ */
+function importIdOf(c: Context): string {
+  const importId = c.req.param('importId')!;
+  if (importId.length <= IMPORT_ID_MAX) return importId;
+  throw validationFailed(zodDetails(ImportParams.safeParse({ importId }).error!.issues));
+}
 
 export function importRoutes(deps: AppDeps) {
   const { ctx } = deps;
@@ -114,7 +126,9 @@ export function importRoutes(deps: AppDeps) {
     request: { params: ImportParams },
     responses: { 200: jsonResponse(ImportDetail, 'The import'), ...errorResponses(404) },
   });
-  router.openapi(detail, async (c) => jsonText(c, await getImportJson(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId)));
+  const { middleware: detailMiddleware, ...detailDocs } = detail;
+  router.openAPIRegistry.registerPath(detailDocs);
+  router.get('/imports/:importId', ...detailMiddleware, async (c) => jsonText(c, await getImportJson(ctx, c.var.caller.principal.accountId, importIdOf(c))));
 
   // Rows pages are rendered as text with the stored rows spliced in, which the typed handler cannot express.
   const { middleware: rowsMiddleware, ...rows } = defineRoute(deps, 'secret', {
@@ -130,7 +144,7 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openAPIRegistry.registerPath(rows);
   router.get('/imports/:importId/rows', ...rowsMiddleware, async (c) => {
-    const text = await listRows(ctx, c.var.caller.principal.accountId, c.req.param('importId'), c.req.query());
+    const text = await listRows(ctx, c.var.caller.principal.accountId, importIdOf(c), c.req.query());
     return c.body(text, 200, JSON_HEADERS);
   });
 

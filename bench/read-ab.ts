@@ -1,0 +1,101 @@
+// Server CPU per request of the authenticated reads, for several builds of importd and a bare Hono route
+// sending the same bytes, measured round-robin (same moment, same machine load) under autocannon.
+// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds detail,rows,list] BUNDLE... (e.g. build/importd.cjs)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, runBin } from '../test/helpers/process';
+import { importBody } from './data';
+import { startBareHono } from './http';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at < 0 ? fallback : args.splice(at, 2)[1]!;
+};
+const rounds = Number(option('rounds', '5'));
+const seconds = Number(option('seconds', '3'));
+const kinds = option('kinds', 'detail,rows,list').split(',');
+const bundles = args.length > 0 ? args : ['build/importd.cjs'];
+
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+async function load(url: string, headers: Record<string, string>, pid: number) {
+  const before = cpuMs(pid);
+  const result = await autocannon({ url, headers, connections: 10, duration: seconds });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, cpu: ((cpuMs(pid) - before) * 1000) / result.requests.total };
+}
+
+async function startBundle(bundle: string, db: string) {
+  const port = await freePort();
+  const main = `require(${JSON.stringify(path.resolve(bundle))}).main(process.argv.slice(1)).then((code) => (process.exitCode = code))`;
+  const child = spawn(process.execPath, ['-e', main, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
+    env: { ...process.env, IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0' },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  child.once('exit', (code) => {
+    console.error(`${bundle} exited (${code})`);
+    process.exit(1);
+  });
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: () => {
+      child.removeAllListeners('exit');
+      child.kill();
+    },
+  };
+}
+
+(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-ab-'));
+  const db = path.join(dir, 'ab.db');
+  runBin(['migrate', '--db', db]);
+  const key = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout).secretKey.key as string;
+  const headers = { Authorization: `Bearer ${key}` };
+  const servers = await Promise.all(bundles.map((bundle) => startBundle(bundle, db)));
+  const created = (await (await fetch(`${servers[0]!.url}/v1/imports`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: importBody(1000) })).json()) as { id: string };
+  const paths: Record<string, string> = { detail: `/v1/imports/${created.id}`, rows: `/v1/imports/${created.id}/rows?limit=100`, list: '/v1/imports?limit=100' };
+  try {
+    for (const kind of kinds) {
+      const payload = await (await fetch(`${servers[0]!.url}${paths[kind]}`, { headers })).text();
+      const bare = await startBareHono(payload);
+      const cpu: number[][] = [[], ...bundles.map(() => [])];
+      const rps: number[][] = [[], ...bundles.map(() => [])];
+      for (let r = 0; r < rounds; r++) {
+        const base = await load(bare.url, {}, bare.pid);
+        cpu[0]!.push(base.cpu);
+        rps[0]!.push(base.rps);
+        for (const [i, server] of servers.entries()) {
+          const served = await load(`${server.url}${paths[kind]}`, headers, server.pid);
+          cpu[i + 1]!.push(served.cpu);
+          rps[i + 1]!.push(served.rps);
+        }
+      }
+      bare.stop();
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+      for (const [i, name] of ['bare Hono', ...bundles].entries()) {
+        const ratio = i === 0 ? '' : `  CPU ${(median(cpu[i]!) / median(cpu[0]!)).toFixed(2)}x bare, req/s ${(median(rps[i]!) / median(rps[0]!)).toFixed(2)}x`;
+        console.log(`${kind.padEnd(7)} ${name.padEnd(32)} ${median(cpu[i]!).toFixed(0).padStart(5)} µs/request (${cpu[i]!.map((v) => v.toFixed(0)).join(' ')}), ${median(rps[i]!).toFixed(0)} req/s${ratio}`);
+      }
+    }
+  } finally {
+    for (const server of servers) server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+})();
