@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import type { PgDb } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
-import { copyRowTexts, readRowChunk } from './queries/import-rows';
+import { readRowChunk } from './queries/import-rows';
+import { RowCopies } from './row-copies';
 import {
   completeImport,
   countImports,
@@ -18,11 +19,16 @@ import { countTemplates } from './queries/templates';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+  const copies = new RowCopies(pool);
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      complete: (id, writerPid, values) => completeImport(db, id, writerPid, values),
-      delete: (id) => deleteImport(db, id),
+      // The rows' COPY and the flip to 'complete' commit together (row-copies.ts).
+      complete: (id, writerPid, values) => copies.finish(id, db, (tx) => completeImport(tx, id, writerPid, values)),
+      delete: async (id) => {
+        await copies.discard(id);
+        await deleteImport(db, id);
+      },
       writing: () => writingImports(db),
       find: (accountId, id) => findImport(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
@@ -39,7 +45,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
         ),
     },
     rows: {
-      append: (importId, first, texts) => copyRowTexts(pool, importId, first, texts),
+      append: (importId, first, texts) => copies.append(importId, first, texts),
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
     },
     compliance: {
@@ -50,7 +56,11 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
         })),
       hideComplete: (accountId, importId) => hideCompleteImport(db, accountId, importId),
       hideExpired: (cutoff, limit) => hideExpiredImports(db, cutoff, limit),
-      deleteRows: (importId, limit) => deleteRowsOfImport(db, importId, limit),
+      // A removal of an import this process is still writing ends its COPY first (its rows were never committed).
+      deleteRows: async (importId, limit) => {
+        await copies.discard(importId);
+        return await deleteRowsOfImport(db, importId, limit);
+      },
     },
   };
 }
