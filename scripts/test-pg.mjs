@@ -7,6 +7,14 @@ import path from 'node:path';
 import { startPgServer } from './pg-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/** Runs SQL on a database of the throw-away server, through node-postgres in a child process. */
+function runSql(url, sql) {
+  const script = `const pg = require('pg'); const client = new pg.Client(${JSON.stringify(url)});
+    client.connect().then(() => client.query(${JSON.stringify(sql)})).then(() => client.end()).catch((e) => { console.error(e); process.exit(1); });`;
+  if (spawnSync(process.execPath, ['-e', script], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error(`could not run ${sql}`);
+}
+
 const server = await startPgServer();
 let tests;
 const stopOnSignal = (signal) => {
@@ -18,14 +26,12 @@ process.once('SIGINT', stopOnSignal).once('SIGTERM', stopOnSignal);
 let status = 1;
 try {
   const template = `${server.url}/importd_template`;
-  const psql = spawnSync(process.execPath, ['-e', `
-    const pg = require('pg');
-    const client = new pg.Client(${JSON.stringify(`${server.url}/postgres`)});
-    client.connect().then(() => client.query('CREATE DATABASE importd_template')).then(() => client.end()).catch((e) => { console.error(e); process.exit(1); });
-  `], { cwd: root, stdio: 'inherit' });
-  if (psql.status !== 0) throw new Error('could not create the template database');
+  runSql(`${server.url}/postgres`, 'CREATE DATABASE importd_template');
   const migrate = spawnSync(path.join(root, 'bin', 'importd'), ['migrate', '--db', template], { stdio: 'inherit' });
   if (migrate.status !== 0) throw new Error('could not migrate the template database');
+  // `migrate` also made the default account and the session secret: each test database is its own
+  // installation, so the template keeps only the tables (each copy makes its own at its first open).
+  runSql(template, 'DELETE FROM settings; DELETE FROM accounts');
   tests = spawn(process.execPath, [path.join(root, 'scripts', 'test.mjs'), ...process.argv.slice(2)], {
     cwd: root,
     stdio: 'inherit',

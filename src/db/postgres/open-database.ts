@@ -41,7 +41,7 @@ const MIGRATION_LOCK = 0x696d706f727464;
  * was never migrated.
  */
 export async function openPostgres(url: string, options: PgOpenOptions = {}): Promise<PgStorage> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const pool = answerNulComparisons(new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 }));
   // An idle client losing its server (a restart, a failover) must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzle({ client: pool, schema });
@@ -54,6 +54,26 @@ export async function openPostgres(url: string, options: PgOpenOptions = {}): Pr
     const reason = error instanceof Error ? error.message : String(error);
     throw new DatabaseFileError('unusable', redactDatabaseUrl(url), `cannot use ${redactDatabaseUrl(url)} as the database: ${reason}`);
   }
+}
+
+const hasNul = (value: unknown) => typeof value === 'string' && value.includes('\u0000');
+
+/**
+ * PostgreSQL's text cannot hold NUL (SQLite's can), so no stored value contains one: a statement other than
+ * an INSERT given such a value (an id or a filter from a request) matches nothing, and answers so without
+ * asking the server, which would refuse the value as an encoding error (a 500 where SQLite answers 404).
+ */
+function answerNulComparisons(pool: pg.Pool): pg.Pool {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((config: string | pg.QueryConfig, values?: unknown, callback?: unknown) => {
+    const text = typeof config === 'string' ? config : config.text;
+    const params = Array.isArray(values) ? values : typeof config === 'string' ? undefined : config.values;
+    if (typeof callback !== 'function' && params?.some(hasNul) && !/^\s*insert\b/i.test(text)) {
+      return Promise.resolve({ command: text.trim().split(/\s/, 1)[0]!.toUpperCase(), rowCount: 0, rows: [], fields: [], oid: 0 });
+    }
+    return query(config, values, callback);
+  }) as typeof pool.query;
+  return pool;
 }
 
 /** Applies pending migrations on one client holding the advisory lock; returns true when the database was empty. */
