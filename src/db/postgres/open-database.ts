@@ -64,16 +64,22 @@ const hasNul = (value: unknown) => typeof value === 'string' && value.includes('
  * asking the server, which would refuse the value as an encoding error (a 500 where SQLite answers 404).
  */
 function answerNulComparisons(pool: pg.Pool): pg.Pool {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  pool.query = ((config: string | pg.QueryConfig, values?: unknown, callback?: unknown) => {
-    const text = typeof config === 'string' ? config : config.text;
-    const params = Array.isArray(values) ? values : typeof config === 'string' ? undefined : config.values;
-    if (typeof callback !== 'function' && params?.some(hasNul) && !/^\s*insert\b/i.test(text)) {
+  guardQueries(pool);
+  // Transactions run on clients of their own: each new one gets the same guard.
+  pool.on('connect', (client) => guardQueries(client));
+  return pool;
+}
+
+function guardQueries(target: pg.Pool | pg.PoolClient): void {
+  const query = target.query.bind(target) as (...args: unknown[]) => unknown;
+  target.query = ((config: string | pg.QueryConfig, values?: unknown, callback?: unknown) => {
+    const text = typeof config === 'string' ? config : config?.text;
+    const params = Array.isArray(values) ? values : typeof config === 'string' ? undefined : config?.values;
+    if (typeof text === 'string' && typeof callback !== 'function' && params?.some(hasNul) && !/^\s*insert\b/i.test(text)) {
       return Promise.resolve({ command: text.trim().split(/\s/, 1)[0]!.toUpperCase(), rowCount: 0, rows: [], fields: [], oid: 0 });
     }
     return query(config, values, callback);
-  }) as typeof pool.query;
-  return pool;
+  }) as typeof target.query;
 }
 
 /** Applies pending migrations on one client holding the advisory lock; returns true when the database was empty. */
