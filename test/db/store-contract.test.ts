@@ -144,6 +144,8 @@ describe(`the store contract (${testEngine})`, () => {
     const all = await store.rows.chunk('i2', 'asc', -1, 100, 1 << 20);
     assert.deepEqual(all, texts.map((data, rowIndex) => ({ rowIndex, data })));
     assert.deepEqual((await store.rows.chunk('i2', 'desc', 5, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
+    // A first descending page starts past every row index (rows.ts: Number.MAX_SAFE_INTEGER).
+    assert.deepEqual((await store.rows.chunk('i2', 'desc', Number.MAX_SAFE_INTEGER, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
     assert.deepEqual((await store.rows.chunk('i2', 'asc', 1, 100, 1 << 20)).map((row) => row.rowIndex), [2, 3, 4]);
   });
 
