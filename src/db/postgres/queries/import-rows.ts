@@ -1,0 +1,34 @@
+import type pg from 'pg';
+import type { StoredRow } from '../../store';
+
+// Rows are the hot path: hand-written SQL on the pool's clients, no query builder (their COPY: row-copies.ts).
+
+/**
+ * Up to `limit` rows past `from` in row order, fewer when they are large: a row is returned while the rows
+ * before the previous one hold less than `maxBytes` bytes of JSON (so one more row than fills the budget
+ * comes back, as on SQLite). The sizes come from octet_length(), which reads a stored value's length
+ * without decompressing it; only the rows returned are sent. `from` is compared as a bigint: a first
+ * descending page starts past Number.MAX_SAFE_INTEGER, beyond the integer column's range.
+ */
+export async function readRowChunk(
+  pool: pg.Pool,
+  importId: string,
+  direction: 'asc' | 'desc',
+  from: number,
+  limit: number,
+  maxBytes: number,
+): Promise<StoredRow[]> {
+  const result = await pool.query<StoredRow>({ name: `import-rows-chunk-${direction}`, text: CHUNK_SQL[direction], values: [importId, from, limit, maxBytes] });
+  return result.rows;
+}
+
+const chunkSql = (direction: 'ASC' | 'DESC', beyond: '>' | '<') => `
+  SELECT row_index AS "rowIndex", data FROM (
+    SELECT row_index, data,
+      sum(octet_length(data)) OVER (ORDER BY row_index ${direction} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS before
+    FROM (SELECT row_index, data FROM import_rows WHERE import_id = $1 AND row_index ${beyond} $2::bigint ORDER BY row_index ${direction} LIMIT $3) page
+  ) sized
+  WHERE before IS NULL OR before < $4
+  ORDER BY row_index ${direction}`;
+
+const CHUNK_SQL = { asc: chunkSql('ASC', '>'), desc: chunkSql('DESC', '<') };

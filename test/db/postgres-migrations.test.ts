@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { openPostgres } from '../../src/db/postgres/open-database';
+import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
+import { createPgTestDatabase, testEngine } from '../helpers/test-database';
+
+describe('PostgreSQL migrations', { skip: testEngine === 'sqlite' ? 'about PostgreSQL (npm run test:pg)' : false }, () => {
+  it('three nodes opening one empty database together all come up; one of them created it', async () => {
+    const database = await createPgTestDatabase({ migrated: false });
+    try {
+      const nodes = await Promise.all([1, 2, 3].map(() => openPostgres(database.url, { poolSize: 2 })));
+      try {
+        assert.deepEqual(nodes.map((node) => node.created).sort(), [false, false, true]);
+        const { rows } = await nodes[0]!.pool.query<{ n: string }>('SELECT count(*) AS n FROM drizzle.__drizzle_migrations');
+        assert.equal(Number(rows[0]!.n), migrationFiles(folderMigrationSource(undefined, 'postgres')).length - 1, 'each migration applied once');
+        const again = await openPostgres(database.url, { create: false, poolSize: 1 });
+        assert.equal(again.created, false);
+        await again.close();
+      } finally {
+        await Promise.all(nodes.map((node) => node.close()));
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('a read-only open of a database without importd tables is `missing`, and creates nothing', async () => {
+    const database = await createPgTestDatabase({ migrated: false });
+    try {
+      await assert.rejects(openPostgres(database.url, { create: false }), { name: 'DatabaseFileError', kind: 'missing' });
+      await assert.rejects(openPostgres(database.url, { create: false }), { kind: 'missing' }, 'still nothing there');
+    } finally {
+      await database.drop();
+    }
+  });
+});
