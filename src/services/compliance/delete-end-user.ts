@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { removeHiddenImport } from '../imports/remove-import';
+import { endUserDeletedEvent } from '../webhooks/events';
 import { parseInput } from '../validate';
 import { EndUserId, type DeletedEndUser } from './schemas';
 
@@ -14,7 +15,8 @@ import { EndUserId, type DeletedEndUser } from './schemas';
  */
 export async function deleteEndUserData(ctx: ServiceContext, accountId: string, endUserId: string): Promise<DeletedEndUser> {
   const id = parseInput(EndUserId, endUserId);
-  const { hidden, sessions } = await ctx.store.compliance.hideEndUser(accountId, id);
+  const { hidden, sessions } = await ctx.store.compliance.hideEndUser(accountId, id, endUserDeletedEvent(ctx, accountId, id));
+  ctx.webhookWake.notify();
   let rows = 0;
   for (const importId of hidden) rows += await removeHiddenImport(ctx, importId);
   return { endUserId: id, deleted: { imports: hidden.length, rows, sessions } };

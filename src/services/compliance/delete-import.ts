@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { removeHiddenImport } from '../imports/remove-import';
+import { importDeletedEvent } from '../webhooks/events';
 import type { DeletedImport } from './schemas';
 
 /**
@@ -11,8 +12,10 @@ import type { DeletedImport } from './schemas';
  * reveal that it exists). Throws not_found.
  */
 export async function deleteImport(ctx: ServiceContext, accountId: string, importId: string): Promise<DeletedImport> {
-  const hidden = await ctx.store.compliance.hideComplete(accountId, importId);
-  if (!hidden) throw notFound('import');
+  const found = await ctx.store.imports.find(accountId, importId);
+  const event = found && importDeletedEvent(ctx, found);
+  if (!found || !(await ctx.store.compliance.hideComplete(accountId, importId, event))) throw notFound('import');
+  if (event) ctx.webhookWake.notify();
   const rows = await removeHiddenImport(ctx, importId);
   return { id: importId, deleted: true as const, rows };
 }
