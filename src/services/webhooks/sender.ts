@@ -4,6 +4,8 @@ import { postWebhook, type PostOutcome } from './post-webhook';
 
 /** Deliveries one claim takes (and sends at once). */
 const CLAIM_BATCH = 16;
+/** A lease outlives the attempt (bounded by the timeout) by this much; a sender that died frees its deliveries then. */
+const LEASE_MARGIN_MS = 5_000;
 
 export interface SenderReport {
   attempted(delivery: Pick<ClaimedDelivery, 'endpointId' | 'eventId'>, attempt: number, outcome: PostOutcome): void;
@@ -11,8 +13,8 @@ export interface SenderReport {
 }
 
 /**
- * One pass of the sender: leases the due deliveries (CLAIM_BATCH at a time, for twice the attempt timeout
- * plus 30 s, so a sender that died gives them up), sends each, and records the outcome with the lease:
+ * One pass of the sender: leases the due deliveries (CLAIM_BATCH at a time, for the attempt timeout plus
+ * LEASE_MARGIN_MS, so those of a sender that died are taken up again after that), sends each, and records the outcome with the lease:
  * delivered for good on a 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or
  * failed when the schedule is over. Repeats until nothing is due; `signal` stops it between two claims.
  */
@@ -21,7 +23,7 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
   let sent = 0;
   while (!signal?.aborted) {
     const now = ctx.clock().getTime();
-    const leaseUntil = new Date(now + 2 * timeoutMs + 30_000).toISOString();
+    const leaseUntil = new Date(now + timeoutMs + LEASE_MARGIN_MS).toISOString();
     const claimed = await ctx.store.webhooks.claimDue(new Date(now).toISOString(), ctx.store.nodeId, leaseUntil, CLAIM_BATCH);
     if (claimed.length === 0) break;
     await Promise.all(claimed.map((delivery) => attempt(ctx, delivery, report)));
