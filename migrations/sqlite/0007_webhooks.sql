@@ -39,7 +39,13 @@ CREATE TABLE `webhook_events` (
 	`id` text PRIMARY KEY NOT NULL,
 	`account_id` text NOT NULL,
 	`type` text NOT NULL,
+	`import_id` text,
+	`end_user_id` text,
 	`payload` text NOT NULL,
 	`created_at` text NOT NULL,
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+CREATE INDEX `webhook_events_import` ON `webhook_events` (`import_id`);--> statement-breakpoint
+CREATE INDEX `webhook_events_end_user` ON `webhook_events` (`account_id`,`end_user_id`);--> statement-breakpoint
+CREATE INDEX `webhook_events_created` ON `webhook_events` (`created_at`);

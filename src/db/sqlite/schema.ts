@@ -215,16 +215,25 @@ export const webhookEndpoints = sqliteTable(
   (t) => [index('webhook_endpoints_environment').on(t.environmentId, t.createdAt, t.id), index('webhook_endpoints_account').on(t.accountId, t.createdAt, t.id)],
 );
 
-/** The outbox: one row per event, written in the transaction of the change; `payload` is the exact body sent. */
-export const webhookEvents = sqliteTable('webhook_events', {
-  id: text('id').primaryKey(),
-  accountId: text('account_id')
-    .notNull()
-    .references(() => accounts.id, { onDelete: 'cascade' }),
-  type: text('type').notNull(),
-  payload: text('payload').notNull(),
-  createdAt: text('created_at').notNull(),
-});
+/**
+ * The outbox: one row per event, written in the transaction of the change; `payload` is the exact body sent.
+ * The import and end-user it is about are kept so their deletion (and retention) can erase it too.
+ */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    importId: text('import_id'),
+    endUserId: text('end_user_id'),
+    payload: text('payload').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_import').on(t.importId), index('webhook_events_end_user').on(t.accountId, t.endUserId), index('webhook_events_created').on(t.createdAt)],
+);
 
 /** One event to one endpoint; a sender owns it while `leaseOwner` holds an unexpired lease. */
 export const webhookDeliveries = sqliteTable(
