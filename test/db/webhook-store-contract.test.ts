@@ -28,7 +28,7 @@ describe('the webhook store contract (SQLite)', () => {
     secret: 'whsec_c2VjcmV0', active: true, disabledReason: null, failingSince: null, createdAt: at,
   });
   const event = (id: string, e: TestEnvironment | null, type = 'import.completed'): WebhookEventDraft => ({
-    id, accountId: env.accountId, environmentId: e?.environmentId ?? null, type, payload: `{"id":"${id}"}`, createdAt: at,
+    id, accountId: env.accountId, environmentId: e?.environmentId ?? null, type, importId: null, endUserId: null, payload: `{"id":"${id}"}`, createdAt: at,
   });
   const writingImport = (id: string): ImportRow => ({
     id, accountId: env.accountId, environmentId: env.environmentId, templateId: 't', status: 'writing', writerPid: 42, meta: '{}', originalSchema: '{}',
@@ -103,5 +103,27 @@ describe('the webhook store contract (SQLite)', () => {
     assert.equal(await store.webhooks.countDeliveries('w2'), 1, 'no event without the deletion');
     assert.equal(await store.webhooks.deleteEndpoint({ accountId: env.accountId, environmentId: staging.environmentId }, 'w2'), false);
     assert.equal(await store.webhooks.deleteEndpoint({ accountId: env.accountId, environmentId: env.environmentId }, 'w2'), true);
+  });
+
+  it('erases the events about a deleted import or end-user, and prunes events by age', async () => {
+    const events = () => (h.storage.sqlite.prepare('SELECT id FROM webhook_events ORDER BY id').all() as { id: string }[]).map((row) => row.id);
+    await store.webhooks.insertEndpoint({ ...endpoint('w5', env, ['import.completed', 'import.deleted', 'end_user.deleted']) }, 10);
+    await store.imports.insert({ ...writingImport('i3'), endUserId: 'ada' });
+    const about = { importId: 'i3', endUserId: 'ada' };
+    await store.imports.complete('i3', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e5', env), ...about });
+    await store.imports.insert({ ...writingImport('i4'), endUserId: 'bob' });
+    await store.imports.complete('i4', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e6', env), importId: 'i4', endUserId: 'bob' });
+    assert.ok(events().includes('e5') && events().includes('e6'));
+    await store.compliance.hideComplete(env.accountId, 'i4', { ...event('e7', env, 'import.deleted'), importId: 'i4', endUserId: 'bob' });
+    assert.ok(!events().includes('e6') && events().includes('e7'));
+    await store.compliance.hideEndUser(env.accountId, 'ada', { ...event('e8', null, 'end_user.deleted'), endUserId: 'ada' });
+    assert.ok(!events().includes('e5') && events().includes('e8'));
+    await store.compliance.hideEndUser(env.accountId, 'bob');
+    assert.ok(!events().includes('e7'), "the end-user's import.deleted goes too");
+    assert.equal(await store.webhooks.pruneEvents(later(1), 1), 1);
+    const left = events().length;
+    assert.equal(await store.webhooks.pruneEvents(at, 100), 0, 'none created before the cutoff');
+    assert.equal(await store.webhooks.pruneEvents(later(1), 100), left);
+    assert.deepEqual(events(), []);
   });
 });

@@ -130,6 +130,7 @@ describe('webhooks: delivery to a real local receiver', () => {
     });
     assert.equal(viaSdk.status, 201);
     const other = await postImport(h, env);
+    await sendDueDeliveries(h.ctx);
     assert.equal((await call(h, 'DELETE', `/v1/imports/${other.id}`, { key: env.secretKey })).status, 200);
     assert.equal((await call(h, 'DELETE', '/v1/end-users/user-7', { key: env.secretKey })).status, 200);
     await sendDueDeliveries(h.ctx);
@@ -140,7 +141,18 @@ describe('webhooks: delivery to a real local receiver', () => {
     assert.deepEqual(JSON.parse(deleted.body).data, { id: other.id });
     const endUser = receiver.received.find((r) => JSON.parse(r.body).type === 'end_user.deleted')!;
     assert.deepEqual(JSON.parse(endUser.body).data, { endUserId: 'user-7' });
-    assert.equal((await deliveries(h, env, all.id)).length, 4);
+    // The events about what was deleted are erased with it (they hold its data): only the deletion notices stay.
+    const stored = h.storage.sqlite.prepare("SELECT type FROM webhook_events WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?) ORDER BY type").all(all.id);
+    assert.deepEqual(stored, [{ type: 'end_user.deleted' }, { type: 'import.deleted' }]);
+    assert.equal((await deliveries(h, env, all.id)).length, 2);
+  });
+
+  it('does not send an import.completed not yet delivered when the import is deleted meanwhile', async () => {
+    await registerWebhook(h, env, { url: receiver.url() });
+    const created = await postImport(h, env);
+    await call(h, 'DELETE', `/v1/imports/${created.id}`, { key: env.secretKey });
+    await sendDueDeliveries(h.ctx);
+    assert.deepEqual(receiver.received.map((r) => JSON.parse(r.body).type), ['import.deleted']);
   });
 
   it("never sends an environment's events to another environment's or account's endpoint", async () => {

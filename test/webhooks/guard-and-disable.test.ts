@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { postWebhook } from '../../src/services/webhooks/post-webhook';
+import { purgeExpiredImports } from '../../src/services/compliance';
 import { sendDueDeliveries } from '../../src/services/webhooks';
 import { isPublicAddress } from '../../src/services/webhooks/target-address';
 import { call, json } from '../helpers/harness';
@@ -121,6 +122,26 @@ describe('webhooks: an endpoint failing for IMPORTD_WEBHOOK_DISABLE_AFTER_SECOND
       assert.equal((await deliveries(h, env, hook.id)).length, 2, 'no delivery is queued for a disabled endpoint');
     } finally {
       await receiver.close();
+      h.close();
+    }
+  });
+});
+
+describe('webhooks: retention', () => {
+  it('IMPORTD_RETENTION_DAYS deletes events (and their delivery logs) as old as the imports it deletes', async () => {
+    const { h, env, clock } = await webhookHarness({ IMPORTD_RETENTION_DAYS: '1' });
+    try {
+      const hook = await registerWebhook(h, env, { url: 'http://127.0.0.1:9/hook' });
+      await postImport(h, env);
+      await call(h, 'DELETE', '/v1/end-users/someone', { key: env.secretKey });
+      assert.equal((await deliveries(h, env, hook.id)).length, 2);
+      clock.advance(86_400_000 + 1);
+      await postImport(h, env);
+      await purgeExpiredImports(h.ctx);
+      const left = await deliveries(h, env, hook.id);
+      assert.deepEqual(left.map((d) => d.type), ['import.completed']);
+      assert.equal((h.storage.sqlite.prepare('SELECT count(*) AS n FROM webhook_events').get() as { n: number }).n, 1);
+    } finally {
       h.close();
     }
   });

@@ -5,7 +5,7 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideEx
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, writingImports } from './queries/imports';
 import { latestCompleteImports } from './queries/stats';
-import { writeWebhookEvent } from './queries/webhooks';
+import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
@@ -49,16 +49,24 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
       hideEndUser: async (accountId, endUserId, event) =>
         write(() => {
           const result = { hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) };
+          eraseEventsOfEndUser(sqlite, accountId, endUserId);
           if (event) writeWebhookEvent(sqlite, event);
           return result;
         }),
       hideComplete: async (accountId, importId, event) =>
         write(() => {
           const hidden = hideCompleteImport(db, accountId, importId);
-          if (hidden && event) writeWebhookEvent(sqlite, event);
+          if (!hidden) return false;
+          eraseEventsOfImport(sqlite, importId);
+          if (event) writeWebhookEvent(sqlite, event);
+          return true;
+        }),
+      hideExpired: async (cutoff, limit) =>
+        write(() => {
+          const hidden = hideExpiredImports(db, cutoff, limit);
+          for (const id of hidden) eraseEventsOfImport(sqlite, id);
           return hidden;
         }),
-      hideExpired: async (cutoff, limit) => write(() => hideExpiredImports(db, cutoff, limit)),
       deleteRows: async (importId, limit) => write(() => deleteRowsOfImport(db, importId, limit)),
     },
   };

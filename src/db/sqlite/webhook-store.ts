@@ -19,5 +19,6 @@ export function createWebhookStore(sqlite: Database.Database): WebhookStore {
     redeliver: async (scope, eventId, endpointId, at) => q.redeliver(sqlite, scope, eventId, endpointId, at),
     claimDue: async (now, owner, leaseUntil, limit) => claimDue(now, owner, leaseUntil, limit),
     recordAttempt: async (attempt) => recordAttempt(attempt),
+    pruneEvents: async (cutoff, limit) => q.pruneEvents(sqlite, cutoff, limit),
   };
 }

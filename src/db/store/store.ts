@@ -170,11 +170,14 @@ export interface SettingStore {
 // Deletions hide imports first (status 'writing' with no writer: no read sees them, their writer can no longer
 // complete them, the start-up clean-up removes what a stopped process left), then empty them in batches.
 export interface ComplianceStore {
-  /** Hides every import (any status) and deletes every session of the end-user in the account, atomically. */
+  /**
+   * Hides every import (any status) and deletes every session and webhook event about the end-user in the
+   * account, atomically (then writes `event`).
+   */
   hideEndUser(accountId: string, endUserId: string, event?: WebhookEventDraft): Promise<{ hidden: string[]; sessions: number }>;
-  /** Hides a complete import of the account; false when there is none (and `event` is not written). */
+  /** Hides a complete import of the account and erases the webhook events about it; false when there is none (and `event` is not written). */
   hideComplete(accountId: string, importId: string, event?: WebhookEventDraft): Promise<boolean>;
-  /** Hides up to `limit` complete imports created before `cutoff`, oldest first; returns their ids. */
+  /** Hides up to `limit` complete imports created before `cutoff`, oldest first, erasing their webhook events; returns their ids. */
   hideExpired(cutoff: string, limit: number): Promise<string[]>;
   /** Deletes up to `limit` rows of the import in one transaction; returns how many. */
   deleteRows(importId: string, limit: number): Promise<number>;
@@ -200,6 +203,9 @@ export interface WebhookEventDraft {
   accountId: string;
   environmentId: string | null;
   type: string;
+  /** What it is about: erased with the import, the end-user's data, or by retention. */
+  importId: string | null;
+  endUserId: string | null;
   /** The exact body every attempt sends. */
   payload: string;
   createdAt: string;
@@ -256,6 +262,8 @@ export interface WebhookStore {
    * a failure starts or continues the streak, and may disable the endpoint.
    */
   recordAttempt(attempt: DeliveryAttempt): Promise<boolean>;
+  /** Deletes up to `limit` events created before `cutoff` with their deliveries (retention); returns how many. */
+  pruneEvents(cutoff: string, limit: number): Promise<number>;
 }
 
 /** Engine operations that are not about one domain. */

@@ -8,22 +8,31 @@ import type { WebhookEventType } from './schemas';
 // The events importd emits, built by the verbs that make the change and handed to the store method that
 // writes the change, so the event commits with it (the outbox) or not at all.
 
-function draft(ctx: ServiceContext, type: WebhookEventType, accountId: string, environmentId: string | null, data: unknown): WebhookEventDraft {
+type About = Pick<WebhookEventDraft, 'accountId' | 'environmentId' | 'importId' | 'endUserId'>;
+
+function draft(ctx: ServiceContext, type: WebhookEventType, about: About, data: unknown): WebhookEventDraft {
   const createdAt = isoTime(ctx.clock);
-  return { id: `evt_${newId()}`, accountId, environmentId, type, createdAt, payload: JSON.stringify({ type, timestamp: createdAt, data }) };
+  return { id: `evt_${newId()}`, ...about, type, createdAt, payload: JSON.stringify({ type, timestamp: createdAt, data }) };
 }
+
+const aboutImport = (row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' | 'endUserId'>): About => ({
+  accountId: row.accountId,
+  environmentId: row.environmentId,
+  importId: row.id,
+  endUserId: row.endUserId,
+});
 
 /** `import.completed`: the import in its create shape plus its environment's name, for that environment's endpoints. */
 export async function importCompletedEvent(ctx: ServiceContext, row: ImportRow): Promise<WebhookEventDraft | undefined> {
   if (row.environmentId === null) return undefined;
   const environment = await ctx.store.environments.findById(row.environmentId);
-  return draft(ctx, 'import.completed', row.accountId, row.environmentId, { ...toListItem(row), environment: environment?.name ?? null });
+  return draft(ctx, 'import.completed', aboutImport(row), { ...toListItem(row), environment: environment?.name ?? null });
 }
 
 /** `import.deleted`, for the endpoints of the import's environment. */
-export function importDeletedEvent(ctx: ServiceContext, row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId'>): WebhookEventDraft | undefined {
+export function importDeletedEvent(ctx: ServiceContext, row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' | 'endUserId'>): WebhookEventDraft | undefined {
   if (row.environmentId === null) return undefined;
-  return draft(ctx, 'import.deleted', row.accountId, row.environmentId, { id: row.id });
+  return draft(ctx, 'import.deleted', aboutImport(row), { id: row.id });
 }
 
 /**
@@ -31,7 +40,7 @@ export function importDeletedEvent(ctx: ServiceContext, row: Pick<ImportRow, 'id
  * account-wide (imports and sessions of every environment), so each environment's backend must hear of it.
  */
 export function endUserDeletedEvent(ctx: ServiceContext, accountId: string, endUserId: string): WebhookEventDraft {
-  return draft(ctx, 'end_user.deleted', accountId, null, { endUserId });
+  return draft(ctx, 'end_user.deleted', { accountId, environmentId: null, importId: null, endUserId }, { endUserId });
 }
 
 /**

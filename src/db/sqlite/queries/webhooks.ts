@@ -14,7 +14,13 @@ function statements(sqlite: Database.Database) {
     subscribers: sqlite.prepare(
       `SELECT id FROM webhook_endpoints WHERE ${IN_SCOPE} AND active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type)`,
     ),
-    insertEvent: sqlite.prepare('INSERT INTO webhook_events (id, account_id, type, payload, created_at) VALUES (:id, :accountId, :type, :payload, :createdAt)'),
+    insertEvent: sqlite.prepare(
+      `INSERT INTO webhook_events (id, account_id, type, import_id, end_user_id, payload, created_at)
+       VALUES (:id, :accountId, :type, :importId, :endUserId, :payload, :createdAt)`,
+    ),
+    eraseOfImport: sqlite.prepare('DELETE FROM webhook_events WHERE import_id = ?'),
+    eraseOfEndUser: sqlite.prepare('DELETE FROM webhook_events WHERE account_id = ? AND end_user_id = ?'),
+    prune: sqlite.prepare('DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? ORDER BY created_at LIMIT ?)'),
     insertDelivery: sqlite.prepare(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
     ),
@@ -83,9 +89,24 @@ export function writeWebhookEvent(sqlite: Database.Database, event: WebhookEvent
   const s = prepared(sqlite);
   const endpoints = s.subscribers.all({ accountId: event.accountId, environmentId: event.environmentId, type: event.type }) as { id: string }[];
   if (endpoints.length === 0) return 0;
-  s.insertEvent.run({ id: event.id, accountId: event.accountId, type: event.type, payload: event.payload, createdAt: event.createdAt });
+  const { id, accountId, type, importId, endUserId, payload, createdAt } = event;
+  s.insertEvent.run({ id, accountId, type, importId, endUserId, payload, createdAt });
   for (const endpoint of endpoints) s.insertDelivery.run(endpoint.id, event.id, event.createdAt);
   return endpoints.length;
+}
+
+/** Deletes the events about an import, with their deliveries (inside the caller's transaction). */
+export function eraseEventsOfImport(sqlite: Database.Database, importId: string): void {
+  prepared(sqlite).eraseOfImport.run(importId);
+}
+
+/** Deletes the events about an end-user of the account, with their deliveries (inside the caller's transaction). */
+export function eraseEventsOfEndUser(sqlite: Database.Database, accountId: string, endUserId: string): void {
+  prepared(sqlite).eraseOfEndUser.run(accountId, endUserId);
+}
+
+export function pruneEvents(sqlite: Database.Database, cutoff: string, limit: number): number {
+  return prepared(sqlite).prune.run(cutoff, limit).changes;
 }
 
 /** Inserts the endpoint unless its environment holds `max` (inside the caller's transaction). */
