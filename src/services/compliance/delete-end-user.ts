@@ -10,7 +10,8 @@ import { EndUserId, type DeletedEndUser } from './schemas';
  * the imports from every read (an import still being written can no longer complete); the rows then go in
  * small transactions with other requests served in between, so the work never holds the server however
  * much the end-user stored. A process stopped midway leaves only hidden imports, removed at the next start.
- * Other accounts and other end-users are untouched. Answers the counts removed; an end-user with nothing
+ * The webhook events about the end-user are erased and an `end_user.deleted` (for every environment's
+ * endpoints) is written in that same transaction. Other accounts and other end-users are untouched. Answers the counts removed; an end-user with nothing
  * stored answers zeros (the request is fulfilled). Throws validation_failed.
  */
 export async function deleteEndUserData(ctx: ServiceContext, accountId: string, endUserId: string): Promise<DeletedEndUser> {

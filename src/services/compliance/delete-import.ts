@@ -8,7 +8,8 @@ import type { DeletedImport } from './schemas';
  * Deletes one import of the account and all its rows. It disappears from every read at once (hidden in one
  * small transaction); its rows then go in small transactions that let other requests run in between, so
  * an import of any size never holds the server. A process stopped midway leaves it hidden, and the next
- * start removes the rest. An import of another account, or one still being written, is not_found (never
+ * start removes the rest. The webhook events about it are erased and an `import.deleted` is written in the
+ * same transaction as the hiding. An import of another account, or one still being written, is not_found (never
  * reveal that it exists). Throws not_found.
  */
 export async function deleteImport(ctx: ServiceContext, accountId: string, importId: string): Promise<DeletedImport> {

@@ -37,7 +37,10 @@ export interface ImportWriter {
   readonly rowCount: number;
   /** Stores rows already checked and encoded as JSON text (RowChecker) in one transaction. */
   append(texts: readonly string[]): Promise<void>;
-  /** Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile). */
+  /**
+   * Completes the import and, in the same transaction, writes its `import.completed` webhook event (the
+   * outbox). Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile).
+   */
   finish(stats: CellStats): Promise<ImportRow>;
   abort(): Promise<void>;
 }
