@@ -4,15 +4,13 @@ import type { ClaimedDelivery, DeliveryAttempt, KeysetPosition, WebhookDeliveryR
 // Webhooks in raw statements prepared once per connection: the outbox write runs inside every import's
 // completion, and the sender claims and records deliveries in a loop. A null parameter means "any" in the
 // scope filters (`:environmentId IS NULL OR ...`), so one statement serves the account and the environment.
+// The SQL is written out in full in each statement (no text spliced in: test/hardening/sql-injection.test.ts).
 
-const IN_SCOPE = 'account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)';
-const ENDPOINT_COLUMNS = `id, account_id AS accountId, environment_id AS environmentId, url, description, events, secret, active,
-  disabled_reason AS disabledReason, failing_since AS failingSince, created_at AS createdAt`;
 
 function statements(sqlite: Database.Database) {
   return {
     subscribers: sqlite.prepare(
-      `SELECT id FROM webhook_endpoints WHERE ${IN_SCOPE} AND active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type)`,
+      `SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type)`,
     ),
     insertEvent: sqlite.prepare(
       `INSERT INTO webhook_events (id, account_id, type, import_id, end_user_id, payload, created_at)
@@ -29,13 +27,15 @@ function statements(sqlite: Database.Database) {
       `INSERT INTO webhook_endpoints (id, account_id, environment_id, url, description, events, secret, active, created_at)
        VALUES (:id, :accountId, :environmentId, :url, :description, :events, :secret, 1, :createdAt)`,
     ),
-    findEndpoint: sqlite.prepare(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${IN_SCOPE} AND id = :id`),
+    findEndpoint: sqlite.prepare(`SELECT id, account_id AS accountId, environment_id AS environmentId, url, description, events, secret, active,
+         disabled_reason AS disabledReason, failing_since AS failingSince, created_at AS createdAt FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND id = :id`),
     pageEndpoints: sqlite.prepare(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE ${IN_SCOPE}
+      `SELECT id, account_id AS accountId, environment_id AS environmentId, url, description, events, secret, active,
+         disabled_reason AS disabledReason, failing_since AS failingSince, created_at AS createdAt FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)
        AND (:afterValue IS NULL OR (created_at, id) < (:afterValue, :afterId)) ORDER BY created_at DESC, id DESC LIMIT :limit`,
     ),
-    countEndpoints: sqlite.prepare(`SELECT count(*) AS n FROM webhook_endpoints WHERE ${IN_SCOPE}`),
-    deleteEndpoint: sqlite.prepare(`DELETE FROM webhook_endpoints WHERE ${IN_SCOPE} AND id = :id`),
+    countEndpoints: sqlite.prepare(`SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)`),
+    deleteEndpoint: sqlite.prepare(`DELETE FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND id = :id`),
     pageDeliveries: sqlite.prepare(
       `SELECT d.endpoint_id AS endpointId, d.event_id AS eventId, e.type, d.status, d.attempts, d.next_attempt_at AS nextAttemptAt,
          d.last_attempt_at AS lastAttemptAt, d.last_status_code AS lastStatusCode, d.last_response AS lastResponse,
@@ -46,7 +46,7 @@ function statements(sqlite: Database.Database) {
     countDeliveries: sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?'),
     redeliver: sqlite.prepare(
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = :at, lease_owner = NULL, lease_expires_at = NULL
-       WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE ${IN_SCOPE} AND (:endpointId IS NULL OR id = :endpointId))`,
+       WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId))`,
     ),
     claim: sqlite.prepare(
       `UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :leaseUntil
