@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiKeyRow, EnvironmentRow, Store, TemplateRow } from '../../src/db/store';
+import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
 import { UniqueViolationError } from '../../src/db/store';
 import { createHarness, type Harness } from '../helpers/harness';
+import { testEngine } from '../helpers/test-database';
 
 // What every engine's store must do beyond what the HTTP suites see: the engine-neutral unique error, and
 // the atomic methods writing all or nothing.
@@ -20,11 +21,18 @@ function key(env: EnvironmentRow, id: string, kind: 'secret' | 'public', origins
   };
 }
 
+function importRow(accountId: string, id: string, templateId: string): ImportRow {
+  return {
+    id, accountId, environmentId: null, templateId, status: 'writing', writerPid: 42, meta: '{}', originalSchema: '{}', file: null, fileId: null,
+    endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: null, sessionJti: null, rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at,
+  };
+}
+
 function template(accountId: string, id: string, templateKey: string): TemplateRow {
   return { id, accountId, key: templateKey, schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at };
 }
 
-describe('the store contract (SQLite)', () => {
+describe(`the store contract (${testEngine})`, () => {
   let h: Harness;
   let store: Store;
   let accountId: string;
@@ -111,5 +119,40 @@ describe('the store contract (SQLite)', () => {
     await store.sessions.revoke('j1', '2026-01-31T13:00:00.000Z');
     await store.sessions.revoke('j1', '2026-01-31T14:00:00.000Z');
     assert.equal((await store.sessions.find('j1'))!.revokedAt, '2026-01-31T13:00:00.000Z');
+  });
+
+  it('imports: hidden while writing, completed only by their writer, then found', async () => {
+    await store.imports.insert(importRow(accountId, 'i1', 't1'));
+    assert.equal(await store.imports.find(accountId, 'i1'), undefined);
+    assert.ok((await store.imports.writing()).some((row) => row.id === 'i1' && row.writerPid === 42));
+    const values = { rowCount: 0, cellStats: '{"rowCount":0}', createdAt: at, updatedAt: at };
+    assert.equal(await store.imports.complete('i1', 43, values), false);
+    assert.equal(await store.imports.complete('i1', 42, values), true);
+    const found = (await store.imports.find(accountId, 'i1'))!;
+    assert.deepEqual([found.status, found.writerPid, found.cellStats], ['complete', null, '{"rowCount":0}']);
+    assert.ok(!(await store.imports.writing()).some((row) => row.id === 'i1'));
+  });
+
+  it('rows: each append is stored whole or not at all, any text kept exactly; chunks in either direction', async () => {
+    await store.imports.insert(importRow(accountId, 'i2', 't1'));
+    const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓"}', '{"e":5}'];
+    await store.rows.append('i2', 0, texts.slice(0, 2));
+    await store.rows.append('i2', 2, texts.slice(2));
+    await store.rows.append('i2', 7, ['{"seven":7}']);
+    // Rows 5 and 6 are free, row 7 is taken: the failure comes last, after rows already sent.
+    await assert.rejects(store.rows.append('i2', 5, ['{"new":5}', '{"new":6}', '{"new":7}']));
+    const all = await store.rows.chunk('i2', 'asc', -1, 100, 1 << 20);
+    assert.deepEqual(all, [...texts.map((data, rowIndex) => ({ rowIndex, data })), { rowIndex: 7, data: '{"seven":7}' }], 'the failed append stored nothing');
+    assert.deepEqual((await store.rows.chunk('i2', 'desc', 5, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
+    assert.deepEqual((await store.rows.chunk('i2', 'asc', 1, 100, 1 << 20)).map((row) => row.rowIndex), [2, 3, 4, 7]);
+  });
+
+  it('rows: a chunk ends one row after its rows hold maxBytes', async () => {
+    await store.imports.insert(importRow(accountId, 'i3', 't1'));
+    await store.rows.append('i3', 0, Array.from({ length: 6 }, (_, i) => `{"n":"${String(i).repeat(3)}"}`));
+    // Each row is 12 characters: after rows 0 and 1 (24 >= 20) one more row is read and the chunk ends.
+    assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 100, 20)).map((row) => row.rowIndex), [0, 1, 2]);
+    assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);
+    assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 2, 20)).map((row) => row.rowIndex), [0, 1]);
   });
 });

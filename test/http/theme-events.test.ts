@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServiceContext } from '../../src/services/create-context';
-import { openDatabase } from '../../src/db/sqlite/open-database';
-import { createSqliteStore } from '../../src/db/sqlite/store';
+import { openStore } from '../../src/db/open-store';
 import { updateTheme, type ThemeInput } from '../../src/services/themes';
 import { MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
 import { validTheme } from '../helpers/fixtures';
@@ -48,13 +47,13 @@ describe('GET /v1/themes/events', () => {
   it('sees a change written by another process on the same database (the shared poller)', async () => {
     const events = readEvents(await open());
     await events.next('theme');
-    const storage = openDatabase(h.dbPath);
-    const otherProcess = await createServiceContext(createSqliteStore(storage), h.ctx.config);
+    const storage = await openStore(h.dbPath);
+    const otherProcess = await createServiceContext(storage.store, h.ctx.config);
     try {
       await updateTheme(otherProcess, env.accountId, validTheme({ name: 'From another node' }) as ThemeInput);
     } finally {
       void otherProcess.parsePool.close();
-      storage.close();
+      await storage.close();
     }
     assert.equal((await events.next('theme')).name, 'From another node');
     await events.cancel();
