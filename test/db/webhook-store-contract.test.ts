@@ -9,7 +9,7 @@ import { createHarness, createTestEnvironment, type Harness, type TestEnvironmen
 const at = '2026-01-31T12:00:00.000Z';
 const later = (seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
-describe('the webhook store contract (SQLite)', () => {
+describe('the webhook store contract', () => {
   let h: Harness;
   let store: Store;
   let env: TestEnvironment;
@@ -57,7 +57,7 @@ describe('the webhook store contract (SQLite)', () => {
     assert.deepEqual((await store.webhooks.pageDeliveries('w1', undefined, 10)).map((d) => d.eventId), ['e1']);
     assert.equal(await store.webhooks.countDeliveries('w2'), 0, 'not subscribed to import.completed');
     assert.equal(await store.webhooks.countDeliveries('w4'), 0, 'another environment');
-    const stored = h.storage.sqlite.prepare('SELECT id FROM webhook_events').all();
+    const stored = await h.sql('SELECT id FROM webhook_events');
     assert.deepEqual(stored, [{ id: 'e1' }]);
   });
 
@@ -106,24 +106,24 @@ describe('the webhook store contract (SQLite)', () => {
   });
 
   it('erases the events about a deleted import or end-user, and prunes events by age', async () => {
-    const events = () => (h.storage.sqlite.prepare('SELECT id FROM webhook_events ORDER BY id').all() as { id: string }[]).map((row) => row.id);
+    const events = async () => (await h.sql<{ id: string }>('SELECT id FROM webhook_events ORDER BY id')).map((row) => row.id);
     await store.webhooks.insertEndpoint({ ...endpoint('w5', env, ['import.completed', 'import.deleted', 'end_user.deleted']) }, 10);
     await store.imports.insert({ ...writingImport('i3'), endUserId: 'ada' });
     const about = { importId: 'i3', endUserId: 'ada' };
     await store.imports.complete('i3', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e5', env), ...about });
     await store.imports.insert({ ...writingImport('i4'), endUserId: 'bob' });
     await store.imports.complete('i4', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e6', env), importId: 'i4', endUserId: 'bob' });
-    assert.ok(events().includes('e5') && events().includes('e6'));
+    assert.ok((await events()).includes('e5') && (await events()).includes('e6'));
     await store.compliance.hideComplete(env.accountId, 'i4', { ...event('e7', env, 'import.deleted'), importId: 'i4', endUserId: 'bob' });
-    assert.ok(!events().includes('e6') && events().includes('e7'));
+    assert.ok(!(await events()).includes('e6') && (await events()).includes('e7'));
     await store.compliance.hideEndUser(env.accountId, 'ada', { ...event('e8', null, 'end_user.deleted'), endUserId: 'ada' });
-    assert.ok(!events().includes('e5') && events().includes('e8'));
+    assert.ok(!(await events()).includes('e5') && (await events()).includes('e8'));
     await store.compliance.hideEndUser(env.accountId, 'bob');
-    assert.ok(!events().includes('e7'), "the end-user's import.deleted goes too");
+    assert.ok(!(await events()).includes('e7'), "the end-user's import.deleted goes too");
     assert.equal(await store.webhooks.pruneEvents(later(1), 1), 1);
-    const left = events().length;
+    const left = (await events()).length;
     assert.equal(await store.webhooks.pruneEvents(at, 100), 0, 'none created before the cutoff');
     assert.equal(await store.webhooks.pruneEvents(later(1), 100), left);
-    assert.deepEqual(events(), []);
+    assert.deepEqual(await events(), []);
   });
 });

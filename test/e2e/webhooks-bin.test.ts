@@ -28,7 +28,7 @@ describe('importd webhooks add|list|deliveries|redeliver|remove, delivered by se
   after(async () => {
     await server?.stop();
     await receiver.close();
-    h.close();
+    await h.close();
   });
 
   it('adds an endpoint and prints its secret once', () => {

@@ -91,7 +91,14 @@ function openSqliteTestStorage(dbPath: string): TestStorage {
     dbPath,
     storage,
     store: createSqliteStore(storage),
-    sql: async <T>(text: string, params: unknown[]) => storage.sqlite.prepare(text).all(...params) as T[],
+    sql: async <T>(text: string, params: unknown[]) => {
+      // An UPDATE or DELETE returns no rows (better-sqlite3 refuses all() on it); SQLite stores booleans as 1 and 0.
+      const statement = storage.sqlite.prepare(text);
+      const values = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+      if (statement.reader) return statement.all(...values) as T[];
+      statement.run(...values);
+      return [];
+    },
     close: async () => storage.close(),
   };
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { waitFor } from '../helpers/live-server';
@@ -20,7 +19,6 @@ async function setUp(url: string) {
   const h = await createHarness({ config: { IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true' } });
   const env = await createTestEnvironment(h);
   const hook = await registerWebhook(h, env, { url });
-  h.storage.close();
   return { h, env, hook };
 }
 
@@ -33,7 +31,7 @@ describe('webhooks survive a crash: SIGKILL after the import answered 201, befor
   after(async () => {
     await server?.stop();
     await receiver?.close();
-    h?.close();
+    await h?.close();
   });
 
   it('delivers the event once the server is restarted', async () => {
@@ -46,9 +44,7 @@ describe('webhooks survive a crash: SIGKILL after the import answered 201, befor
     const { id } = (await response.json()) as { id: string };
     await server.stop('SIGKILL');
     server = undefined;
-    const reader = new Database(h.dbPath, { readonly: true });
-    const pending = reader.prepare("SELECT d.status, e.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id").all() as { status: string; id: string }[];
-    reader.close();
+    const pending = await h.sql<{ status: string; id: string }>('SELECT d.status, e.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id');
     assert.equal(pending.length, 1);
     assert.equal(pending[0]!.status, 'pending', 'the outbox row committed with the import');
 
@@ -70,7 +66,7 @@ describe('webhooks: two serve processes on one database deliver every event exac
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await receiver?.close();
-    h?.close();
+    await h?.close();
   });
 
   it('leases each delivery to one sender at a time', async () => {

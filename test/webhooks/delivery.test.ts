@@ -142,7 +142,7 @@ describe('webhooks: delivery to a real local receiver', () => {
     const endUser = receiver.received.find((r) => JSON.parse(r.body).type === 'end_user.deleted')!;
     assert.deepEqual(JSON.parse(endUser.body).data, { endUserId: 'user-7' });
     // The events about what was deleted are erased with it (they hold its data): only the deletion notices stay.
-    const stored = h.storage.sqlite.prepare("SELECT type FROM webhook_events WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?) ORDER BY type").all(all.id);
+    const stored = await h.sql('SELECT type FROM webhook_events WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?) ORDER BY type', all.id);
     assert.deepEqual(stored, [{ type: 'end_user.deleted' }, { type: 'import.deleted' }]);
     assert.equal((await deliveries(h, env, all.id)).length, 2);
   });
@@ -176,11 +176,11 @@ describe('webhooks: delivery to a real local receiver', () => {
   });
 
   it('writes no event when no endpoint subscribes', async () => {
-    const events = () => (h.storage.sqlite.prepare('SELECT count(*) AS n FROM webhook_events').get() as { n: number }).n;
-    const before = events();
+    const events = async () => (await h.sql<{ n: number }>('SELECT count(*) AS n FROM webhook_events'))[0]!.n;
+    const before = await events();
     await registerWebhook(h, env, { url: receiver.url(), events: ['import.deleted'] });
     await postImport(h, env);
     await call(h, 'DELETE', '/v1/end-users/nobody', { key: env.secretKey });
-    assert.equal(events(), before);
+    assert.equal(await events(), before);
   });
 });

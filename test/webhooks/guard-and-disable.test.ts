@@ -84,7 +84,7 @@ describe('webhooks: an endpoint failing for IMPORTD_WEBHOOK_DISABLE_AFTER_SECOND
       assert.equal(receiver.received.length, 0);
     } finally {
       await receiver.close();
-      h.close();
+      await h.close();
     }
   });
 
@@ -122,7 +122,7 @@ describe('webhooks: an endpoint failing for IMPORTD_WEBHOOK_DISABLE_AFTER_SECOND
       assert.equal((await deliveries(h, env, hook.id)).length, 2, 'no delivery is queued for a disabled endpoint');
     } finally {
       await receiver.close();
-      h.close();
+      await h.close();
     }
   });
 });
@@ -140,9 +140,9 @@ describe('webhooks: retention', () => {
       await purgeExpiredImports(h.ctx);
       const left = await deliveries(h, env, hook.id);
       assert.deepEqual(left.map((d) => d.type), ['import.completed']);
-      assert.equal((h.storage.sqlite.prepare('SELECT count(*) AS n FROM webhook_events').get() as { n: number }).n, 1);
+      assert.equal((await h.sql<{ n: number }>('SELECT count(*) AS n FROM webhook_events'))[0]!.n, 1);
     } finally {
-      h.close();
+      await h.close();
     }
   });
 });

@@ -15,13 +15,22 @@ import {
   writingImports,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
+import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      complete: (id, writerPid, values) => completeImport(db, id, writerPid, values),
+      // The outbox event commits with the completion, or neither does.
+      complete: (id, writerPid, values, event) =>
+        event
+          ? db.transaction(async (tx) => {
+              const completed = await completeImport(tx, id, writerPid, values);
+              if (completed) await writeWebhookEvent(tx, event);
+              return completed;
+            })
+          : completeImport(db, id, writerPid, values),
       delete: (id) => deleteImport(db, id),
       writing: () => writingImports(db),
       find: (accountId, id) => findImport(db, accountId, id),
@@ -43,13 +52,26 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
     },
     compliance: {
-      hideEndUser: (accountId, endUserId) =>
-        db.transaction(async (tx) => ({
-          hidden: await hideImportsOfEndUser(tx, accountId, endUserId),
-          sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId),
-        })),
-      hideComplete: (accountId, importId) => hideCompleteImport(db, accountId, importId),
-      hideExpired: (cutoff, limit) => hideExpiredImports(db, cutoff, limit),
+      hideEndUser: (accountId, endUserId, event) =>
+        db.transaction(async (tx) => {
+          const result = { hidden: await hideImportsOfEndUser(tx, accountId, endUserId), sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId) };
+          await eraseEventsOfEndUser(tx, accountId, endUserId);
+          if (event) await writeWebhookEvent(tx, event);
+          return result;
+        }),
+      hideComplete: (accountId, importId, event) =>
+        db.transaction(async (tx) => {
+          if (!(await hideCompleteImport(tx, accountId, importId))) return false;
+          await eraseEventsOfImport(tx, importId);
+          if (event) await writeWebhookEvent(tx, event);
+          return true;
+        }),
+      hideExpired: (cutoff, limit) =>
+        db.transaction(async (tx) => {
+          const hidden = await hideExpiredImports(tx, cutoff, limit);
+          for (const id of hidden) await eraseEventsOfImport(tx, id);
+          return hidden;
+        }),
       deleteRows: (importId, limit) => deleteRowsOfImport(db, importId, limit),
     },
   };
