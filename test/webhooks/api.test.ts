@@ -70,6 +70,7 @@ describe('webhooks API: registration, lists, removal', () => {
     ['no events', { url: 'https://hooks.example.com/x', events: [] }],
     ['unknown member', { url: 'https://hooks.example.com/x', secret: 'whsec_mine' }],
     ['long description', { url: 'https://hooks.example.com/x', description: 'd'.repeat(501) }],
+    ['NUL in the description', { url: 'https://hooks.example.com/x', description: 'a\u0000b' }],
   ];
   for (const [name, body] of invalid) {
     it(`refuses ${name} with 400 validation_failed`, async () => {
@@ -123,6 +124,11 @@ describe('webhooks API: registration, lists, removal', () => {
     assert.equal((await call(h, 'GET', `/v1/webhooks/${hook.id}/deliveries`, { key: env.secretKey })).status, 200);
     assert.equal((await call(h, 'DELETE', `/v1/webhooks/${hook.id}`, { key: env.secretKey })).status, 200);
     assert.equal((await call(h, 'DELETE', `/v1/webhooks/${hook.id}`, { key: env.secretKey })).status, 404);
+    for (const odd of ['%00', 'a%00b', '%F0%9F%98%80', "x'%20OR%201=1"]) {
+      assert.equal((await call(h, 'DELETE', `/v1/webhooks/${odd}`, { key: env.secretKey })).status, 404, odd);
+      assert.equal((await call(h, 'GET', `/v1/webhooks/${odd}/deliveries`, { key: env.secretKey })).status, 404, odd);
+      assert.equal((await call(h, 'POST', `/v1/webhooks/${hook.id}/deliveries/${odd}/redeliver`, { key: env.secretKey })).status, 404, odd);
+    }
   });
 
   const routes: [string, string, () => string, (() => unknown)?][] = [

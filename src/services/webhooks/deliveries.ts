@@ -5,7 +5,7 @@ import { notFound } from '../errors';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { findWebhook } from './endpoints';
-import { ListDeliveriesInput, type Redelivered, type WebhookDeliveryPage } from './schemas';
+import { ListDeliveriesInput, PLAUSIBLE_ID, type Redelivered, type WebhookDeliveryPage } from './schemas';
 
 /**
  * The delivery log of an endpoint, newest event first, by keyset: status, attempts, the last answer's code
@@ -35,7 +35,7 @@ export async function listDeliveries(ctx: ServiceContext, scope: WebhookScope, w
  */
 export async function redeliverEvent(ctx: ServiceContext, scope: WebhookScope, eventId: string, webhookId?: string): Promise<Redelivered> {
   if (webhookId !== undefined) await findWebhook(ctx, scope, webhookId);
-  const deliveries = await ctx.store.webhooks.redeliver(scope, eventId, webhookId, isoTime(ctx.clock));
+  const deliveries = PLAUSIBLE_ID.test(eventId) ? await ctx.store.webhooks.redeliver(scope, eventId, webhookId, isoTime(ctx.clock)) : 0;
   if (deliveries === 0) throw notFound('webhook delivery');
   ctx.webhookWake.notify();
   return { eventId, deliveries };

@@ -9,6 +9,7 @@ import { parseInput } from '../validate';
 import {
   CreateWebhookInput,
   ListWebhooksInput,
+  PLAUSIBLE_ID,
   WEBHOOK_EVENTS,
   type CreatedWebhook,
   type DeletedWebhook,
@@ -78,13 +79,14 @@ export async function listWebhooks(ctx: ServiceContext, scope: WebhookScope, inp
 
 /** An endpoint in the scope. Throws not_found (also for another environment's or account's). */
 export async function findWebhook(ctx: ServiceContext, scope: WebhookScope, id: string): Promise<WebhookEndpointRow> {
-  const row = await ctx.store.webhooks.findEndpoint(scope, id);
+  // An id that cannot be one (control characters, NUL: PostgreSQL refuses those in text) is simply unknown.
+  const row = PLAUSIBLE_ID.test(id) ? await ctx.store.webhooks.findEndpoint(scope, id) : undefined;
   if (!row) throw notFound('webhook');
   return row;
 }
 
 /** Removes an endpoint with its delivery log; nothing more is sent to it. Throws not_found. */
 export async function deleteWebhook(ctx: ServiceContext, scope: WebhookScope, id: string): Promise<DeletedWebhook> {
-  if (!(await ctx.store.webhooks.deleteEndpoint(scope, id))) throw notFound('webhook');
+  if (!PLAUSIBLE_ID.test(id) || !(await ctx.store.webhooks.deleteEndpoint(scope, id))) throw notFound('webhook');
   return { id, deleted: true };
 }

@@ -8,12 +8,19 @@ export type WebhookEventType = z.infer<typeof WebhookEventType>;
 /** Its form only; whether it may be called (scheme, address) is checked by the verb (target-address.ts). */
 export const WebhookUrl = z.string().min(1).max(2048, 'must be at most 2048 characters');
 
+/** The form of webhook ids (UUIDv7) and event ids (`evt_` + UUIDv7): anything else cannot name one. */
+export const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
 /** POST /webhooks. `events` defaults to every event. */
 export const CreateWebhookInput = z
   .object({
     url: WebhookUrl,
     events: z.array(WebhookEventType).min(1).max(WEBHOOK_EVENTS.length).optional(),
-    description: z.string().max(500, 'must be at most 500 characters').optional(),
+    description: z
+      .string()
+      .max(500, 'must be at most 500 characters')
+      .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks')
+      .optional(),
   })
   .strict()
   .meta({ id: 'CreateWebhookInput' });
