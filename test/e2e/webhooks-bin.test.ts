@@ -87,6 +87,8 @@ describe('importd webhooks add|list|deliveries|redeliver|remove, delivered by se
     // Another process wrote it: serve's poll (1 s) finds it.
     await waitFor(() => receiver.received.filter((r) => r.path === '/hook').length === 2);
     assert.equal(receiver.received.filter((r) => r.path === '/hook')[1]!.headers['webhook-id'], log.eventId);
+    assert.match(server.output(), /webhook delivered/);
+    assert.ok(!server.output().includes(hook.secret.slice(6)), 'the secret is never logged');
   });
 
   it('removes an endpoint', async () => {
