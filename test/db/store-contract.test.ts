@@ -133,23 +133,50 @@ describe(`the store contract (${testEngine})`, () => {
     assert.ok(!(await store.imports.writing()).some((row) => row.id === 'i1'));
   });
 
-  it('rows: each append is stored whole or not at all, any text kept exactly; chunks in either direction', async () => {
+  const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
+
+  it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {
     await store.imports.insert(importRow(accountId, 'i2', 't1'));
     const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓"}', '{"e":5}'];
     await store.rows.append('i2', 0, texts.slice(0, 2));
     await store.rows.append('i2', 2, texts.slice(2));
-    await store.rows.append('i2', 7, ['{"seven":7}']);
-    // Rows 5 and 6 are free, row 7 is taken: the failure comes last, after rows already sent.
-    await assert.rejects(store.rows.append('i2', 5, ['{"new":5}', '{"new":6}', '{"new":7}']));
+    assert.equal(await store.imports.complete('i2', 42, { ...completed, rowCount: 5 }), true);
     const all = await store.rows.chunk('i2', 'asc', -1, 100, 1 << 20);
-    assert.deepEqual(all, [...texts.map((data, rowIndex) => ({ rowIndex, data })), { rowIndex: 7, data: '{"seven":7}' }], 'the failed append stored nothing');
+    assert.deepEqual(all, texts.map((data, rowIndex) => ({ rowIndex, data })));
     assert.deepEqual((await store.rows.chunk('i2', 'desc', 5, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
-    assert.deepEqual((await store.rows.chunk('i2', 'asc', 1, 100, 1 << 20)).map((row) => row.rowIndex), [2, 3, 4, 7]);
+    assert.deepEqual((await store.rows.chunk('i2', 'asc', 1, 100, 1 << 20)).map((row) => row.rowIndex), [2, 3, 4]);
+  });
+
+  it('rows: a refused row fails its append or the completion; removing the import leaves none of its rows', async () => {
+    await store.imports.insert(importRow(accountId, 'i4', 't1'));
+    const failed = (async () => {
+      await store.rows.append('i4', 0, ['{"a":0}', '{"a":1}']);
+      // Row 1 again: refused by the primary key, after rows already sent.
+      await store.rows.append('i4', 1, ['{"again":1}']);
+      await store.imports.complete('i4', 42, completed);
+    })();
+    await assert.rejects(failed);
+    assert.equal(await store.imports.find(accountId, 'i4'), undefined);
+    while ((await store.compliance.deleteRows('i4', 1000)) > 0);
+    await store.imports.delete('i4');
+    assert.deepEqual(await store.rows.chunk('i4', 'asc', -1, 100, 1 << 20), []);
+    assert.ok(!(await store.imports.writing()).some((row) => row.id === 'i4'));
+  });
+
+  it('rows: an import removed while written (hidden for deletion) never completes, and keeps no rows', async () => {
+    await store.imports.insert(importRow(accountId, 'i5', 't1'));
+    await store.rows.append('i5', 0, ['{"a":0}']);
+    assert.deepEqual((await store.compliance.hideEndUser(accountId, 'nobody')).hidden, []);
+    await store.compliance.deleteRows('i5', 1000);
+    await store.imports.delete('i5');
+    assert.equal(await store.imports.complete('i5', 42, completed), false);
+    assert.deepEqual(await store.rows.chunk('i5', 'asc', -1, 100, 1 << 20), []);
   });
 
   it('rows: a chunk ends one row after its rows hold maxBytes', async () => {
     await store.imports.insert(importRow(accountId, 'i3', 't1'));
     await store.rows.append('i3', 0, Array.from({ length: 6 }, (_, i) => `{"n":"${String(i).repeat(3)}"}`));
+    assert.equal(await store.imports.complete('i3', 42, { ...completed, rowCount: 6 }), true);
     // Each row is 12 characters: after rows 0 and 1 (24 >= 20) one more row is read and the chunk ends.
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 100, 20)).map((row) => row.rowIndex), [0, 1, 2]);
     assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);

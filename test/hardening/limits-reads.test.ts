@@ -4,6 +4,7 @@ import { exportRows, EXPORT_CHUNK_BYTES } from '../../src/services/imports';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, type LiveServer } from '../helpers/live-server';
 import { createImportOk } from '../imports/helpers';
+import { insertRowTexts } from '../helpers/imports-fixture';
 
 // Reads of what an attacker managed to store before the caps existed (rows written straight into the
 // database) stay bounded: exports and row pages by bytes, CSV work by the cells stored. Numbers beyond
@@ -20,7 +21,7 @@ async function storeLegacy(importId: string, values: { originalSchema?: string; 
   if (values.originalSchema !== undefined) await h.sql('UPDATE imports SET original_schema = ? WHERE id = ?', values.originalSchema, importId);
   if (values.rows) {
     await h.sql('DELETE FROM import_rows WHERE import_id = ?', importId);
-    await h.ctx.store.rows.append(importId, 0, values.rows);
+    await insertRowTexts(h, importId, values.rows);
     await h.sql('UPDATE imports SET row_count = ? WHERE id = ?', values.rows.length, importId);
   }
 }

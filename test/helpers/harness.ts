@@ -17,7 +17,7 @@ import { createEnvironment } from '../../src/services/environments';
 import { issueSession } from '../../src/services/sessions';
 import { resolveAccount } from '../../src/services/accounts';
 import { resolveEnvironment } from '../../src/services/environments';
-import { createPgTestDatabase, pgSql, testEngine } from './test-database';
+import { createPgTestDatabase, pgSql, sqliteSql, testEngine } from './test-database';
 
 /** A clock tests can move: `clock.advance(ms)`. */
 export function testClock(start = '2026-01-31T12:00:00.000Z'): Clock & { advance(ms: number): void; set(iso: string): void } {
@@ -91,14 +91,7 @@ function openSqliteTestStorage(dbPath: string): TestStorage {
     dbPath,
     storage,
     store: createSqliteStore(storage),
-    sql: async <T>(text: string, params: unknown[]) => {
-      // An UPDATE or DELETE returns no rows (better-sqlite3 refuses all() on it); SQLite stores booleans as 1 and 0.
-      const statement = storage.sqlite.prepare(text);
-      const values = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
-      if (statement.reader) return statement.all(...values) as T[];
-      statement.run(...values);
-      return [];
-    },
+    sql: async <T>(text: string, params: unknown[]) => sqliteSql<T>(storage.sqlite, text, params),
     close: async () => storage.close(),
   };
 }

@@ -66,12 +66,21 @@ export async function pgSql<T>(pool: pg.Pool, text: string, params: unknown[]): 
   return result.rows as T[];
 }
 
+/** Runs raw SQL on a SQLite connection: rows of a query, none of a statement (booleans bound as 1 and 0). */
+export function sqliteSql<T>(db: Database.Database, text: string, params: unknown[]): T[] {
+  const statement = db.prepare(text);
+  const values = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  if (statement.reader) return statement.all(...values) as T[];
+  statement.run(...values);
+  return [];
+}
+
 /** Runs raw SQL on the database `target` names (a SQLite file or a PostgreSQL URL) over a connection of its own. */
 export async function sqlOn<T = Record<string, any>>(target: string, text: string, ...params: unknown[]): Promise<T[]> {
   if (testEngine === 'sqlite') {
     const db = new Database(target);
     try {
-      return db.prepare(text).all(...params) as T[];
+      return sqliteSql<T>(db, text, params);
     } finally {
       db.close();
     }

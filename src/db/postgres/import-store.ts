@@ -1,8 +1,9 @@
 import type pg from 'pg';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
-import type { PgDb } from './open-database';
+import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
-import { copyRowTexts, readRowChunk } from './queries/import-rows';
+import { readRowChunk } from './queries/import-rows';
+import { RowCopies } from './row-copies';
 import {
   completeImport,
   countImports,
@@ -19,19 +20,25 @@ import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+  const copies = new RowCopies(pool);
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      // The outbox event commits with the completion, or neither does.
+      // The rows' COPY, the flip to 'complete' and the outbox event commit together (row-copies.ts), or nothing does.
       complete: (id, writerPid, values, event) =>
-        event
-          ? db.transaction(async (tx) => {
-              const completed = await completeImport(tx, id, writerPid, values);
-              if (completed) await writeWebhookEvent(tx, event);
-              return completed;
-            })
-          : completeImport(db, id, writerPid, values),
-      delete: (id) => deleteImport(db, id),
+        copies.finish(id, db, (tx) => {
+          const work = async (on: PgExecutor) => {
+            const completed = await completeImport(on, id, writerPid, values);
+            if (completed && event) await writeWebhookEvent(on, event);
+            return completed;
+          };
+          // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the two statements together.
+          return event && tx === db ? db.transaction(work) : work(tx);
+        }),
+      delete: async (id) => {
+        await copies.discard(id);
+        await deleteImport(db, id);
+      },
       writing: () => writingImports(db),
       find: (accountId, id) => findImport(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
@@ -48,7 +55,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
         ),
     },
     rows: {
-      append: (importId, first, texts) => copyRowTexts(pool, importId, first, texts),
+      append: (importId, first, texts) => copies.append(importId, first, texts),
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
     },
     compliance: {
@@ -72,7 +79,11 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
           for (const id of hidden) await eraseEventsOfImport(tx, id);
           return hidden;
         }),
-      deleteRows: (importId, limit) => deleteRowsOfImport(db, importId, limit),
+      // A removal of an import this process is still writing ends its COPY first (its rows were never committed).
+      deleteRows: async (importId, limit) => {
+        await copies.discard(importId);
+        return await deleteRowsOfImport(db, importId, limit);
+      },
     },
   };
 }
