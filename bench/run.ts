@@ -1,6 +1,8 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,11 +49,13 @@ async function main() {
   const db = path.join(dir, 'bench.db');
   runBin(['migrate', '--db', db]);
   const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
+  const hooked = JSON.parse(runBin(['env', 'create', 'bench-hooked', '--json', '--db', db]).stdout);
   const server = await startServe(db, SERVER_ENV);
   const api: Api = { url: server.url, key: env.secretKey.key };
   const floor = scratch();
   try {
     await ingest(api, floor);
+    await webhookCost(api, { url: server.url, key: hooked.secretKey.key });
     const largeId = await exports(api, floor);
     await rowsPages(api, floor, largeId);
     await listPages(api, db);
@@ -89,6 +93,37 @@ async function ingest(api: Api, floor: ReturnType<typeof scratch>) {
     }
     record(`POST /imports ${count} rows`, median(served), 'ms', median(raw), count === LARGE ? 'ratio <= 1.2' : 'ratio <= 1.3');
   }
+}
+
+/**
+ * What a registered webhook adds to an import: the same 10 000-row POST into an environment without an
+ * endpoint and into one with an endpoint (a local receiver answering 200, so the server's sender delivers
+ * every event meanwhile), alternated, medians; the ratio should be 1 within noise.
+ */
+async function webhookCost(plain: Api, hooked: Api) {
+  let delivered = 0;
+  const receiver = createServer((req, res) => {
+    req.resume().on('end', () => {
+      delivered++;
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const registered = await request(hooked, 'POST', '/v1/webhooks', JSON.stringify({ url: hookUrl }));
+  if (registered.status !== 201) throw new Error(`webhook not registered: ${registered.status} ${await registered.text()}`);
+  const body = importBody(SMALL);
+  const without: number[] = [];
+  const withHook: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    without.push((await timed(plain, 'POST', '/v1/imports', body)).ms);
+    withHook.push((await timed(hooked, 'POST', '/v1/imports', body)).ms);
+  }
+  record(`POST /imports ${SMALL} rows, webhook registered`, median(withHook), 'ms', median(without), 'ratio <= 1.1 (floor: no webhook)');
+  const deadline = Date.now() + 10_000;
+  while (delivered < 7 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  record('  webhooks delivered of 7 imports', delivered, 'events');
+  receiver.close();
 }
 
 async function exports(api: Api, floor: ReturnType<typeof scratch>): Promise<string> {
@@ -238,7 +273,8 @@ async function bigImport(dir: string) {
   }
 }
 
-const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0' };
+// The bench's webhook receiver is local: private addresses allowed.
+const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true' };
 
 main().catch((error) => {
   console.error(error);

@@ -15,6 +15,7 @@ import { createServiceContext } from './services/create-context';
 import { ServiceError } from './services/errors';
 import type { WorkerScript } from './services/imports/parse-pool';
 import { cleanAbandonedImports } from './services/imports';
+import { startWebhookSender } from './services/webhooks';
 import { VERSION } from './version';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
@@ -63,6 +64,15 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
       });
+      // Never on a request's path: an import's answer does not wait for its webhooks.
+      const webhooks = startWebhookSender(ctx, {
+        attempted: (delivery, attempt, outcome) => {
+          const fields = { eventId: delivery.eventId, webhookId: delivery.endpointId, attempt, statusCode: outcome.statusCode, error: outcome.error };
+          if (outcome.ok) logger.info('webhook delivered', fields);
+          else logger.warn('webhook attempt failed', fields);
+        },
+        failed: (error) => logger.error('webhook sender failed', { error: error instanceof Error ? error.message : String(error) }),
+      });
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           logger.info('shutting down', { signal });
@@ -76,6 +86,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       await server.close();
       await metricsListener?.close();
       await retention.stop();
+      await webhooks.stop();
       await close();
       logger.info('stopped');
     },

@@ -14,6 +14,7 @@ import { registerServe } from './commands/serve';
 import { registerSession } from './commands/session';
 import { registerStatus } from './commands/status';
 import { registerTemplates } from './commands/templates';
+import { registerWebhooks } from './commands/webhooks';
 import { registerThemes } from './commands/themes';
 import { reportCliError } from './errors';
 import type { CliRuntime } from './runtime';
@@ -60,6 +61,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerHealthcheck(program, runtime);
   registerStatus(program, runtime);
   registerEndUser(program, runtime);
+  registerWebhooks(program, runtime);
   registerBackup(program, runtime);
   registerEmbed(program, runtime);
   return program;

@@ -45,6 +45,14 @@ const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** Seconds between delivery attempts, e.g. `5,300,1800`: 1 to 20 waits of 1 s to 7 days each. */
+const retrySchedule = z
+  .string()
+  .trim()
+  .regex(/^\d{1,6}(\s*,\s*\d{1,6})*$/, 'expected seconds separated by commas, such as 5,300,1800')
+  .transform((text) => text.split(',').map(Number))
+  .pipe(z.array(z.number().int().min(1, 'each wait must be at least 1 second').max(604800, 'each wait must be at most 604800 seconds (7 days)')).max(20, 'at most 20 retries'));
+
 /**
  * Every setting of importd, keyed by the environment variable that sets it. Command-line flags are merged
  * over the environment before parsing, so one schema validates both.
@@ -84,6 +92,11 @@ export const ConfigSchema = z.object({
   IMPORTD_MAX_ROW_BYTES: byteSize.default(1024 ** 2),
   IMPORTD_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
   IMPORTD_MAX_IMPORT_BYTES: byteSize.default(1024 ** 3),
+  IMPORTD_WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  IMPORTD_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
+  IMPORTD_WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
+  IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(1).max(365 * 86400).default(3 * 86400),
+  IMPORTD_WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(1000).default(20),
 });
 
 export type RawConfig = z.input<typeof ConfigSchema>;
@@ -115,6 +128,19 @@ export interface Config {
   /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
   mapHeadersConcurrency: number;
   limits: Limits;
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Seconds to wait before each retry; a delivery fails for good once they are used up. */
+  retrySchedule: number[];
+  timeoutMs: number;
+  /** Lifts the refusal of http URLs and of loopback, private, link-local and metadata addresses (tests, labs). */
+  allowPrivate: boolean;
+  /** An endpoint failing every attempt for this long is disabled. */
+  disableAfterMs: number;
+  /** Endpoints per environment. */
+  maxEndpoints: number;
 }
 
 /** What one request may make the server store or work through (DESIGN.md "Limits"). */
@@ -204,6 +230,13 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       rowBytes: c.IMPORTD_MAX_ROW_BYTES,
       jsonDepth: c.IMPORTD_MAX_JSON_DEPTH,
       importBytes: c.IMPORTD_MAX_IMPORT_BYTES,
+    },
+    webhooks: {
+      retrySchedule: c.IMPORTD_WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: c.IMPORTD_WEBHOOK_TIMEOUT_SECONDS * 1000,
+      allowPrivate: c.IMPORTD_WEBHOOK_ALLOW_PRIVATE,
+      disableAfterMs: c.IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+      maxEndpoints: c.IMPORTD_WEBHOOK_MAX_ENDPOINTS,
     },
   };
 }

@@ -21,6 +21,7 @@ import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { themeRoutes } from './routes/themes';
+import { webhookRoutes } from './routes/webhooks';
 import { VERSION } from '../version';
 import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', importRoutes(deps));
   app.route('/v1', mappingRoutes(deps));
   app.route('/v1', complianceRoutes(deps));
+  app.route('/v1', webhookRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',

@@ -5,6 +5,7 @@ import type { ParsePool } from './imports/parse-pool';
 import type { LlmAnswerCache } from './mapping/llm-resolver';
 import type { ThemeEvents } from './themes/theme-events';
 import type { MappingWorkLimiter } from './mapping/work-limiter';
+import type { WebhookWake } from './webhooks/events';
 
 /** What every service function receives: storage (`store`, whichever engine), time, settings and the session signing secret. */
 export interface ServiceContext {
@@ -22,4 +23,6 @@ export interface ServiceContext {
   llmAnswers?: LlmAnswerCache;
   /** Open theme streams of this process, told when a theme changes. */
   themeEvents: ThemeEvents;
+  /** Told when this process writes a webhook event, so its sender starts at once. */
+  webhookWake: WebhookWake;
 }

@@ -9,6 +9,7 @@ import { createLlmAnswerCache } from './mapping/llm-resolver';
 import { findTheme } from './themes/themes';
 import { ThemeEvents } from './themes/theme-events';
 import { MappingWorkLimiter } from './mapping/work-limiter';
+import { WebhookWake } from './webhooks/events';
 
 /**
  * Builds the service context over an open, migrated store. `parseWorker` is where the parse worker's code
@@ -29,6 +30,7 @@ export async function createServiceContext(
     parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
     themeEvents: new ThemeEvents(async (accountId) => await findTheme(store, accountId)),
     mappingWork: new MappingWorkLimiter(config.mapHeadersConcurrency),
+    webhookWake: new WebhookWake(),
   };
   if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);
   await ensureDefaultAccount(ctx);

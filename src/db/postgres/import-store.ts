@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
-import type { PgDb } from './open-database';
+import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { readRowChunk } from './queries/import-rows';
 import { RowCopies } from './row-copies';
@@ -16,6 +16,7 @@ import {
   writingImports,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
+import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
@@ -23,8 +24,17 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      // The rows' COPY and the flip to 'complete' commit together (row-copies.ts).
-      complete: (id, writerPid, values) => copies.finish(id, db, (tx) => completeImport(tx, id, writerPid, values)),
+      // The rows' COPY, the flip to 'complete' and the outbox event commit together (row-copies.ts), or nothing does.
+      complete: (id, writerPid, values, event) =>
+        copies.finish(id, db, (tx) => {
+          const work = async (on: PgExecutor) => {
+            const completed = await completeImport(on, id, writerPid, values);
+            if (completed && event) await writeWebhookEvent(on, event);
+            return completed;
+          };
+          // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the two statements together.
+          return event && tx === db ? db.transaction(work) : work(tx);
+        }),
       delete: async (id) => {
         await copies.discard(id);
         await deleteImport(db, id);
@@ -49,13 +59,26 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
     },
     compliance: {
-      hideEndUser: (accountId, endUserId) =>
-        db.transaction(async (tx) => ({
-          hidden: await hideImportsOfEndUser(tx, accountId, endUserId),
-          sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId),
-        })),
-      hideComplete: (accountId, importId) => hideCompleteImport(db, accountId, importId),
-      hideExpired: (cutoff, limit) => hideExpiredImports(db, cutoff, limit),
+      hideEndUser: (accountId, endUserId, event) =>
+        db.transaction(async (tx) => {
+          const result = { hidden: await hideImportsOfEndUser(tx, accountId, endUserId), sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId) };
+          await eraseEventsOfEndUser(tx, accountId, endUserId);
+          if (event) await writeWebhookEvent(tx, event);
+          return result;
+        }),
+      hideComplete: (accountId, importId, event) =>
+        db.transaction(async (tx) => {
+          if (!(await hideCompleteImport(tx, accountId, importId))) return false;
+          await eraseEventsOfImport(tx, importId);
+          if (event) await writeWebhookEvent(tx, event);
+          return true;
+        }),
+      hideExpired: (cutoff, limit) =>
+        db.transaction(async (tx) => {
+          const hidden = await hideExpiredImports(tx, cutoff, limit);
+          for (const id of hidden) await eraseEventsOfImport(tx, id);
+          return hidden;
+        }),
       // A removal of an import this process is still writing ends its COPY first (its rows were never committed).
       deleteRows: async (importId, limit) => {
         await copies.discard(importId);

@@ -9,6 +9,7 @@ import {
   deactivateApiKey,
   deleteEnvironmentRow,
   findApiKeyByHash,
+  findEnvironmentById,
   findEnvironmentByName,
   insertApiKeys,
   insertEnvironment,
@@ -42,6 +43,7 @@ export function createKeyedStores(db: PgDb): {
     },
     environments: {
       findByName: (accountId, name) => findEnvironmentByName(db, accountId, name),
+      findById: (id) => findEnvironmentById(db, id),
       list: (accountId) => listEnvironmentRows(db, accountId),
       create: (environment, keys) =>
         write(async (tx) => {

@@ -181,3 +181,69 @@ export const learnedMappings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_updated').on(t.accountId, t.updatedAt)],
 );
+
+/** A webhook endpoint (src/db/sqlite/schema.ts says why the secret is kept as issued). */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    events: text('events').notNull(),
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    failingSince: text('failing_since'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_environment').on(t.environmentId, t.createdAt, t.id), index('webhook_endpoints_account').on(t.accountId, t.createdAt, t.id)],
+);
+
+/** The outbox (see src/db/sqlite/schema.ts). */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    importId: text('import_id'),
+    endUserId: text('end_user_id'),
+    payload: text('payload').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_import').on(t.importId), index('webhook_events_end_user').on(t.accountId, t.endUserId), index('webhook_events_created').on(t.createdAt)],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    lastAttemptAt: text('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastResponse: text('last_response'),
+    lastError: text('last_error'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: text('lease_expires_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpointId, t.eventId] }),
+    index('webhook_deliveries_event').on(t.eventId),
+    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -4,6 +4,7 @@ import { createImportStores } from './import-store';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
 import type { PgStorage } from './open-database';
+import { createWebhookStore } from './webhook-store';
 
 /**
  * The store over a pool of PostgreSQL connections. An atomic method is one transaction on one pooled client
@@ -16,6 +17,7 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool'>, nod
     ...createKeyedStores(db),
     ...createImportStores(db, pool),
     learnedMappings: createLearnedMappingStore(db),
+    webhooks: createWebhookStore(db),
     admin: {
       async ping() {
         await pool.query('SELECT 1');

@@ -5,6 +5,7 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideEx
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, writingImports } from './queries/imports';
 import { latestCompleteImports } from './queries/stats';
+import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
@@ -15,7 +16,15 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
   return {
     imports: {
       insert: async (row) => insertImport(db, row),
-      complete: async (id, writerPid, values) => completeImport(db, id, writerPid, values),
+      // The outbox event commits with the completion, or neither does.
+      complete: async (id, writerPid, values, event) =>
+        event
+          ? write(() => {
+              const completed = completeImport(db, id, writerPid, values);
+              if (completed) writeWebhookEvent(sqlite, event);
+              return completed;
+            })
+          : completeImport(db, id, writerPid, values),
       delete: async (id) => deleteImport(db, id),
       writing: async () => writingImports(db),
       find: async (accountId, id) => findImport(db, accountId, id),
@@ -37,10 +46,27 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
     },
     compliance: {
-      hideEndUser: async (accountId, endUserId) =>
-        write(() => ({ hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) })),
-      hideComplete: async (accountId, importId) => write(() => hideCompleteImport(db, accountId, importId)),
-      hideExpired: async (cutoff, limit) => write(() => hideExpiredImports(db, cutoff, limit)),
+      hideEndUser: async (accountId, endUserId, event) =>
+        write(() => {
+          const result = { hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) };
+          eraseEventsOfEndUser(sqlite, accountId, endUserId);
+          if (event) writeWebhookEvent(sqlite, event);
+          return result;
+        }),
+      hideComplete: async (accountId, importId, event) =>
+        write(() => {
+          const hidden = hideCompleteImport(db, accountId, importId);
+          if (!hidden) return false;
+          eraseEventsOfImport(sqlite, importId);
+          if (event) writeWebhookEvent(sqlite, event);
+          return true;
+        }),
+      hideExpired: async (cutoff, limit) =>
+        write(() => {
+          const hidden = hideExpiredImports(db, cutoff, limit);
+          for (const id of hidden) eraseEventsOfImport(sqlite, id);
+          return hidden;
+        }),
       deleteRows: async (importId, limit) => write(() => deleteRowsOfImport(db, importId, limit)),
     },
   };

@@ -8,6 +8,7 @@ import {
   deactivateApiKey,
   deleteEnvironmentRow,
   findApiKeyByHash,
+  findEnvironmentById,
   findEnvironmentByName,
   insertApiKey,
   insertEnvironment,
@@ -40,6 +41,7 @@ export function createKeyedStores(db: Db): {
     },
     environments: {
       findByName: async (accountId, name) => findEnvironmentByName(db, accountId, name),
+      findById: async (id) => findEnvironmentById(db, id),
       list: async (accountId) => listEnvironmentRows(db, accountId),
       create: async (environment, keys) =>
         write(() => {

@@ -187,3 +187,77 @@ export const learnedMappings = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_updated').on(t.accountId, t.updatedAt)],
 );
+
+/**
+ * A customer's webhook endpoint, registered per environment. The secret is kept as issued (`whsec_...`): it
+ * must sign every delivery, so unlike API keys it cannot be stored as a hash; the database file is 0600.
+ */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    events: text('events', { mode: 'json' }).$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    // The first failed attempt since the last success: the endpoint is disabled once it is old enough.
+    failingSince: text('failing_since'),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_environment').on(t.environmentId, t.createdAt, t.id), index('webhook_endpoints_account').on(t.accountId, t.createdAt, t.id)],
+);
+
+/**
+ * The outbox: one row per event, written in the transaction of the change; `payload` is the exact body sent.
+ * The import and end-user it is about are kept so their deletion (and retention) can erase it too.
+ */
+export const webhookEvents = sqliteTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    importId: text('import_id'),
+    endUserId: text('end_user_id'),
+    payload: text('payload').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('webhook_events_import').on(t.importId), index('webhook_events_end_user').on(t.accountId, t.endUserId), index('webhook_events_created').on(t.createdAt)],
+);
+
+/** One event to one endpoint; a sender owns it while `leaseOwner` holds an unexpired lease. */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    lastAttemptAt: text('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastResponse: text('last_response'),
+    lastError: text('last_error'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: text('lease_expires_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.endpointId, t.eventId] }),
+    index('webhook_deliveries_event').on(t.eventId),
+    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -5,6 +5,7 @@ import { createImportStores } from './import-store';
 import type { Storage } from './open-database';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
+import { createWebhookStore } from './webhook-store';
 
 /**
  * The store over one SQLite connection. Every method runs its statements synchronously (better-sqlite3) and
@@ -17,6 +18,7 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite'>, nodeI
     ...createKeyedStores(db),
     ...createImportStores(db, sqlite),
     learnedMappings: createLearnedMappingStore(db),
+    webhooks: createWebhookStore(sqlite),
     admin: {
       async ping() {
         sqlite.prepare('SELECT 1').get();

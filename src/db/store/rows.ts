@@ -113,3 +113,42 @@ export interface SessionRow {
   expiresAt: string;
   revokedAt: string | null;
 }
+
+export interface WebhookEndpointRow {
+  id: string;
+  accountId: string;
+  environmentId: string;
+  url: string;
+  description: string;
+  events: string[];
+  /** `whsec_` + base64: kept as issued, since every delivery is signed with it. */
+  secret: string;
+  active: boolean;
+  disabledReason: string | null;
+  failingSince: string | null;
+  createdAt: string;
+}
+
+export interface WebhookDeliveryRow {
+  endpointId: string;
+  eventId: string;
+  type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastResponse: string | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+/** A delivery a sender holds a lease on, with what it needs to send it. */
+export interface ClaimedDelivery {
+  endpointId: string;
+  eventId: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  payload: string;
+}

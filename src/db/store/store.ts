@@ -1,5 +1,6 @@
 import type {
   AccountRow,
+  ClaimedDelivery,
   ApiKeyRow,
   EnvironmentRow,
   ImportListRow,
@@ -10,6 +11,8 @@ import type {
   TemplateRow,
   TemplateSummaryRow,
   ThemeRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
 } from './rows';
 
 // The storage boundary (DESIGN.md "Storage engines"): services call these repositories and nothing else.
@@ -60,6 +63,8 @@ export interface AccountStore {
 export interface EnvironmentStore {
   /** A live (not deleted) environment of the account. */
   findByName(accountId: string, name: string): Promise<EnvironmentRow | undefined>;
+  /** Any environment, deleted or not (imports keep naming theirs). */
+  findById(id: string): Promise<EnvironmentRow | undefined>;
   list(accountId: string): Promise<EnvironmentRow[]>;
   /** The environment with its first keys, atomically. Throws UniqueViolationError when the name is taken. */
   create(environment: EnvironmentRow, keys: ApiKeyRow[]): Promise<void>;
@@ -109,7 +114,12 @@ export interface ImportStore {
    * False when the import is no longer this writer's (hidden for deletion meanwhile): nothing then changes.
    * Rejects when its rows could not be stored.
    */
-  complete(id: string, writerPid: number, values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>): Promise<boolean>;
+  complete(
+    id: string,
+    writerPid: number,
+    values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
+    event?: WebhookEventDraft,
+  ): Promise<boolean>;
   /** Deletes the import (any status) with its rows. */
   delete(id: string): Promise<void>;
   /** Imports still being written, or left over by a writer that stopped. */
@@ -166,11 +176,14 @@ export interface SettingStore {
 // Deletions hide imports first (status 'writing' with no writer: no read sees them, their writer can no longer
 // complete them, the start-up clean-up removes what a stopped process left), then empty them in batches.
 export interface ComplianceStore {
-  /** Hides every import (any status) and deletes every session of the end-user in the account, atomically. */
-  hideEndUser(accountId: string, endUserId: string): Promise<{ hidden: string[]; sessions: number }>;
-  /** Hides a complete import of the account; false when there is none. */
-  hideComplete(accountId: string, importId: string): Promise<boolean>;
-  /** Hides up to `limit` complete imports created before `cutoff`, oldest first; returns their ids. */
+  /**
+   * Hides every import (any status) and deletes every session and webhook event about the end-user in the
+   * account, atomically (then writes `event`).
+   */
+  hideEndUser(accountId: string, endUserId: string, event?: WebhookEventDraft): Promise<{ hidden: string[]; sessions: number }>;
+  /** Hides a complete import of the account and erases the webhook events about it; false when there is none (and `event` is not written). */
+  hideComplete(accountId: string, importId: string, event?: WebhookEventDraft): Promise<boolean>;
+  /** Hides up to `limit` complete imports created before `cutoff`, oldest first, erasing their webhook events; returns their ids. */
   hideExpired(cutoff: string, limit: number): Promise<string[]>;
   /** Deletes up to `limit` rows of the import in one transaction; returns how many. */
   deleteRows(importId: string, limit: number): Promise<number>;
@@ -184,6 +197,79 @@ export interface LearnedMappingStore {
   list(accountId: string): Promise<LearnedMappingRow[]>;
   /** One schema key's entry, or every entry of the account; returns how many went. */
   delete(accountId: string, schemaKey?: string): Promise<number>;
+}
+
+/**
+ * An event for the outbox, passed to the store method that makes the change it reports, which writes it in
+ * the same transaction: one delivery per active endpoint subscribed to `type` in `environmentId` (every
+ * environment of the account when null). An event no endpoint subscribes to is not stored at all.
+ */
+export interface WebhookEventDraft {
+  id: string;
+  accountId: string;
+  environmentId: string | null;
+  type: string;
+  /** What it is about: erased with the import, the end-user's data, or by retention. */
+  importId: string | null;
+  endUserId: string | null;
+  /** The exact body every attempt sends. */
+  payload: string;
+  createdAt: string;
+}
+
+/** The outcome of one delivery attempt, recorded by the sender that holds its lease. */
+export interface DeliveryAttempt {
+  endpointId: string;
+  eventId: string;
+  owner: string;
+  at: string;
+  ok: boolean;
+  statusCode: number | null;
+  response: string | null;
+  error: string | null;
+  /** When to try again after a failure; null: the schedule is over, the delivery has failed. */
+  nextAttemptAt: string | null;
+  /** A failure disables the endpoint when it has been failing since this time or earlier, giving this reason. */
+  disable: { failingSince: string; reason: string };
+}
+
+/** Who may see an endpoint: the account's, or only one environment's (a Secret Key's own). */
+export interface WebhookScope {
+  accountId: string;
+  environmentId?: string;
+}
+
+export interface WebhookStore {
+  /** Inserts the endpoint unless its environment has `max` already, atomically; false when full. */
+  insertEndpoint(row: WebhookEndpointRow, max: number): Promise<boolean>;
+  findEndpoint(scope: WebhookScope, id: string): Promise<WebhookEndpointRow | undefined>;
+  /** Newest first, by keyset (createdAt, id). */
+  pageEndpoints(scope: WebhookScope, after: KeysetPosition | undefined, limit: number): Promise<WebhookEndpointRow[]>;
+  countEndpoints(scope: WebhookScope): Promise<number>;
+  /** Deletes the endpoint with its deliveries; false when there is none in the scope. */
+  deleteEndpoint(scope: WebhookScope, id: string): Promise<boolean>;
+  /** The endpoint's deliveries, newest event first, by keyset on the event id (time-ordered). */
+  pageDeliveries(endpointId: string, afterEventId: string | undefined, limit: number): Promise<WebhookDeliveryRow[]>;
+  countDeliveries(endpointId: string): Promise<number>;
+  /**
+   * Makes the event's deliveries in the scope (one endpoint's when `endpointId` is given) pending again, due
+   * at `at`, with a fresh schedule; returns how many.
+   */
+  redeliver(scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<number>;
+  /**
+   * Takes a lease until `leaseUntil` for `owner` on up to `limit` pending deliveries due at `now` to active
+   * endpoints whose lease is free or expired, oldest due first, in one statement (PostgreSQL: FOR UPDATE SKIP
+   * LOCKED), so two senders never hold the same delivery.
+   */
+  claimDue(now: string, owner: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an attempt and releases the lease, unless `owner` no longer holds it (then nothing changes and it
+   * answers false). A success marks the delivery delivered for good and clears the endpoint's failure streak;
+   * a failure starts or continues the streak, and may disable the endpoint.
+   */
+  recordAttempt(attempt: DeliveryAttempt): Promise<boolean>;
+  /** Deletes up to `limit` events created before `cutoff` with their deliveries (retention); returns how many. */
+  pruneEvents(cutoff: string, limit: number): Promise<number>;
 }
 
 /** Engine operations that are not about one domain. */
@@ -210,5 +296,6 @@ export interface Store {
   readonly settings: SettingStore;
   readonly compliance: ComplianceStore;
   readonly learnedMappings: LearnedMappingStore;
+  readonly webhooks: WebhookStore;
   readonly admin: StoreAdmin;
 }

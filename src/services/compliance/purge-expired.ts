@@ -3,10 +3,11 @@ import { removeHiddenImport } from '../imports/remove-import';
 import type { PurgeResult } from './schemas';
 
 const IMPORTS_PER_BATCH = 50;
+const EVENTS_PER_BATCH = 1000;
 
 /**
  * Retention (IMPORTD_RETENTION_DAYS): deletes every import created more than that many days ago, with its
- * rows. No-op when retention is unset. Works in small transactions (at most 50 imports hidden, or
+ * rows, and every webhook event as old. No-op when retention is unset. Works in small transactions (at most 50 imports hidden, or
  * ROWS_PER_DELETE rows deleted, per transaction) and yields to the event loop between them, so a purge of
  * millions of rows never holds the database or the server for long. An expired import is first hidden
  * (never shown to readers again) and then emptied, so no reader ever sees it partly deleted; a process
@@ -21,7 +22,11 @@ export async function purgeExpiredImports(ctx: ServiceContext, signal?: AbortSig
   for (;;) {
     if (signal?.aborted) return result;
     const hidden = await ctx.store.compliance.hideExpired(cutoff, IMPORTS_PER_BATCH);
-    if (hidden.length === 0) return result;
+    if (hidden.length === 0) {
+      // Webhook events (and their delivery logs) expire with the imports they could be about.
+      while (!signal?.aborted && (await ctx.store.webhooks.pruneEvents(cutoff, EVENTS_PER_BATCH)) === EVENTS_PER_BATCH);
+      return result;
+    }
     for (const id of hidden) {
       // Stopping midway leaves this import (and the rest of the batch) hidden: left-over writes, removed at next start.
       result.rows += await removeHiddenImport(ctx, id, signal);

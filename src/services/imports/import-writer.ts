@@ -4,6 +4,7 @@ import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { RowChecker } from './check-rows';
+import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
 import type { CellStats } from './schemas';
 
@@ -36,7 +37,10 @@ export interface ImportWriter {
   readonly rowCount: number;
   /** Stores rows already checked and encoded as JSON text (RowChecker) in one transaction. */
   append(texts: readonly string[]): Promise<void>;
-  /** Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile). */
+  /**
+   * Completes the import and, in the same transaction, writes its `import.completed` webhook event (the
+   * outbox). Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile).
+   */
   finish(stats: CellStats): Promise<ImportRow>;
   abort(): Promise<void>;
 }
@@ -68,8 +72,11 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
-      if (!(await ctx.store.imports.complete(row.id, process.pid, values))) throw conflict('the import was deleted while it was being written');
-      return { ...row, ...values, status: 'complete', writerPid: null };
+      const completed: ImportRow = { ...row, ...values, status: 'complete', writerPid: null };
+      const event = await importCompletedEvent(ctx, completed);
+      if (!(await ctx.store.imports.complete(row.id, process.pid, values, event))) throw conflict('the import was deleted while it was being written');
+      if (event) ctx.webhookWake.notify();
+      return completed;
     },
     async abort() {
       await removeHiddenImport(ctx, row.id);

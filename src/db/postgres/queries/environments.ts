@@ -12,6 +12,12 @@ export async function findEnvironmentByName(db: PgExecutor, accountId: string, n
   return rows[0];
 }
 
+/** An environment by id, deleted or not (an import names its environment for good). */
+export async function findEnvironmentById(db: PgExecutor, id: string): Promise<EnvironmentRow | undefined> {
+  const rows = await db.select().from(environments).where(eq(environments.id, id)).limit(1);
+  return rows[0];
+}
+
 export async function listEnvironmentRows(db: PgExecutor, accountId: string): Promise<EnvironmentRow[]> {
   return await db
     .select()

@@ -14,6 +14,13 @@ export function findEnvironmentByName(db: Db, accountId: string, name: string): 
     .get();
 }
 
+const environmentById = preparedQuery((db) => db.select().from(environments).where(eq(environments.id, sql.placeholder('id'))).prepare());
+
+/** An environment by id, deleted or not (an import names its environment for good); prepared: every import completion may read it. */
+export function findEnvironmentById(db: Db, id: string): EnvironmentRow | undefined {
+  return environmentById(db).get({ id });
+}
+
 export function listEnvironmentRows(db: Db, accountId: string): EnvironmentRow[] {
   return db
     .select()

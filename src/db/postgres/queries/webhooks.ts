@@ -1,0 +1,150 @@
+import { sql } from 'drizzle-orm';
+import type { ClaimedDelivery, DeliveryAttempt, KeysetPosition, WebhookDeliveryRow, WebhookEndpointRow, WebhookEventDraft, WebhookScope } from '../../store';
+import type { PgExecutor } from '../open-database';
+
+// The same statements as src/db/sqlite/queries/webhooks.ts in PostgreSQL's words: every value a parameter
+// (drizzle's sql template), a null scope parameter meaning "any", the claim by FOR UPDATE SKIP LOCKED.
+
+const inScope = (scope: WebhookScope) =>
+  sql`account_id = ${scope.accountId} AND (${scope.environmentId ?? null}::text IS NULL OR environment_id = ${scope.environmentId ?? null})`;
+
+const endpointColumns = sql`id, account_id AS "accountId", environment_id AS "environmentId", url, description, events, secret, active,
+  disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt"`;
+
+type StoredEndpoint = Omit<WebhookEndpointRow, 'events'> & { events: string };
+const toEndpoint = (row: StoredEndpoint): WebhookEndpointRow => ({ ...row, events: JSON.parse(row.events) as string[] });
+
+async function rows<T>(db: PgExecutor, query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await db.execute(query)).rows as T[];
+}
+
+/** Writes the event and one delivery per subscribed endpoint in one statement; nothing without subscribers. */
+export async function writeWebhookEvent(db: PgExecutor, event: WebhookEventDraft): Promise<void> {
+  const { id, accountId, environmentId, type, importId, endUserId, payload, createdAt } = event;
+  await db.execute(sql`
+    WITH subscribers AS (
+      SELECT id FROM webhook_endpoints
+      WHERE account_id = ${accountId} AND (${environmentId}::text IS NULL OR environment_id = ${environmentId}) AND active
+        AND events::jsonb @> jsonb_build_array(${type}::text)
+    ), written AS (
+      INSERT INTO webhook_events (id, account_id, type, import_id, end_user_id, payload, created_at)
+      SELECT ${id}, ${accountId}, ${type}, ${importId}, ${endUserId}, ${payload}, ${createdAt} WHERE EXISTS (SELECT 1 FROM subscribers)
+      RETURNING id
+    )
+    INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at)
+    SELECT subscribers.id, written.id, 'pending', 0, ${createdAt} FROM subscribers, written`);
+}
+
+export async function eraseEventsOfImport(db: PgExecutor, importId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM webhook_events WHERE import_id = ${importId}`);
+}
+
+export async function eraseEventsOfEndUser(db: PgExecutor, accountId: string, endUserId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM webhook_events WHERE account_id = ${accountId} AND end_user_id = ${endUserId}`);
+}
+
+export async function pruneEvents(db: PgExecutor, cutoff: string, limit: number): Promise<number> {
+  const result = await db.execute(
+    sql`DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${limit})`,
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Inserts the endpoint unless its environment holds `max`; the environment's row is locked first, so two inserts count in turn. */
+export async function insertEndpointBelow(tx: PgExecutor, row: WebhookEndpointRow, max: number): Promise<boolean> {
+  await tx.execute(sql`SELECT id FROM environments WHERE id = ${row.environmentId} FOR UPDATE`);
+  const [counted] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM webhook_endpoints WHERE environment_id = ${row.environmentId}`);
+  if ((counted?.n ?? 0) >= max) return false;
+  await tx.execute(sql`
+    INSERT INTO webhook_endpoints (id, account_id, environment_id, url, description, events, secret, active, created_at)
+    VALUES (${row.id}, ${row.accountId}, ${row.environmentId}, ${row.url}, ${row.description}, ${JSON.stringify(row.events)}, ${row.secret}, true, ${row.createdAt})`);
+  return true;
+}
+
+export async function findEndpoint(db: PgExecutor, scope: WebhookScope, id: string): Promise<WebhookEndpointRow | undefined> {
+  const [row] = await rows<StoredEndpoint>(db, sql`SELECT ${endpointColumns} FROM webhook_endpoints WHERE ${inScope(scope)} AND id = ${id}`);
+  return row && toEndpoint(row);
+}
+
+export async function pageEndpoints(db: PgExecutor, scope: WebhookScope, after: KeysetPosition | undefined, limit: number): Promise<WebhookEndpointRow[]> {
+  const beyond = after ? sql`AND (created_at, id) < (${after.value}, ${after.id})` : sql``;
+  const found = await rows<StoredEndpoint>(
+    db,
+    sql`SELECT ${endpointColumns} FROM webhook_endpoints WHERE ${inScope(scope)} ${beyond} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+  );
+  return found.map(toEndpoint);
+}
+
+export async function countEndpoints(db: PgExecutor, scope: WebhookScope): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM webhook_endpoints WHERE ${inScope(scope)}`);
+  return row?.n ?? 0;
+}
+
+export async function deleteEndpoint(db: PgExecutor, scope: WebhookScope, id: string): Promise<boolean> {
+  return ((await db.execute(sql`DELETE FROM webhook_endpoints WHERE ${inScope(scope)} AND id = ${id}`)).rowCount ?? 0) === 1;
+}
+
+export async function pageDeliveries(db: PgExecutor, endpointId: string, after: string | undefined, limit: number): Promise<WebhookDeliveryRow[]> {
+  const beyond = after === undefined ? sql`` : sql`AND d.event_id < ${after}`;
+  return await rows<WebhookDeliveryRow>(
+    db,
+    sql`SELECT d.endpoint_id AS "endpointId", d.event_id AS "eventId", e.type, d.status, d.attempts, d.next_attempt_at AS "nextAttemptAt",
+          d.last_attempt_at AS "lastAttemptAt", d.last_status_code AS "lastStatusCode", d.last_response AS "lastResponse",
+          d.last_error AS "lastError", e.created_at AS "createdAt"
+        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.endpoint_id = ${endpointId} ${beyond} ORDER BY d.event_id DESC LIMIT ${limit}`,
+  );
+}
+
+export async function countDeliveries(db: PgExecutor, endpointId: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ${endpointId}`);
+  return row?.n ?? 0;
+}
+
+export async function redeliver(db: PgExecutor, scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<number> {
+  const result = await db.execute(sql`
+    UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${at}, lease_owner = NULL, lease_expires_at = NULL
+    WHERE event_id = ${eventId} AND endpoint_id IN (
+      SELECT id FROM webhook_endpoints WHERE ${inScope(scope)} AND (${endpointId ?? null}::text IS NULL OR id = ${endpointId ?? null}))`);
+  return result.rowCount ?? 0;
+}
+
+/**
+ * Leases due deliveries in one statement: rows another sender is claiming right now are skipped (SKIP
+ * LOCKED), so concurrent claims on several nodes never return the same delivery.
+ */
+export async function claimDue(db: PgExecutor, now: string, owner: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+  return await rows<ClaimedDelivery>(
+    db,
+    sql`UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
+        FROM (
+          SELECT d2.endpoint_id, d2.event_id FROM webhook_deliveries d2 JOIN webhook_endpoints p2 ON p2.id = d2.endpoint_id
+          WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now} AND (d2.lease_expires_at IS NULL OR d2.lease_expires_at <= ${now}) AND p2.active
+          ORDER BY d2.next_attempt_at LIMIT ${limit}
+          FOR UPDATE OF d2 SKIP LOCKED
+        ) picked, webhook_endpoints p, webhook_events e
+        WHERE d.endpoint_id = picked.endpoint_id AND d.event_id = picked.event_id AND p.id = d.endpoint_id AND e.id = d.event_id
+        RETURNING d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts, p.url, p.secret, e.payload`,
+  );
+}
+
+/** Records an attempt by the lease holder and updates the endpoint's failure streak (inside the caller's transaction). */
+export async function recordAttempt(tx: PgExecutor, attempt: DeliveryAttempt): Promise<boolean> {
+  const { endpointId, eventId, owner, at, statusCode, response, error } = attempt;
+  const status = attempt.ok ? 'delivered' : attempt.nextAttemptAt === null ? 'failed' : 'pending';
+  const nextAttemptAt = status === 'pending' ? attempt.nextAttemptAt : null;
+  const recorded = await tx.execute(sql`
+    UPDATE webhook_deliveries SET status = ${status}, attempts = attempts + 1, next_attempt_at = ${nextAttemptAt}, last_attempt_at = ${at},
+      last_status_code = ${statusCode}, last_response = ${response}, last_error = ${error}, lease_owner = NULL, lease_expires_at = NULL
+    WHERE endpoint_id = ${endpointId} AND event_id = ${eventId} AND lease_owner = ${owner} AND status = 'pending'`);
+  if ((recorded.rowCount ?? 0) === 0) return false;
+  if (attempt.ok) {
+    await tx.execute(sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${endpointId}`);
+  } else {
+    await tx.execute(sql`UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ${at}) WHERE id = ${endpointId}`);
+    await tx.execute(sql`
+      UPDATE webhook_endpoints SET active = false, disabled_reason = ${attempt.disable.reason}
+      WHERE id = ${endpointId} AND active AND failing_since <= ${attempt.disable.failingSince}`);
+  }
+  return true;
+}

@@ -1,0 +1,20 @@
+import type { WebhookStore } from '../store/store';
+import type { PgDb } from './open-database';
+import * as q from './queries/webhooks';
+
+/** The repository of webhook endpoints and deliveries; events are written by the store methods of the changes they report. */
+export function createWebhookStore(db: PgDb): WebhookStore {
+  return {
+    insertEndpoint: (row, max) => db.transaction((tx) => q.insertEndpointBelow(tx, row, max)),
+    findEndpoint: (scope, id) => q.findEndpoint(db, scope, id),
+    pageEndpoints: (scope, after, limit) => q.pageEndpoints(db, scope, after, limit),
+    countEndpoints: (scope) => q.countEndpoints(db, scope),
+    deleteEndpoint: (scope, id) => q.deleteEndpoint(db, scope, id),
+    pageDeliveries: (endpointId, after, limit) => q.pageDeliveries(db, endpointId, after, limit),
+    countDeliveries: (endpointId) => q.countDeliveries(db, endpointId),
+    redeliver: (scope, eventId, endpointId, at) => q.redeliver(db, scope, eventId, endpointId, at),
+    claimDue: (now, owner, leaseUntil, limit) => q.claimDue(db, now, owner, leaseUntil, limit),
+    recordAttempt: (attempt) => db.transaction((tx) => q.recordAttempt(tx, attempt)),
+    pruneEvents: (cutoff, limit) => q.pruneEvents(db, cutoff, limit),
+  };
+}

@@ -1,0 +1,171 @@
+import type Database from 'better-sqlite3';
+import type { ClaimedDelivery, DeliveryAttempt, KeysetPosition, WebhookDeliveryRow, WebhookEndpointRow, WebhookEventDraft, WebhookScope } from '../../store';
+
+// Webhooks in raw statements prepared once per connection: the outbox write runs inside every import's
+// completion, and the sender claims and records deliveries in a loop. A null parameter means "any" in the
+// scope filters (`:environmentId IS NULL OR ...`), so one statement serves the account and the environment.
+// The SQL is written out in full in each statement (no text spliced in: test/hardening/sql-injection.test.ts).
+
+
+function statements(sqlite: Database.Database) {
+  return {
+    subscribers: sqlite.prepare(
+      `SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type)`,
+    ),
+    insertEvent: sqlite.prepare(
+      `INSERT INTO webhook_events (id, account_id, type, import_id, end_user_id, payload, created_at)
+       VALUES (:id, :accountId, :type, :importId, :endUserId, :payload, :createdAt)`,
+    ),
+    eraseOfImport: sqlite.prepare('DELETE FROM webhook_events WHERE import_id = ?'),
+    eraseOfEndUser: sqlite.prepare('DELETE FROM webhook_events WHERE account_id = ? AND end_user_id = ?'),
+    prune: sqlite.prepare('DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? ORDER BY created_at LIMIT ?)'),
+    insertDelivery: sqlite.prepare(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
+    ),
+    countInEnvironment: sqlite.prepare('SELECT count(*) AS n FROM webhook_endpoints WHERE environment_id = ?'),
+    insertEndpoint: sqlite.prepare(
+      `INSERT INTO webhook_endpoints (id, account_id, environment_id, url, description, events, secret, active, created_at)
+       VALUES (:id, :accountId, :environmentId, :url, :description, :events, :secret, 1, :createdAt)`,
+    ),
+    findEndpoint: sqlite.prepare(`SELECT id, account_id AS accountId, environment_id AS environmentId, url, description, events, secret, active,
+         disabled_reason AS disabledReason, failing_since AS failingSince, created_at AS createdAt FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND id = :id`),
+    pageEndpoints: sqlite.prepare(
+      `SELECT id, account_id AS accountId, environment_id AS environmentId, url, description, events, secret, active,
+         disabled_reason AS disabledReason, failing_since AS failingSince, created_at AS createdAt FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)
+       AND (:afterValue IS NULL OR (created_at, id) < (:afterValue, :afterId)) ORDER BY created_at DESC, id DESC LIMIT :limit`,
+    ),
+    countEndpoints: sqlite.prepare(`SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)`),
+    deleteEndpoint: sqlite.prepare(`DELETE FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND id = :id`),
+    pageDeliveries: sqlite.prepare(
+      `SELECT d.endpoint_id AS endpointId, d.event_id AS eventId, e.type, d.status, d.attempts, d.next_attempt_at AS nextAttemptAt,
+         d.last_attempt_at AS lastAttemptAt, d.last_status_code AS lastStatusCode, d.last_response AS lastResponse,
+         d.last_error AS lastError, e.created_at AS createdAt
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+       WHERE d.endpoint_id = :endpointId AND (:after IS NULL OR d.event_id < :after) ORDER BY d.event_id DESC LIMIT :limit`,
+    ),
+    countDeliveries: sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?'),
+    redeliver: sqlite.prepare(
+      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = :at, lease_owner = NULL, lease_expires_at = NULL
+       WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId))`,
+    ),
+    claim: sqlite.prepare(
+      `UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :leaseUntil
+       WHERE (endpoint_id, event_id) IN (
+         SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= :now) AND p.active = 1
+         ORDER BY d.next_attempt_at LIMIT :limit)
+       RETURNING endpoint_id AS endpointId, event_id AS eventId, attempts`,
+    ),
+    claimed: sqlite.prepare(
+      `SELECT p.url, p.secret, e.payload FROM webhook_endpoints p, webhook_events e WHERE p.id = ? AND e.id = ?`,
+    ),
+    record: sqlite.prepare(
+      `UPDATE webhook_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :nextAttemptAt, last_attempt_at = :at,
+         last_status_code = :statusCode, last_response = :response, last_error = :error, lease_owner = NULL, lease_expires_at = NULL
+       WHERE endpoint_id = :endpointId AND event_id = :eventId AND lease_owner = :owner AND status = 'pending'`,
+    ),
+    succeeded: sqlite.prepare('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ?'),
+    failed: sqlite.prepare('UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?'),
+    disable: sqlite.prepare('UPDATE webhook_endpoints SET active = 0, disabled_reason = ? WHERE id = ? AND active = 1 AND failing_since <= ?'),
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+const cache = new WeakMap<Database.Database, Statements>();
+
+function prepared(sqlite: Database.Database): Statements {
+  let found = cache.get(sqlite);
+  if (!found) cache.set(sqlite, (found = statements(sqlite)));
+  return found;
+}
+
+const scopeValues = (scope: WebhookScope) => ({ accountId: scope.accountId, environmentId: scope.environmentId ?? null });
+
+type StoredEndpoint = Omit<WebhookEndpointRow, 'events' | 'active'> & { events: string; active: number };
+const toEndpoint = (row: StoredEndpoint): WebhookEndpointRow => ({ ...row, events: JSON.parse(row.events) as string[], active: row.active === 1 });
+
+/** Writes the event and one delivery per subscribed endpoint (inside the caller's transaction); nothing without subscribers. */
+export function writeWebhookEvent(sqlite: Database.Database, event: WebhookEventDraft): number {
+  const s = prepared(sqlite);
+  const endpoints = s.subscribers.all({ accountId: event.accountId, environmentId: event.environmentId, type: event.type }) as { id: string }[];
+  if (endpoints.length === 0) return 0;
+  const { id, accountId, type, importId, endUserId, payload, createdAt } = event;
+  s.insertEvent.run({ id, accountId, type, importId, endUserId, payload, createdAt });
+  for (const endpoint of endpoints) s.insertDelivery.run(endpoint.id, event.id, event.createdAt);
+  return endpoints.length;
+}
+
+/** Deletes the events about an import, with their deliveries (inside the caller's transaction). */
+export function eraseEventsOfImport(sqlite: Database.Database, importId: string): void {
+  prepared(sqlite).eraseOfImport.run(importId);
+}
+
+/** Deletes the events about an end-user of the account, with their deliveries (inside the caller's transaction). */
+export function eraseEventsOfEndUser(sqlite: Database.Database, accountId: string, endUserId: string): void {
+  prepared(sqlite).eraseOfEndUser.run(accountId, endUserId);
+}
+
+export function pruneEvents(sqlite: Database.Database, cutoff: string, limit: number): number {
+  return prepared(sqlite).prune.run(cutoff, limit).changes;
+}
+
+/** Inserts the endpoint unless its environment holds `max` (inside the caller's transaction). */
+export function insertEndpointBelow(sqlite: Database.Database, row: WebhookEndpointRow, max: number): boolean {
+  const s = prepared(sqlite);
+  if ((s.countInEnvironment.get(row.environmentId) as { n: number }).n >= max) return false;
+  s.insertEndpoint.run({ ...row, events: JSON.stringify(row.events) });
+  return true;
+}
+
+export function findEndpoint(sqlite: Database.Database, scope: WebhookScope, id: string): WebhookEndpointRow | undefined {
+  const row = prepared(sqlite).findEndpoint.get({ ...scopeValues(scope), id }) as StoredEndpoint | undefined;
+  return row && toEndpoint(row);
+}
+
+export function pageEndpoints(sqlite: Database.Database, scope: WebhookScope, after: KeysetPosition | undefined, limit: number): WebhookEndpointRow[] {
+  const rows = prepared(sqlite).pageEndpoints.all({ ...scopeValues(scope), afterValue: after?.value ?? null, afterId: after?.id ?? null, limit });
+  return (rows as StoredEndpoint[]).map(toEndpoint);
+}
+
+export function countEndpoints(sqlite: Database.Database, scope: WebhookScope): number {
+  return (prepared(sqlite).countEndpoints.get(scopeValues(scope)) as { n: number }).n;
+}
+
+export function deleteEndpoint(sqlite: Database.Database, scope: WebhookScope, id: string): boolean {
+  return prepared(sqlite).deleteEndpoint.run({ ...scopeValues(scope), id }).changes === 1;
+}
+
+export function pageDeliveries(sqlite: Database.Database, endpointId: string, after: string | undefined, limit: number): WebhookDeliveryRow[] {
+  return prepared(sqlite).pageDeliveries.all({ endpointId, after: after ?? null, limit }) as WebhookDeliveryRow[];
+}
+
+export function countDeliveries(sqlite: Database.Database, endpointId: string): number {
+  return (prepared(sqlite).countDeliveries.get(endpointId) as { n: number }).n;
+}
+
+export function redeliver(sqlite: Database.Database, scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): number {
+  return prepared(sqlite).redeliver.run({ ...scopeValues(scope), eventId, endpointId: endpointId ?? null, at }).changes;
+}
+
+/** Leases due deliveries and reads what sending them needs (inside the caller's transaction). */
+export function claimDue(sqlite: Database.Database, now: string, owner: string, leaseUntil: string, limit: number): ClaimedDelivery[] {
+  const s = prepared(sqlite);
+  const leased = s.claim.all({ now, owner, leaseUntil, limit }) as { endpointId: string; eventId: string; attempts: number }[];
+  return leased.map((row) => ({ ...row, ...(s.claimed.get(row.endpointId, row.eventId) as { url: string; secret: string; payload: string }) }));
+}
+
+/** Records an attempt by the lease holder and updates the endpoint's failure streak (inside the caller's transaction). */
+export function recordAttempt(sqlite: Database.Database, attempt: DeliveryAttempt): boolean {
+  const s = prepared(sqlite);
+  const status = attempt.ok ? 'delivered' : attempt.nextAttemptAt === null ? 'failed' : 'pending';
+  const { endpointId, eventId, owner, at, statusCode, response, error } = attempt;
+  const nextAttemptAt = status === 'pending' ? attempt.nextAttemptAt : null;
+  if (s.record.run({ endpointId, eventId, owner, at, statusCode, response, error, status, nextAttemptAt }).changes === 0) return false;
+  if (attempt.ok) {
+    s.succeeded.run(endpointId);
+  } else {
+    s.failed.run(at, endpointId);
+    s.disable.run(attempt.disable.reason, endpointId, attempt.disable.failingSince);
+  }
+  return true;
+}

@@ -1,0 +1,24 @@
+import type Database from 'better-sqlite3';
+import type { WebhookStore } from '../store/store';
+import * as q from './queries/webhooks';
+
+/** The repository of webhook endpoints and deliveries; events are written by the store methods of the changes they report. */
+export function createWebhookStore(sqlite: Database.Database): WebhookStore {
+  const write = <A extends unknown[], T>(work: (...args: A) => T) => sqlite.transaction(work).immediate;
+  const insertEndpoint = write((row: Parameters<WebhookStore['insertEndpoint']>[0], max: number) => q.insertEndpointBelow(sqlite, row, max));
+  const claimDue = write((now: string, owner: string, leaseUntil: string, limit: number) => q.claimDue(sqlite, now, owner, leaseUntil, limit));
+  const recordAttempt = write((attempt: Parameters<WebhookStore['recordAttempt']>[0]) => q.recordAttempt(sqlite, attempt));
+  return {
+    insertEndpoint: async (row, max) => insertEndpoint(row, max),
+    findEndpoint: async (scope, id) => q.findEndpoint(sqlite, scope, id),
+    pageEndpoints: async (scope, after, limit) => q.pageEndpoints(sqlite, scope, after, limit),
+    countEndpoints: async (scope) => q.countEndpoints(sqlite, scope),
+    deleteEndpoint: async (scope, id) => q.deleteEndpoint(sqlite, scope, id),
+    pageDeliveries: async (endpointId, after, limit) => q.pageDeliveries(sqlite, endpointId, after, limit),
+    countDeliveries: async (endpointId) => q.countDeliveries(sqlite, endpointId),
+    redeliver: async (scope, eventId, endpointId, at) => q.redeliver(sqlite, scope, eventId, endpointId, at),
+    claimDue: async (now, owner, leaseUntil, limit) => claimDue(now, owner, leaseUntil, limit),
+    recordAttempt: async (attempt) => recordAttempt(attempt),
+    pruneEvents: async (cutoff, limit) => q.pruneEvents(sqlite, cutoff, limit),
+  };
+}

@@ -1,0 +1,75 @@
+import { isoTime } from '../../core/clock';
+import { newId } from '../../core/ids';
+import type { ImportRow, WebhookEventDraft } from '../../db/store';
+import type { ServiceContext } from '../context';
+import { toListItem } from '../imports/views';
+import type { WebhookEventType } from './schemas';
+
+// The events importd emits, built by the verbs that make the change and handed to the store method that
+// writes the change, so the event commits with it (the outbox) or not at all.
+
+type About = Pick<WebhookEventDraft, 'accountId' | 'environmentId' | 'importId' | 'endUserId'>;
+
+function draft(ctx: ServiceContext, type: WebhookEventType, about: About, data: unknown): WebhookEventDraft {
+  const createdAt = isoTime(ctx.clock);
+  return { id: `evt_${newId()}`, ...about, type, createdAt, payload: JSON.stringify({ type, timestamp: createdAt, data }) };
+}
+
+const aboutImport = (row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' | 'endUserId'>): About => ({
+  accountId: row.accountId,
+  environmentId: row.environmentId,
+  importId: row.id,
+  endUserId: row.endUserId,
+});
+
+/** `import.completed`: the import in its create shape plus its environment's name, for that environment's endpoints. */
+export async function importCompletedEvent(ctx: ServiceContext, row: ImportRow): Promise<WebhookEventDraft | undefined> {
+  if (row.environmentId === null) return undefined;
+  const environment = await ctx.store.environments.findById(row.environmentId);
+  return draft(ctx, 'import.completed', aboutImport(row), { ...toListItem(row), environment: environment?.name ?? null });
+}
+
+/** `import.deleted`, for the endpoints of the import's environment. */
+export function importDeletedEvent(ctx: ServiceContext, row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' | 'endUserId'>): WebhookEventDraft | undefined {
+  if (row.environmentId === null) return undefined;
+  return draft(ctx, 'import.deleted', aboutImport(row), { id: row.id });
+}
+
+/**
+ * `end_user.deleted`, for the endpoints of EVERY environment of the account: the deletion itself is
+ * account-wide (imports and sessions of every environment), so each environment's backend must hear of it.
+ */
+export function endUserDeletedEvent(ctx: ServiceContext, accountId: string, endUserId: string): WebhookEventDraft {
+  return draft(ctx, 'end_user.deleted', { accountId, environmentId: null, importId: null, endUserId }, { endUserId });
+}
+
+/**
+ * Wakes this process's sender when an event was written here, so a delivery starts at once instead of at
+ * the next poll. A notice with no sender waiting is kept for its next wait.
+ */
+export class WebhookWake {
+  private waiter: (() => void) | undefined;
+  private pending = false;
+
+  notify(): void {
+    if (this.waiter) this.waiter();
+    else this.pending = true;
+  }
+
+  /** Resolves at the next notice, or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiter = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiter = done;
+    });
+  }
+}

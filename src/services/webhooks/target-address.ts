@@ -1,0 +1,75 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { validationFailed } from '../errors';
+
+// The SSRF guard: a webhook may only reach a public address. Anything else (loopback, private, link-local
+// with the cloud metadata address 169.254.169.254, CGNAT, unique-local fd00:ec2::254, unspecified,
+// multicast, reserved, an IPv6 form carrying a non-public IPv4 address) is refused at registration for a
+// literal address, and at every delivery after DNS resolution, in the lookup the socket connects with: the
+// address checked is the address connected to, so a DNS answer that changes in between cannot slip past.
+
+/** True for a global unicast address; IPv4-mapped and translated IPv6 forms are judged by their IPv4 address. */
+export function isPublicAddress(text: string): boolean {
+  if (!ipaddr.isValid(text)) return false;
+  let address = ipaddr.parse(text);
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) address = v6.toIPv4Address();
+    else if (['rfc6145', 'rfc6052', '6to4', 'teredo'].includes(v6.range())) return false;
+  }
+  return address.range() === 'unicast';
+}
+
+/** The URL's host as an address, without IPv6 brackets, or undefined when it is a name. */
+function literalAddress(url: URL): string | undefined {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return ipaddr.isValid(host) ? host : undefined;
+}
+
+/**
+ * Checks a webhook URL at registration: absolute, https (http only with allowPrivate), no credentials or
+ * fragment, and unless allowPrivate a host that is a name other than localhost, or a public address.
+ * Throws validation_failed (path `url`).
+ */
+export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
+  const refuse = (message: string) => validationFailed([{ path: 'url', message }]);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw refuse('is not an absolute URL');
+  }
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refuse('must use https');
+  if (url.username || url.password) throw refuse('must not contain credentials');
+  if (url.hash) throw refuse('must not contain a fragment');
+  if (!allowPrivate) {
+    const address = literalAddress(url);
+    if (address !== undefined && !isPublicAddress(address)) throw refuse('must not point to a loopback, private, link-local or other non-public address');
+    if (/(^|\.)localhost\.?$/i.test(url.hostname)) throw refuse('must not point to localhost');
+  }
+  return url.href;
+}
+
+export class BlockedAddressError extends Error {
+  override name = 'BlockedAddressError';
+}
+
+/** Throws BlockedAddressError when the URL's literal host is not public (a name is checked by `guardedLookup`). */
+export function checkLiteralTarget(url: URL): void {
+  const address = literalAddress(url);
+  if (address !== undefined && !isPublicAddress(address)) throw new BlockedAddressError(`${address} is not a public address`);
+}
+
+/** A socket lookup that resolves the name and fails unless every address it answers is public. */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
+    if (blocked || addresses.length === 0) {
+      return callback(new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'no address'}, not a public address`), '', 0);
+    }
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};

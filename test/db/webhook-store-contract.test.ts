@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { DeliveryAttempt, ImportRow, Store, WebhookEndpointRow, WebhookEventDraft } from '../../src/db/store';
+import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+
+// The webhook part of the store contract: the outbox commits with the change or not at all, and leases keep
+// two senders off the same delivery. Every engine must pass it.
+
+const at = '2026-01-31T12:00:00.000Z';
+const later = (seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
+
+describe('the webhook store contract', () => {
+  let h: Harness;
+  let store: Store;
+  let env: TestEnvironment;
+  let staging: TestEnvironment;
+  before(async () => {
+    h = await createHarness();
+    store = h.ctx.store;
+    env = await createTestEnvironment(h);
+    staging = await createTestEnvironment(h, { name: 'staging' });
+    await store.templates.insert({ id: 't', accountId: env.accountId, key: 'k', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
+  });
+  after(() => h.close());
+
+  const endpoint = (id: string, e: TestEnvironment, events = ['import.completed']): WebhookEndpointRow => ({
+    id, accountId: e.accountId, environmentId: e.environmentId, url: `https://hooks.example.com/${id}`, description: '', events,
+    secret: 'whsec_c2VjcmV0', active: true, disabledReason: null, failingSince: null, createdAt: at,
+  });
+  const event = (id: string, e: TestEnvironment | null, type = 'import.completed'): WebhookEventDraft => ({
+    id, accountId: env.accountId, environmentId: e?.environmentId ?? null, type, importId: null, endUserId: null, payload: `{"id":"${id}"}`, createdAt: at,
+  });
+  const writingImport = (id: string): ImportRow => ({
+    id, accountId: env.accountId, environmentId: env.environmentId, templateId: 't', status: 'writing', writerPid: 42, meta: '{}', originalSchema: '{}',
+    file: null, fileId: null, endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: 'api', sessionJti: null, rowCount: 0, cellStats: '{}',
+    createdAt: at, updatedAt: at,
+  });
+  const attempt = (eventId: string, owner: string, ok: boolean, extra: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+    endpointId: 'w1', eventId, owner, at, ok, statusCode: ok ? 200 : 500, response: '', error: null, nextAttemptAt: ok ? null : later(5),
+    disable: { failingSince: '2000-01-01T00:00:00.000Z', reason: 'r' }, ...extra,
+  });
+
+  it('inserts endpoints up to the cap of their environment', async () => {
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w1', env), 2), true);
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w2', env, ['import.deleted']), 2), true);
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w3', env), 2), false);
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w4', staging), 2), true);
+    assert.equal(await store.webhooks.countEndpoints({ accountId: env.accountId, environmentId: env.environmentId }), 2);
+    assert.equal(await store.webhooks.countEndpoints({ accountId: env.accountId }), 3);
+  });
+
+  it('writes the event with the completion, for the subscribed endpoints of its environment only; none when the completion fails', async () => {
+    await store.imports.insert(writingImport('i1'));
+    const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
+    assert.equal(await store.imports.complete('i1', 99, values, event('e0', env)), false);
+    assert.equal(await store.imports.complete('i1', 42, values, event('e1', env)), true);
+    assert.deepEqual((await store.webhooks.pageDeliveries('w1', undefined, 10)).map((d) => d.eventId), ['e1']);
+    assert.equal(await store.webhooks.countDeliveries('w2'), 0, 'not subscribed to import.completed');
+    assert.equal(await store.webhooks.countDeliveries('w4'), 0, 'another environment');
+    const stored = await h.sql('SELECT id FROM webhook_events');
+    assert.deepEqual(stored, [{ id: 'e1' }]);
+  });
+
+  it('leases a due delivery to one owner until the lease expires; a stale owner cannot record it', async () => {
+    assert.deepEqual(await store.webhooks.claimDue(later(-1), 'node-a', later(10), 10), [], 'not due yet');
+    const [claimed] = await store.webhooks.claimDue(at, 'node-a', later(10), 10);
+    assert.deepEqual(claimed, { endpointId: 'w1', eventId: 'e1', attempts: 0, url: 'https://hooks.example.com/w1', secret: 'whsec_c2VjcmV0', payload: '{"id":"e1"}' });
+    assert.deepEqual(await store.webhooks.claimDue(later(9), 'node-b', later(20), 10), [], 'leased to node-a');
+    assert.equal((await store.webhooks.claimDue(later(10), 'node-b', later(20), 10)).length, 1, 'the lease expired');
+    assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', true)), false);
+    assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-b', false)), true);
+    const [log] = await store.webhooks.pageDeliveries('w1', undefined, 10);
+    assert.equal(log!.status, 'pending');
+    assert.equal(log!.attempts, 1);
+    assert.equal(log!.nextAttemptAt, later(5));
+  });
+
+  it('never claims a delivered delivery again; redeliver makes it due at once', async () => {
+    await store.webhooks.claimDue(later(5), 'node-a', later(20), 10);
+    assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', true)), true);
+    assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
+    assert.equal(await store.webhooks.redeliver({ accountId: env.accountId, environmentId: staging.environmentId }, 'e1', undefined, later(30)), 0);
+    assert.equal(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', 'w1', later(30)), 1);
+    assert.equal((await store.webhooks.claimDue(later(30), 'node-a', later(40), 10)).length, 1);
+  });
+
+  it('disables an endpoint failing since the cutoff, and skips it when writing and claiming', async () => {
+    assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', false, { disable: { failingSince: later(60), reason: 'failing' } })), true);
+    const disabled = await store.webhooks.findEndpoint({ accountId: env.accountId }, 'w1');
+    assert.equal(disabled!.active, false);
+    assert.equal(disabled!.disabledReason, 'failing');
+    assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
+    await store.imports.insert(writingImport('i2'));
+    await store.imports.complete('i2', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e2', env));
+    assert.equal(await store.webhooks.countDeliveries('w1'), 1);
+  });
+
+  it('writes an account-wide event (no environment) for every environment, and an import deletion for its environment', async () => {
+    await store.compliance.hideEndUser(env.accountId, 'u', event('e3', null, 'import.deleted'));
+    assert.equal(await store.webhooks.countDeliveries('w2'), 1);
+    assert.equal(await store.webhooks.countDeliveries('w4'), 0, 'subscribed to import.completed only');
+    assert.equal(await store.compliance.hideComplete(env.accountId, 'missing', event('e4', env, 'import.deleted')), false);
+    assert.equal(await store.webhooks.countDeliveries('w2'), 1, 'no event without the deletion');
+    assert.equal(await store.webhooks.deleteEndpoint({ accountId: env.accountId, environmentId: staging.environmentId }, 'w2'), false);
+    assert.equal(await store.webhooks.deleteEndpoint({ accountId: env.accountId, environmentId: env.environmentId }, 'w2'), true);
+  });
+
+  it('erases the events about a deleted import or end-user, and prunes events by age', async () => {
+    const events = async () => (await h.sql<{ id: string }>('SELECT id FROM webhook_events ORDER BY id')).map((row) => row.id);
+    await store.webhooks.insertEndpoint({ ...endpoint('w5', env, ['import.completed', 'import.deleted', 'end_user.deleted']) }, 10);
+    await store.imports.insert({ ...writingImport('i3'), endUserId: 'ada' });
+    const about = { importId: 'i3', endUserId: 'ada' };
+    await store.imports.complete('i3', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e5', env), ...about });
+    await store.imports.insert({ ...writingImport('i4'), endUserId: 'bob' });
+    await store.imports.complete('i4', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e6', env), importId: 'i4', endUserId: 'bob' });
+    assert.ok((await events()).includes('e5') && (await events()).includes('e6'));
+    await store.compliance.hideComplete(env.accountId, 'i4', { ...event('e7', env, 'import.deleted'), importId: 'i4', endUserId: 'bob' });
+    assert.ok(!(await events()).includes('e6') && (await events()).includes('e7'));
+    await store.compliance.hideEndUser(env.accountId, 'ada', { ...event('e8', null, 'end_user.deleted'), endUserId: 'ada' });
+    assert.ok(!(await events()).includes('e5') && (await events()).includes('e8'));
+    await store.compliance.hideEndUser(env.accountId, 'bob');
+    assert.ok(!(await events()).includes('e7'), "the end-user's import.deleted goes too");
+    assert.equal(await store.webhooks.pruneEvents(later(1), 1), 1);
+    const left = (await events()).length;
+    assert.equal(await store.webhooks.pruneEvents(at, 100), 0, 'none created before the cutoff');
+    assert.equal(await store.webhooks.pruneEvents(later(1), 100), left);
+    assert.deepEqual(await events(), []);
+  });
+});
