@@ -10,7 +10,7 @@ import { contactRows, countRows } from '../imports/helpers';
 
 // Deleting a big import, or everything of an end-user, must not hold the server: the import disappears
 // from every read at once, then its rows go in small transactions with other requests served in between;
-// a failure or a stop midway leaves nothing visible, and the next start finishes the clean-up.
+// a failure or a stop midway leaves nothing visible, and the next clean-up (of any node) finishes it.
 
 let h: Harness;
 let env: TestEnvironment;
@@ -74,7 +74,7 @@ describe('batched deletes', () => {
     assert.equal(countRows(h, 'import_rows', kept), 10);
   });
 
-  it('a deletion that fails midway leaves the import hidden, never half-visible; the next start removes the rest', async () => {
+  it('a deletion that fails midway leaves the import hidden, never half-visible; the next clean-up removes the rest', async () => {
     const id = insertImport(h, env, { rows: 3 * ROWS_PER_DELETE });
     h.storage.sqlite.exec(`CREATE TRIGGER fail_midway BEFORE DELETE ON import_rows WHEN old.row_index = ${2 * ROWS_PER_DELETE + 5} BEGIN SELECT RAISE(ABORT, 'injected'); END`);
     const response = await send('DELETE', `/v1/imports/${id}`);

@@ -3,6 +3,7 @@ import { newId } from '../../core/ids';
 import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
+import { keepLease, leaseEnd } from '../leases';
 import { RowChecker } from './check-rows';
 import { removeHiddenImport } from './remove-import';
 import type { CellStats } from './schemas';
@@ -28,8 +29,10 @@ export type ImportHeader = Pick<
 /**
  * Writes one import: `begin` stores it as 'writing' (invisible to every read), `append` stores slices of
  * checked rows in order, `finish` stores the counts and statistics and flips it to 'complete' in one
- * statement, `abort` deletes it with its rows (in small transactions). A process killed in between leaves a 'writing' import that
- * cleanAbandonedImports removes. Used by POST /imports (JSON and NDJSON) and the CLI's bulk load.
+ * statement, `abort` deletes it with its rows (in small transactions). The import is this node's under a lease
+ * renewed while it is written (IMPORTD_LEASE_SECONDS); a node killed in between leaves a 'writing' import whose
+ * lease runs out, and any node's cleanAbandonedImports then removes it. Used by POST /imports (JSON and NDJSON)
+ * and the CLI's bulk load.
  */
 export interface ImportWriter {
   readonly importId: string;
@@ -43,17 +46,21 @@ export interface ImportWriter {
 
 export async function beginImport(ctx: ServiceContext, header: ImportHeader): Promise<ImportWriter> {
   const startedAt = isoTime(ctx.clock);
+  const node = ctx.store.nodeId;
   const row: ImportRow = {
     ...header,
     id: newId(),
     status: 'writing',
-    writerPid: process.pid,
+    writerNode: node,
+    leaseUntil: leaseEnd(ctx),
     rowCount: 0,
     cellStats: '{}',
     createdAt: startedAt,
     updatedAt: startedAt,
   };
   await ctx.store.imports.insert(row);
+  const lease = keepLease(ctx, async (until) => await ctx.store.imports.renewLease(row.id, node, until));
+  const removed = () => conflict('the import was deleted while it was being written');
   let rowCount = 0;
   return {
     importId: row.id,
@@ -61,6 +68,8 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       return rowCount;
     },
     async append(texts) {
+      // Taken over by another node's clean-up (this one missed its renewals): it is being removed, stop now.
+      if (lease.lost) throw removed();
       await ctx.store.rows.append(row.id, rowCount, texts);
       rowCount += texts.length;
     },
@@ -68,10 +77,12 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
-      if (!(await ctx.store.imports.complete(row.id, process.pid, values))) throw conflict('the import was deleted while it was being written');
-      return { ...row, ...values, status: 'complete', writerPid: null };
+      lease.stop();
+      if (!(await ctx.store.imports.complete(row.id, node, values))) throw removed();
+      return { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
     },
     async abort() {
+      lease.stop();
       await removeHiddenImport(ctx, row.id);
     },
   };

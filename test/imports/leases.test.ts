@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createHarness, createTestEnvironment, DEFAULT_LIMITS, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { joinNode, type Node } from '../helpers/nodes';
+import { countRows, contactRows } from './helpers';
+import { beginImport, cleanAbandonedImports, prepareImportHeader, RowChecker, type ImportWriter } from '../../src/services/imports';
+import { removeHiddenImport } from '../../src/services/imports/remove-import';
+import type { ServiceContext } from '../../src/services/context';
+
+const LEASE_MS = 30_000;
+
+// Two nodes on one database file, each with its own clock: node A writes, node B cleans up.
+describe('unfinished imports are held by a lease, never by process id', () => {
+  const clockA = testClock();
+  const clockB = testClock();
+  let h: Harness;
+  let env: TestEnvironment;
+  let b: Node;
+  before(async () => {
+    h = await createHarness({ clock: clockA });
+    env = await createTestEnvironment(h);
+    b = await joinNode(h, { clock: clockB });
+  });
+  after(() => {
+    b.close();
+    h.close();
+  });
+
+  const begin = async (ctx: ServiceContext, rows = 10): Promise<ImportWriter> => {
+    const header = await prepareImportHeader(ctx, { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api' }, { meta: { schemaKey: 'c' } });
+    const writer = await beginImport(ctx, header);
+    await writer.append(new RowChecker(DEFAULT_LIMITS.rowBytes).check(contactRows(rows)));
+    return writer;
+  };
+  const stats = () => new RowChecker(DEFAULT_LIMITS.rowBytes).stats();
+  const owner = (id: string) => h.storage.sqlite.prepare('SELECT writer_node AS node, lease_until AS lease FROM imports WHERE id = ?').get(id) as { node: string | null; lease: string | null };
+
+  it('each node has its own id, recorded on the imports it writes with a lease of IMPORTD_LEASE_SECONDS', async () => {
+    assert.notEqual(h.ctx.store.nodeId, b.ctx.store.nodeId);
+    const writer = await begin(h.ctx);
+    assert.deepEqual(owner(writer.importId), { node: h.ctx.store.nodeId, lease: new Date(clockA().getTime() + LEASE_MS).toISOString() });
+    await writer.finish(stats());
+    assert.deepEqual(owner(writer.importId), { node: null, lease: null });
+  });
+
+  it("node B's clean-up never removes an import node A is writing; A completes it", async () => {
+    const writer = await begin(h.ctx);
+    clockB.set(clockA().toISOString());
+    clockB.advance(LEASE_MS - 1);
+    assert.equal(await cleanAbandonedImports(b.ctx), 0);
+    await writer.append(new RowChecker(DEFAULT_LIMITS.rowBytes).check(contactRows(5)));
+    const done = await writer.finish(stats());
+    assert.equal(done.rowCount, 15);
+    assert.equal(countRows(h, 'import_rows', writer.importId), 15);
+  });
+
+  it("a renewed lease keeps the import A's however long it writes", async () => {
+    const writer = await begin(h.ctx);
+    clockA.advance(LEASE_MS - 1000);
+    assert.equal(await h.ctx.store.imports.renewLease(writer.importId, h.ctx.store.nodeId, new Date(clockA().getTime() + LEASE_MS).toISOString()), true);
+    clockB.set(clockA().toISOString());
+    clockB.advance(LEASE_MS - 1);
+    assert.equal(await cleanAbandonedImports(b.ctx), 0);
+    assert.equal((await writer.finish(stats())).status, 'complete');
+  });
+
+  it("once A's lease has run out, B's clean-up removes the import with its rows; A can neither renew nor complete it", async () => {
+    const writer = await begin(h.ctx, 2500);
+    clockB.set(clockA().toISOString());
+    clockB.advance(LEASE_MS);
+    assert.equal(await cleanAbandonedImports(b.ctx), 1);
+    assert.equal(countRows(h, 'imports', writer.importId), 0);
+    assert.equal(countRows(h, 'import_rows', writer.importId), 0);
+    assert.equal(await h.ctx.store.imports.renewLease(writer.importId, h.ctx.store.nodeId, clockA().toISOString()), false);
+    await assert.rejects(writer.finish(stats()), { code: 'conflict' });
+  });
+
+  it('complete succeeds only for the owner node', async () => {
+    const writer = await begin(h.ctx);
+    const values = { rowCount: 10, cellStats: '{}', createdAt: clockA().toISOString(), updatedAt: clockA().toISOString() };
+    assert.equal(await b.ctx.store.imports.complete(writer.importId, b.ctx.store.nodeId, values), false);
+    assert.equal(await h.ctx.store.imports.complete(writer.importId, h.ctx.store.nodeId, values), true);
+    assert.equal(await h.ctx.store.imports.complete(writer.importId, h.ctx.store.nodeId, values), false, 'only once');
+  });
+
+  it('a removal held by one node is not taken by another until that lease ends; a stopped removal gives its lease up', async () => {
+    const writer = await begin(h.ctx, 3000);
+    clockB.set(clockA().toISOString());
+    clockB.advance(LEASE_MS);
+    const claimed = await b.ctx.store.imports.claimAbandoned(b.ctx.store.nodeId, clockB().toISOString(), new Date(clockB().getTime() + LEASE_MS).toISOString(), 10);
+    assert.deepEqual(claimed, [writer.importId]);
+    clockA.set(clockB().toISOString());
+    assert.equal(await removeHiddenImport(h.ctx, writer.importId), 0, "B holds it: A leaves it to B");
+    assert.equal(countRows(h, 'import_rows', writer.importId), 3000);
+    const stop = new AbortController();
+    stop.abort();
+    assert.equal(await removeHiddenImport(b.ctx, writer.importId, stop.signal), 0);
+    assert.equal(owner(writer.importId).lease, clockB().toISOString(), 'the lease ended when B stopped');
+    assert.equal(await cleanAbandonedImports(h.ctx), 1, 'A finishes the removal at once');
+    assert.equal(countRows(h, 'import_rows', writer.importId), 0);
+  });
+});
