@@ -112,4 +112,42 @@ describe('the store contract (SQLite)', () => {
     await store.sessions.revoke('j1', '2026-01-31T14:00:00.000Z');
     assert.equal((await store.sessions.find('j1'))!.revokedAt, '2026-01-31T13:00:00.000Z');
   });
+
+  it('locks: one owner at a time until its lease ends; the owner extends and releases it', async () => {
+    const t = (minute: number) => `2026-01-31T12:${String(minute).padStart(2, '0')}:00.000Z`;
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(0), t(1)), true);
+    assert.equal(await store.locks.tryAcquire('job', 'node-b', t(0), t(1)), false, 'held by A');
+    assert.equal(await store.locks.tryAcquire('other', 'node-b', t(0), t(1)), true, 'another name is free');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(0), t(2)), true, 'A extends it');
+    assert.equal(await store.locks.tryAcquire('job', 'node-b', t(1), t(3)), false, 'still held by A until t(2)');
+    assert.equal(await store.locks.tryAcquire('job', 'node-b', t(2), t(3)), true, 'ran out: B takes it');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(2), t(3)), false);
+    await store.locks.release('job', 'node-a');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(2), t(3)), false, "A cannot release B's lock");
+    await store.locks.release('job', 'node-b');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(2), t(3)), true, 'released: free at once');
+  });
+
+  it('rate limits: counts per key and window, a new window starts from one', async () => {
+    const minute = 60_000;
+    assert.equal(await store.rateLimits.hit('key-1', 0, minute), 1);
+    assert.equal(await store.rateLimits.hit('key-1', 0, minute), 2);
+    assert.equal(await store.rateLimits.hit('key-2', 0, minute), 1);
+    assert.equal(await store.rateLimits.hit('key-1', minute, minute), 1);
+  });
+
+  it('change notices reach every subscriber of the topic until it unsubscribes', async () => {
+    const seen: string[] = [];
+    const stop = store.notices.subscribe('theme', { notice: (subject) => seen.push(subject), resync: () => seen.push('resync') });
+    await store.notices.publish('theme', 'account-1');
+    await waitUntil(() => seen.length === 1);
+    stop();
+    await store.notices.publish('theme', 'account-2');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(seen, ['account-1']);
+  });
 });
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
