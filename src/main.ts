@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig, type RawConfig } from './config/config';
 import { createLogger } from './core/logger';
+import { redactDatabaseUrl } from './core/database-url';
+import { openStore, type OpenStoreOptions } from './db/open-store';
 import { DatabaseFileError } from './db/sqlite/database-file';
-import { openDatabase, type OpenOptions } from './db/sqlite/open-database';
-import { createSqliteStore } from './db/sqlite/store';
 import { createApp } from './http/app';
 import { startMetricsListener } from './http/metrics/listener';
 import { createMetrics } from './http/metrics/registry';
@@ -19,21 +19,24 @@ import { schedule } from './services/schedule';
 import { VERSION } from './version';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
-export type Platform = Pick<OpenOptions, 'nativeBinding' | 'migrations'> & { versionSuffix?: string; parseWorker?: WorkerScript; embedScript?: string };
+export type Platform = Pick<OpenStoreOptions, 'nativeBinding' | 'migrations' | 'pgMigrations'> & { versionSuffix?: string; parseWorker?: WorkerScript; embedScript?: string };
 
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
   const config = (overrides: Partial<RawConfig>) => loadConfig(env, overrides);
   const open = async (overrides: Partial<RawConfig>, { create = false } = {}) => {
     const settings = config(overrides);
-    const storage = openStorage(settings.dbPath, { ...platform, create });
-    const ctx = await createServiceContext(createSqliteStore(storage), settings, undefined, platform.parseWorker);
+    const storage = await openStorage(settings.dbPath, { ...platform, create });
+    const ctx = await createServiceContext(storage.store, settings, undefined, platform.parseWorker).catch(async (error: unknown) => {
+      await storage.close();
+      throw error;
+    });
     return {
       ctx,
       created: storage.created,
-      close: () => {
+      close: async () => {
         void ctx.parsePool.close();
-        storage.close();
+        await storage.close();
       },
     };
   };
@@ -46,13 +49,13 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const settings = config(overrides);
       const logger = createLogger(settings.logLevel, (line) => io.out(line));
       const { ctx, created, close } = await open(overrides, { create: true });
-      if (created) logger.info('database created', { db: ctx.config.dbPath });
+      if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
       const metrics = settings.metricsAddr ? createMetrics(ctx) : undefined;
       const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
       const server = await startServer(createApp({ ctx, logger, embedSource, metrics }).fetch, settings, logger).catch((error: unknown) => {
         void metricsListener?.close();
-        close();
+        void close();
         throw error;
       });
       // At start and then every lease: imports whose writer stopped renewing its lease (a node that died).
@@ -81,16 +84,16 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       await metricsListener?.close();
       await retention.stop();
       await cleanup.stop();
-      close();
+      await close();
       logger.info('stopped');
     },
   };
 }
 
-/** Opens the database, turning an unusable path into the CLI's error vocabulary (the path named in both). */
-function openStorage(file: string, options: OpenOptions) {
+/** Opens the database, turning an unusable path or URL into the CLI's error vocabulary (named in both). */
+async function openStorage(target: string, options: OpenStoreOptions) {
   try {
-    return openDatabase(file, options);
+    return await openStore(target, options);
   } catch (error) {
     if (!(error instanceof DatabaseFileError)) throw error;
     if (error.kind === 'missing') {

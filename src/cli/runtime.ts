@@ -9,7 +9,7 @@ export interface CliRuntime {
    * Loads configuration (flags over environment) and opens the migrated database. Only `create` makes a
    * missing database (then `created` is true); without it a missing database is not_found, naming the path.
    */
-  open(overrides: Partial<RawConfig>, options?: { create?: boolean }): Promise<{ ctx: ServiceContext; created: boolean; close(): void }>;
+  open(overrides: Partial<RawConfig>, options?: { create?: boolean }): Promise<{ ctx: ServiceContext; created: boolean; close(): void | Promise<void> }>;
   loadConfig(overrides: Partial<RawConfig>): Config;
   /** Runs the HTTP server until it is told to stop; resolves once drained and closed. */
   serve(overrides: Partial<RawConfig>): Promise<void>;
@@ -26,6 +26,6 @@ export async function withServices<T>(
   try {
     return await work(ctx);
   } finally {
-    close();
+    await close();
   }
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isPostgresUrl } from '../core/database-url';
 
 /** Parses sizes such as `64mb`, `512kb`, `1gb` or a plain byte count. */
 const byteSize = z
@@ -52,8 +53,8 @@ export const ConfigSchema = z.object({
   IMPORTD_DB: z
     .string()
     .min(1)
-    // Never taken as a file name: until the PostgreSQL store lands, such a URL is refused by name.
-    .refine((value) => !/^postgres(ql)?:\/\//i.test(value), 'PostgreSQL is not supported yet: give the path of a SQLite database file')
+    // A postgres:// URL must parse as one: a typo is reported here, never taken as a file name.
+    .refine((value) => !isPostgresUrl(value) || URL.canParse(value), 'expected a PostgreSQL URL such as postgres://user:password@host:5432/importd')
     .default('./data/importd.db'),
   IMPORTD_HOST: listenHost.default('0.0.0.0'),
   IMPORTD_PORT: z.coerce.number({ error: 'expected a port number' }).int('expected a port number').min(0).max(65535, 'expected a port number up to 65535').default(8080),
@@ -92,6 +93,7 @@ export type RawConfig = z.input<typeof ConfigSchema>;
 const FLAGS: Partial<Record<keyof RawConfig, string>> = { IMPORTD_DB: '--db', IMPORTD_HOST: '--host', IMPORTD_PORT: '--port' };
 
 export interface Config {
+  /** A SQLite file's absolute path, or a `postgres://` URL as given (src/core/database-url.ts). */
   dbPath: string;
   host: string;
   port: number;
@@ -177,7 +179,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
   }
   return {
     // Resolved once, so every message names the file the working folder made of a relative path.
-    dbPath: c.IMPORTD_DB === ':memory:' ? c.IMPORTD_DB : path.resolve(c.IMPORTD_DB),
+    dbPath: c.IMPORTD_DB === ':memory:' || isPostgresUrl(c.IMPORTD_DB) ? c.IMPORTD_DB : path.resolve(c.IMPORTD_DB),
     host: c.IMPORTD_HOST,
     port: c.IMPORTD_PORT,
     maxBodyBytes: c.IMPORTD_MAX_BODY,

@@ -1,3 +1,4 @@
+import { redactDatabaseUrl } from '../core/database-url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { Config } from '../config/config';
@@ -35,7 +36,7 @@ export function startServer(fetch: (request: Request) => Response | Promise<Resp
         },
       },
       (info) => {
-        logger.info('listening', { host: config.host, port: info.port, db: config.dbPath });
+        logger.info('listening', { host: config.host, port: info.port, db: redactDatabaseUrl(config.dbPath) });
         resolve({
           port: info.port,
           close: () =>

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { createCliHarness, type CliHarness } from '../helpers/cli';
 
 let cli: CliHarness;
-before(() => {
-  cli = createCliHarness();
+before(async () => {
+  cli = await createCliHarness();
 });
 after(() => cli.close());
 
@@ -83,7 +83,7 @@ describe('importd env and account commands (in-process)', () => {
   });
 
   it('fails fast naming a bad setting', async () => {
-    const bad = createCliHarness({ IMPORTD_PORT: 'eighty' });
+    const bad = await createCliHarness({ IMPORTD_PORT: 'eighty' });
     try {
       const { code, stderr } = await bad.run('serve');
       assert.equal(code, 2);

@@ -20,7 +20,7 @@ after(() => server.close());
 
 describe('importd healthcheck', () => {
   it('checks 127.0.0.1 on IMPORTD_PORT by default and exits 0 on 200', async () => {
-    const cli = createCliHarness({ IMPORTD_PORT: String(port) });
+    const cli = await createCliHarness({ IMPORTD_PORT: String(port) });
     try {
       const result = await cli.run('healthcheck');
       assert.equal(result.code, 0, result.stderr);
@@ -39,7 +39,7 @@ describe('importd healthcheck', () => {
     it(`exits 1 on ${c.name}`, async () => {
       status = c.answer;
       const target = c.closedPort ? await freePort() : port;
-      const cli = createCliHarness();
+      const cli = await createCliHarness();
       try {
         const result = await cli.run('healthcheck', '--url', `http://127.0.0.1:${target}${c.path}`);
         assert.equal(result.code, 1);
@@ -54,7 +54,7 @@ describe('importd healthcheck', () => {
   }
 
   it('takes --port over IMPORTD_PORT', async () => {
-    const cli = createCliHarness({ IMPORTD_PORT: '1' });
+    const cli = await createCliHarness({ IMPORTD_PORT: '1' });
     try {
       const result = await cli.run('healthcheck', '--port', String(port));
       assert.equal(result.code, 0, result.stderr);

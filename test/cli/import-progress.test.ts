@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { runCli } from '../../src/cli/program';
 import { createRuntime } from '../../src/main';
-import { createCliHarness } from '../helpers/cli';
+import { createCliHarness, type CliHarness } from '../helpers/cli';
 
-const cli = createCliHarness();
+let cli: CliHarness;
+before(async () => {
+  cli = await createCliHarness();
+});
 after(() => cli.close());
 
 describe('importd import progress on a terminal', () => {

@@ -29,7 +29,7 @@ const importCount = () => {
 };
 
 before(async () => {
-  cli = createCliHarness();
+  cli = await createCliHarness();
   assert.equal((await cli.run('env', 'create', 'ops')).code, 0);
 });
 after(() => cli.close());
@@ -140,7 +140,7 @@ describe('importd import FILE', () => {
 describe('importd import FILE under IMPORTD_MAX_IMPORT_BYTES', () => {
   let small: CliHarness;
   before(async () => {
-    small = createCliHarness({ IMPORTD_MAX_IMPORT_BYTES: '2kb' });
+    small = await createCliHarness({ IMPORTD_MAX_IMPORT_BYTES: '2kb' });
     assert.equal((await small.run('env', 'create', 'ops')).code, 0);
   });
   after(() => small.close());

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config';
-import { openDatabase } from '../../src/db/sqlite/open-database';
-import { createSqliteStore } from '../../src/db/sqlite/store';
+import { openStore } from '../../src/db/open-store';
 import { resolveAccount } from '../../src/services/accounts';
 import { verifySession } from '../../src/services/auth';
 import { createServiceContext } from '../../src/services/create-context';
@@ -17,11 +16,11 @@ describe('importd session issue (in-process)', () => {
   let templateId: string;
   /** Runs `work` on the CLI's database, as the server would see it. */
   const onDatabase = async <T>(work: (ctx: Awaited<ReturnType<typeof createServiceContext>>) => T | Promise<T>): Promise<T> => {
-    const storage = openDatabase(cli.dbPath);
+    const storage = await openStore(cli.dbPath);
     try {
-      return await work(await createServiceContext(createSqliteStore(storage), loadConfig({}, { IMPORTD_DB: cli.dbPath })));
+      return await work(await createServiceContext(storage.store, loadConfig({}, { IMPORTD_DB: cli.dbPath })));
     } finally {
-      storage.close();
+      await storage.close();
     }
   };
   const verify = (token: string, envName = 'ci') =>
@@ -31,7 +30,7 @@ describe('importd session issue (in-process)', () => {
     });
 
   before(async () => {
-    cli = createCliHarness();
+    cli = await createCliHarness();
     assert.equal((await cli.run('env', 'create', 'ci')).code, 0);
     assert.equal((await cli.run('env', 'create', 'other')).code, 0);
     templateId = await onDatabase(async (ctx) => (await createTemplate(ctx, (await resolveAccount(ctx)).id, { schema: { key: 'contacts' } })).id);
@@ -110,11 +109,11 @@ describe('importd session issue (in-process)', () => {
 describe('importd templates list (in-process)', () => {
   let cli: CliHarness;
   before(async () => {
-    cli = createCliHarness();
-    const storage = openDatabase(cli.dbPath);
-    const ctx = await createServiceContext(createSqliteStore(storage), loadConfig({}, { IMPORTD_DB: cli.dbPath }));
+    cli = await createCliHarness();
+    const storage = await openStore(cli.dbPath);
+    const ctx = await createServiceContext(storage.store, loadConfig({}, { IMPORTD_DB: cli.dbPath }));
     for (let i = 0; i < 105; i++) await createTemplate(ctx, (await resolveAccount(ctx)).id, { schema: {}, key: `t${i}` });
-    storage.close();
+    await storage.close();
   });
   after(() => cli.close());
 

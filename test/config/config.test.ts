@@ -58,8 +58,8 @@ describe('configuration', () => {
     [{ IMPORTD_LLM_URL: 'http://127.0.0.1:1/v1' }, 'IMPORTD_LLM_URL'],
     [{ IMPORTD_HOST: '256.1.1.1' }, 'IMPORTD_HOST'],
     [{ IMPORTD_HOST: 'bad host' }, 'IMPORTD_HOST'],
-    [{ IMPORTD_DB: 'postgres://importd@db.internal/importd' }, 'IMPORTD_DB'],
-    [{ IMPORTD_DB: 'POSTGRESQL://db.internal:5432/importd?sslmode=require' }, 'IMPORTD_DB'],
+    [{ IMPORTD_DB: 'postgres://importd@[db.internal/importd' }, 'IMPORTD_DB'],
+    [{ IMPORTD_DB: 'postgresql://u:p@db:port/importd' }, 'IMPORTD_DB'],
     [{ IMPORTD_LLM_MAX_PROMPT: '10' }, 'IMPORTD_LLM_MAX_PROMPT'],
     [{ IMPORTD_LLM_CACHE_ENTRIES: '-1' }, 'IMPORTD_LLM_CACHE_ENTRIES'],
     [{ IMPORTD_MAP_HEADERS_BUDGET: 'many' }, 'IMPORTD_MAP_HEADERS_BUDGET'],
@@ -68,6 +68,10 @@ describe('configuration', () => {
     it(`fails fast naming ${name} for ${JSON.stringify(env)}`, () => {
       assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.includes(name));
     });
+  }
+
+  for (const url of ['postgres://importd@db.internal/importd', 'POSTGRESQL://u:p@db.internal:5432/importd?sslmode=require']) {
+    it(`takes the PostgreSQL URL ${url} as it is, never as a file path`, () => assert.equal(loadConfig({ IMPORTD_DB: url }).dbPath, url));
   }
 
   const hosts = ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'importd.internal', 'my-host'];
@@ -79,7 +83,7 @@ describe('configuration', () => {
     [{ IMPORTD_PORT: '99999' }, 'invalid setting --port: expected a port number up to 65535'],
     [{ IMPORTD_PORT: 'http' }, 'invalid setting --port: expected a port number'],
     [{ IMPORTD_HOST: '256.1.1.1' }, 'invalid setting --host: expected an IP address (such as 127.0.0.1 or ::) or a host name'],
-    [{ IMPORTD_DB: 'postgresql://u:p@db/importd' }, 'invalid setting --db: PostgreSQL is not supported yet: give the path of a SQLite database file'],
+    [{ IMPORTD_DB: 'postgresql://u:p@db:port/importd' }, 'invalid setting --db: expected a PostgreSQL URL such as postgres://user:password@host:5432/importd'],
   ];
   for (const [overrides, message] of flags) {
     it(`names the flag, not the variable, for a flag's bad value ${JSON.stringify(overrides)}`, () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ApiKeyRow, EnvironmentRow, Store, TemplateRow } from '../../src/db/store';
 import { UniqueViolationError } from '../../src/db/store';
 import { createHarness, type Harness } from '../helpers/harness';
+import { testEngine } from '../helpers/test-database';
 
 // What every engine's store must do beyond what the HTTP suites see: the engine-neutral unique error, and
 // the atomic methods writing all or nothing.
@@ -24,7 +25,7 @@ function template(accountId: string, id: string, templateKey: string): TemplateR
   return { id, accountId, key: templateKey, schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at };
 }
 
-describe('the store contract (SQLite)', () => {
+describe(`the store contract (${testEngine})`, () => {
   let h: Harness;
   let store: Store;
   let accountId: string;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../src/cli/io';
 import { openDatabase } from '../../src/db/sqlite/open-database';
+import { createPgTestDatabase, testEngine } from './test-database';
 import { runCli } from '../../src/cli/program';
 import type { CliRuntime } from '../../src/cli/runtime';
 import { createRuntime } from '../../src/main';
@@ -13,14 +14,18 @@ export interface CliHarness {
   dbPath: string;
   /** Runs `importd ARGS` in-process on the temporary database; returns exit code and captured output. */
   run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-  close(): void;
+  close(): Promise<void>;
 }
 
-/** A temporary folder with a migrated database (as `importd migrate` makes it), unless `fresh` leaves none. */
-export function createCliHarness(env: Record<string, string> = {}, { fresh = false } = {}): CliHarness {
+/**
+ * A temporary folder and a migrated database (as `importd migrate` makes it), unless `fresh` leaves none
+ * (on PostgreSQL: an empty database, as its operator creates it).
+ */
+export async function createCliHarness(env: Record<string, string> = {}, { fresh = false } = {}): Promise<CliHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-cli-'));
-  const dbPath = path.join(dir, 'importd.db');
-  if (!fresh) openDatabase(dbPath).close();
+  const pg = testEngine === 'postgres' ? await createPgTestDatabase({ migrated: !fresh }) : undefined;
+  const dbPath = pg?.url ?? path.join(dir, 'importd.db');
+  if (!fresh && !pg) openDatabase(dbPath).close();
   return {
     dir,
     dbPath,
@@ -31,7 +36,10 @@ export function createCliHarness(env: Record<string, string> = {}, { fresh = fal
       const code = await runCli(createRuntime(io, { IMPORTD_DB: dbPath, ...env }), args);
       return { code, stdout, stderr };
     },
-    close: () => rmSync(dir, { recursive: true, force: true }),
+    close: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await pg?.drop();
+    },
   };
 }
 

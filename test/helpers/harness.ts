@@ -4,8 +4,12 @@ import path from 'node:path';
 import { loadConfig, type RawConfig } from '../../src/config/config';
 import type { Clock } from '../../src/core/clock';
 import { createLogger } from '../../src/core/logger';
+import pg from 'pg';
+import { openPostgres } from '../../src/db/postgres/open-database';
+import { createPostgresStore } from '../../src/db/postgres/store';
 import { openDatabase, type Storage } from '../../src/db/sqlite/open-database';
 import { createSqliteStore } from '../../src/db/sqlite/store';
+import type { Store } from '../../src/db/store';
 import { createApp } from '../../src/http/app';
 import { createAccount } from '../../src/services/accounts';
 import type { ServiceContext } from '../../src/services/context';
@@ -14,6 +18,7 @@ import { createEnvironment } from '../../src/services/environments';
 import { issueSession } from '../../src/services/sessions';
 import { resolveAccount } from '../../src/services/accounts';
 import { resolveEnvironment } from '../../src/services/environments';
+import { createPgTestDatabase, testEngine } from './test-database';
 
 /** A clock tests can move: `clock.advance(ms)`. */
 export function testClock(start = '2026-01-31T12:00:00.000Z'): Clock & { advance(ms: number): void; set(iso: string): void } {
@@ -29,35 +34,89 @@ export function testClock(start = '2026-01-31T12:00:00.000Z'): Clock & { advance
 }
 
 export interface Harness {
+  /** A temporary folder for the test's files (the SQLite database lives in it). */
   dir: string;
+  /** What `--db` takes for this database: the SQLite file, or the PostgreSQL URL. */
   dbPath: string;
+  engine: 'sqlite' | 'postgres';
+  /** SQLite's own handles: only for tests about SQLite itself (marked `sqliteOnly`); throws on PostgreSQL. */
   storage: Storage;
+  /** Runs raw SQL (`?` placeholders) on either engine and answers the rows (counts as numbers): for assertions on stored state. */
+  sql<T = Record<string, any>>(text: string, ...params: unknown[]): Promise<T[]>;
   ctx: ServiceContext;
   app: ReturnType<typeof createApp>;
   logs: string[];
-  close(): void;
+  close(): Promise<void>;
+}
+
+/** An engine's store over a fresh test database, with raw SQL access and a way to drop it. */
+interface TestStorage {
+  dbPath: string;
+  store: Store;
+  storage?: Storage;
+  sql<T>(text: string, params: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
 }
 
 /** A fresh temporary database, service context and in-process app. Call close() in an after hook. */
 export async function createHarness(options: { clock?: Clock; config?: Partial<RawConfig> } = {}): Promise<Harness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-test-'));
-  const dbPath = path.join(dir, 'importd.db');
-  const config = loadConfig({}, { IMPORTD_DB: dbPath, ...options.config });
-  const storage = openDatabase(dbPath);
-  const ctx = await createServiceContext(createSqliteStore(storage), config, options.clock);
+  const opened = testEngine === 'postgres' ? await openPgTestStorage() : openSqliteTestStorage(path.join(dir, 'importd.db'));
+  const config = loadConfig({}, { IMPORTD_DB: opened.dbPath, ...options.config });
+  const ctx = await createServiceContext(opened.store, config, options.clock);
   const logs: string[] = [];
   const app = createApp({ ctx, logger: createLogger('info', (line) => logs.push(line)) });
   return {
     dir,
-    dbPath,
-    storage,
+    dbPath: opened.dbPath,
+    engine: testEngine,
+    get storage(): Storage {
+      if (!opened.storage) throw new Error('h.storage is SQLite only: mark the test sqliteOnly, or use h.sql');
+      return opened.storage;
+    },
+    sql: (text, ...params) => opened.sql(text, params),
     ctx,
     app,
     logs,
-    close() {
+    async close() {
       void ctx.parsePool.close();
-      storage.close();
+      await opened.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function openSqliteTestStorage(dbPath: string): TestStorage {
+  const storage = openDatabase(dbPath);
+  return {
+    dbPath,
+    storage,
+    store: createSqliteStore(storage),
+    sql: async <T>(text: string, params: unknown[]) => storage.sqlite.prepare(text).all(...params) as T[],
+    close: async () => storage.close(),
+  };
+}
+
+/** PostgreSQL's bigint (what count(*) answers) read as a number, as SQLite answers it. */
+const numericCounts = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+async function openPgTestStorage(): Promise<TestStorage> {
+  const database = await createPgTestDatabase();
+  const storage = await openPostgres(database.url);
+  return {
+    dbPath: database.url,
+    store: createPostgresStore(storage),
+    sql: async <T>(text: string, params: unknown[]) => {
+      let n = 0;
+      const result = await storage.pool.query({ text: text.replace(/\?/g, () => `$${++n}`), values: params, types: numericCounts });
+      return result.rows as T[];
+    },
+    close: async () => {
+      await storage.close();
+      await database.drop();
     },
   };
 }

@@ -50,7 +50,7 @@ export function registerEmbed(program: Command, runtime: CliRuntime): void {
         await untilSignal();
         await listening.close();
       } finally {
-        close();
+        await close();
       }
     });
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
 
-/** Where migration files come from: the `migrations/sqlite/` folder on disk, or the executable's assets. */
+/** Where one engine's migration files come from: `migrations/<engine>/` on disk, or the executable's assets. */
 export interface MigrationSource {
   read(relativePath: string): string;
 }
@@ -12,10 +12,12 @@ interface Journal {
   entries: { tag: string; when: number; breakpoints: boolean }[];
 }
 
-/** Finds `migrations/sqlite/` by walking up from this module, so source, tests and the bundle share one copy. */
-export function folderMigrationSource(start: string = __dirname): MigrationSource {
+export type MigrationEngine = 'sqlite' | 'postgres';
+
+/** Finds `migrations/<engine>/` by walking up from this module, so source, tests and the bundle share one copy. */
+export function folderMigrationSource(start: string = __dirname, engine: MigrationEngine = 'sqlite'): MigrationSource {
   for (let dir = start; ; dir = path.dirname(dir)) {
-    const folder = path.join(dir, 'migrations', 'sqlite');
+    const folder = path.join(dir, 'migrations', engine);
     if (existsSync(path.join(folder, 'meta', '_journal.json'))) {
       return { read: (relative) => readFileSync(path.join(folder, relative), 'utf8') };
     }

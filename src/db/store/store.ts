@@ -237,8 +237,11 @@ export interface ChangeNotices {
 export interface StoreAdmin {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
-  /** A consistent online copy into `file` (which exists, empty); returns the pages copied and an integrity verdict. */
-  backup(file: string): Promise<{ pages: number; check: string }>;
+  /**
+   * A consistent online copy into `file` (which exists, empty); returns the pages copied and an integrity
+   * verdict. Absent where the engine's own tool backs up (PostgreSQL: `pg_dump`).
+   */
+  backup?(file: string): Promise<{ pages: number; check: string }>;
 }
 
 export interface Store {

@@ -1,6 +1,7 @@
 import { closeSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { PRIVATE_FILE_MODE } from '../../core/file-modes';
 import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
 import { checkOutputFile } from '../files';
 import { parseInput } from '../validate';
 import { CreateBackupInput, type BackupOutput } from './schemas';
@@ -11,18 +12,23 @@ import { CreateBackupInput, type BackupOutput } from './schemas';
  * server writes (WAL lets writers go on meanwhile). The copy is written beside the target and renamed
  * over it only once complete and verified (`PRAGMA quick_check`), so `file` is never a partial copy; it is
  * one self-contained file (rollback journal), ready to be opened or restored, readable by its owner only.
- * Throws validation_failed (no such folder, a folder, the database or its -wal/-shm), conflict (file
- * exists, no `force`).
+ * Throws validation_failed (no such folder, a folder, the database or its -wal/-shm; a PostgreSQL database,
+ * which pg_dump backs up), conflict (file exists, no `force`).
  */
 export async function createBackup(ctx: ServiceContext, input: CreateBackupInput): Promise<BackupOutput> {
   const { file, force } = parseInput(CreateBackupInput, input);
+  const backup = ctx.store.admin.backup;
+  if (!backup) {
+    const message = 'importd backup copies a SQLite database file; this database is PostgreSQL: back it up with pg_dump (pg_dump --format=custom --file=importd.dump "$IMPORTD_DB")';
+    throw new ServiceError('validation_failed', message);
+  }
   const target = checkOutputFile(ctx, { file, force, field: 'file' });
   const partial = `${target}.partial-${process.pid}`;
   const started = performance.now();
   try {
     // SQLite writes into the file it finds, keeping its mode; O_EXCL refuses anything already there.
     closeSync(openSync(partial, 'wx', PRIVATE_FILE_MODE));
-    const { pages, check } = await ctx.store.admin.backup(partial);
+    const { pages, check } = await backup(partial);
     if (check !== 'ok') throw new Error(`the backup copy failed quick_check: ${check}`);
     renameSync(partial, target);
     return { file: target, pages, bytes: statSync(target).size, durationMs: Math.round(performance.now() - started) };

@@ -1,6 +1,7 @@
 import { realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { lstatIfExists, statIfExists } from '../../lib/stat-if-exists';
+import { isPostgresUrl } from '../../core/database-url';
 import type { ServiceContext } from '../context';
 import { conflict, validationFailed } from '../errors';
 
@@ -45,6 +46,8 @@ export function claimPartialFile(partial: string, force: boolean): void {
 
 /** The real paths of the database's files; the target's real path is compared with them. */
 function databaseFiles(ctx: ServiceContext): Set<string> {
+  // A PostgreSQL database has no file here.
+  if (isPostgresUrl(ctx.config.dbPath)) return new Set();
   const database = realTarget(path.resolve(ctx.config.dbPath));
   return new Set([database, `${database}-wal`, `${database}-shm`, `${database}-journal`]);
 }

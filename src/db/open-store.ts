@@ -1,0 +1,32 @@
+import { isPostgresUrl } from '../core/database-url';
+import { openPostgres } from './postgres/open-database';
+import { createPostgresStore } from './postgres/store';
+import type { MigrationSource } from './sqlite/migrations';
+import { openDatabase, type OpenOptions } from './sqlite/open-database';
+import { createSqliteStore } from './sqlite/store';
+import type { Store } from './store';
+
+export interface OpenedStore {
+  store: Store;
+  /** True when this open created the database (SQLite: the file; PostgreSQL: importd's tables). */
+  created: boolean;
+  close(): Promise<void>;
+}
+
+export type OpenStoreOptions = OpenOptions & {
+  /** PostgreSQL's migrations, when they are not in a `migrations/postgres/` folder (inside the executable). */
+  pgMigrations?: MigrationSource;
+};
+
+/**
+ * Opens and migrates the database `target` names: a `postgres://` URL, or a SQLite file path. Throws
+ * DatabaseFileError (src/db/sqlite/database-file.ts) when it is missing or unusable.
+ */
+export async function openStore(target: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
+  if (isPostgresUrl(target)) {
+    const storage = await openPostgres(target, { create: options.create, migrations: options.pgMigrations });
+    return { store: createPostgresStore(storage), created: storage.created, close: () => storage.close() };
+  }
+  const storage = openDatabase(target, options);
+  return { store: createSqliteStore(storage), created: storage.created, close: async () => storage.close() };
+}

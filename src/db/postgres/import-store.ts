@@ -1,0 +1,56 @@
+import type pg from 'pg';
+import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
+import type { PgDb } from './open-database';
+import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
+import { copyRowTexts, readRowChunk } from './queries/import-rows';
+import {
+  completeImport,
+  countImports,
+  deleteImport,
+  findImport,
+  hideExpiredImports,
+  insertImport,
+  latestCompleteImports,
+  listImportPage,
+  writingImports,
+} from './queries/imports';
+import { countTemplates } from './queries/templates';
+
+/** The repositories of imports, their rows, and the deletions of compliance and retention. */
+export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+  return {
+    imports: {
+      insert: (row) => insertImport(db, row),
+      complete: (id, writerPid, values) => completeImport(db, id, writerPid, values),
+      delete: (id) => deleteImport(db, id),
+      writing: () => writingImports(db),
+      find: (accountId, id) => findImport(db, accountId, id),
+      page: (accountId, query) => listImportPage(db, accountId, query),
+      count: (accountId, filters) => countImports(db, accountId, filters),
+      // One snapshot: the counts and the list describe the same moment.
+      overview: (accountId, latest) =>
+        db.transaction(
+          async (tx) => ({
+            templates: await countTemplates(tx, accountId),
+            imports: await countImports(tx, accountId, {}),
+            latest: await latestCompleteImports(tx, accountId, latest),
+          }),
+          { isolationLevel: 'repeatable read', accessMode: 'read only' },
+        ),
+    },
+    rows: {
+      append: (importId, first, texts) => copyRowTexts(pool, importId, first, texts),
+      chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
+    },
+    compliance: {
+      hideEndUser: (accountId, endUserId) =>
+        db.transaction(async (tx) => ({
+          hidden: await hideImportsOfEndUser(tx, accountId, endUserId),
+          sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId),
+        })),
+      hideComplete: (accountId, importId) => hideCompleteImport(db, accountId, importId),
+      hideExpired: (cutoff, limit) => hideExpiredImports(db, cutoff, limit),
+      deleteRows: (importId, limit) => deleteRowsOfImport(db, importId, limit),
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, PageQuery } from '../../store';
+import type { PgExecutor } from '../open-database';
+import { imports } from '../schema';
+
+export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
+  await db.insert(imports).values(row);
+}
+
+/** Makes a written import visible in one statement; false when it is no longer this writer's. */
+export async function completeImport(
+  db: PgExecutor,
+  id: string,
+  writerPid: number,
+  values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
+): Promise<boolean> {
+  const result = await db
+    .update(imports)
+    .set({ ...values, status: 'complete', writerPid: null })
+    .where(and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerPid, writerPid)));
+  return result.rowCount === 1;
+}
+
+/** Hides imports for deletion in one statement (status 'writing' with no writer); returns their ids. */
+export async function hideImports(db: PgExecutor, where: SQL): Promise<string[]> {
+  const rows = await db.update(imports).set({ status: 'writing', writerPid: null }).where(where).returning({ id: imports.id });
+  return rows.map((row) => row.id);
+}
+
+export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
+  await db.delete(imports).where(eq(imports.id, id));
+}
+
+export async function writingImports(db: PgExecutor): Promise<Pick<ImportRow, 'id' | 'writerPid'>[]> {
+  return await db.select({ id: imports.id, writerPid: imports.writerPid }).from(imports).where(eq(imports.status, 'writing'));
+}
+
+export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
+  const rows = await db
+    .select()
+    .from(imports)
+    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
+    .limit(1);
+  return rows[0];
+}
+
+const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+
+/** One keyset page of the account's complete imports matching the filters (never OFFSET). */
+export async function listImportPage(db: PgExecutor, accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]> {
+  const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
+  const conditions = filterConditions(accountId, query.filters);
+  if (query.after) {
+    const position = sql`(${column}, ${imports.id})`;
+    const cursor = sql`(${query.after.value}, ${query.after.id})`;
+    conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
+  }
+  const order = query.direction === 'desc' ? desc : asc;
+  return await db
+    .select(listColumns)
+    .from(imports)
+    .where(and(...conditions))
+    .orderBy(order(column), order(imports.id))
+    .limit(query.limit);
+}
+
+export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
+  return (await db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters))))[0]?.n ?? 0;
+}
+
+/** The newest complete imports of the account, in the overview's columns. */
+export async function latestCompleteImports(db: PgExecutor, accountId: string, limit: number): Promise<ImportSummaryRow[]> {
+  return await db
+    .select({
+      id: imports.id,
+      templateId: imports.templateId,
+      createdAt: imports.createdAt,
+      updatedAt: imports.updatedAt,
+      fileId: imports.fileId,
+      meta: imports.meta,
+    })
+    .from(imports)
+    .where(and(eq(imports.accountId, accountId), eq(imports.status, 'complete')))
+    .orderBy(desc(imports.createdAt), desc(imports.id))
+    .limit(limit);
+}
+
+/** Hides up to `limit` complete imports created before `cutoff`, oldest first; returns their ids. */
+export async function hideExpiredImports(db: PgExecutor, cutoff: string, limit: number): Promise<string[]> {
+  const ids = db
+    .select({ id: imports.id })
+    .from(imports)
+    .where(and(eq(imports.status, 'complete'), lt(imports.createdAt, cutoff)))
+    .orderBy(asc(imports.createdAt))
+    .limit(limit)
+    // Another node purging at the same time takes other imports instead of waiting for these.
+    .for('update', { skipLocked: true });
+  return await hideImports(db, inArray(imports.id, ids));
+}
+
+function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
+  const conditions: SQL[] = [eq(imports.accountId, accountId), eq(imports.status, 'complete')];
+  if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
+  if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
+  if (filters.endDate) conditions.push(lt(imports.createdAt, filters.endDate));
+  // strpos() instead of LIKE: `%` and `_` in the filter are plain characters (SQLite's instr()).
+  if (filters.userEmail) conditions.push(sql`strpos(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
+  if (filters.environment) {
+    conditions.push(sql`${imports.environmentId} in (select id from environments where account_id = ${accountId} and name = ${filters.environment})`);
+  }
+  return conditions;
+}

@@ -1,0 +1,183 @@
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
+
+// The same tables as src/db/sqlite/schema.ts. Times are ISO 8601 UTC strings with milliseconds and JSON
+// members are text, exactly as on SQLite, so every response is byte-identical across engines. Text compares
+// byte-wise ("C" collation) whatever the database's locale, as SQLite's BINARY does: keyset cursors over
+// times and ids, and lists ordered by key, come out in the same order on both engines.
+const text = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+export const accounts = pgTable('accounts', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  createdAt: text('created_at').notNull(),
+});
+
+export const environments = pgTable(
+  'environments',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: text('created_at').notNull(),
+    lastUsedAt: text('last_used_at'),
+    deletedAt: text('deleted_at'),
+  },
+  (t) => [uniqueIndex('environments_account_name').on(t.accountId, t.name).where(sql`${t.deletedAt} is null`)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'secret' | 'public'>().notNull(),
+    hash: text('hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    active: boolean('active').notNull().default(true),
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
+    createdAt: text('created_at').notNull(),
+    lastUsedAt: text('last_used_at'),
+    deactivatedAt: text('deactivated_at'),
+    expiresAt: text('expires_at'),
+  },
+  (t) => [index('api_keys_environment').on(t.environmentId, t.kind)],
+);
+
+export const templates = pgTable(
+  'templates',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    schema: text('schema').notNull(),
+    source: text('source').notNull(),
+    metadata: text('metadata').notNull().default('{}'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('templates_account_key').on(t.accountId, t.key),
+    index('templates_account_created').on(t.accountId, t.createdAt, t.id),
+    index('templates_account_updated').on(t.accountId, t.updatedAt, t.id),
+  ],
+);
+
+export const imports = pgTable(
+  'imports',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id').references(() => environments.id, { onDelete: 'set null' }),
+    templateId: text('template_id')
+      .notNull()
+      .references(() => templates.id),
+    // 'writing' while rows are still being stored: never visible to readers, removed at start if left over.
+    status: text('status').$type<'writing' | 'complete'>().notNull(),
+    writerPid: integer('writer_pid'),
+    meta: text('meta').notNull(),
+    originalSchema: text('original_schema').notNull(),
+    file: text('file'),
+    fileId: text('file_id'),
+    endUserId: text('end_user_id'),
+    endUserEmail: text('end_user_email'),
+    endUserIp: text('end_user_ip'),
+    importedFrom: text('imported_from'),
+    sessionJti: text('session_jti'),
+    rowCount: integer('row_count').notNull().default(0),
+    cellStats: text('cell_stats').notNull().default('{}'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('imports_account_created').on(t.accountId, t.createdAt, t.id),
+    index('imports_account_updated').on(t.accountId, t.updatedAt, t.id),
+    index('imports_account_template_created').on(t.accountId, t.templateId, t.createdAt, t.id),
+    index('imports_account_template_updated').on(t.accountId, t.templateId, t.updatedAt, t.id),
+    index('imports_account_end_user').on(t.accountId, t.endUserId),
+    index('imports_account_status').on(t.accountId, t.status),
+    index('imports_writing').on(t.status).where(sql`${t.status} = 'writing'`),
+    index('imports_account_environment_created').on(t.accountId, t.environmentId, t.createdAt, t.id),
+    index('imports_account_environment_updated').on(t.accountId, t.environmentId, t.updatedAt, t.id),
+  ],
+);
+
+export const importRows = pgTable(
+  'import_rows',
+  {
+    importId: text('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    rowIndex: integer('row_index').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] })],
+);
+
+export const themes = pgTable('themes', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id')
+    .notNull()
+    .unique()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  lightColors: text('light_colors').notNull(),
+  darkColors: text('dark_colors').notNull(),
+  radius: text('radius').notNull(),
+  sizes: text('sizes').notNull(),
+  effects: text('effects').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    jti: text('jti').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    templateId: text('template_id'),
+    endUserId: text('end_user_id').notNull(),
+    endUserEmail: text('end_user_email'),
+    endUserIp: text('end_user_ip'),
+    metadata: text('metadata').notNull().default('{}'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [index('sessions_account_end_user').on(t.accountId, t.endUserId)],
+);
+
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const learnedMappings = pgTable(
+  'learned_mappings',
+  {
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    schemaKey: text('schema_key').notNull(),
+    fileLabel: text('file_label').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_updated').on(t.accountId, t.updatedAt)],
+);

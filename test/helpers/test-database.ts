@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+// Which engine the suite runs on: `npm run test:pg` (scripts/test-pg.mjs) sets IMPORTD_TEST_DB to the URL of
+// a migrated template database on a throw-away server; each test database is a fresh copy of it.
+
+/** The template database's URL when the suite runs on PostgreSQL. */
+export const TEST_PG_TEMPLATE = process.env.IMPORTD_TEST_DB;
+
+export const testEngine: 'sqlite' | 'postgres' = TEST_PG_TEMPLATE ? 'postgres' : 'sqlite';
+
+/**
+ * Test options for a test or suite about SQLite itself (file modes, WAL, query plans, injected triggers):
+ * skipped with the reason on PostgreSQL, where a counterpart covers the property when it matters.
+ */
+export const sqliteOnly = { skip: testEngine === 'postgres' ? 'about SQLite itself' : false } as const;
+
+let admin: pg.Pool | undefined;
+
+/** Connections to the server's `postgres` database, for CREATE and DROP DATABASE; let the test process exit when idle. */
+function adminPool(template: URL): pg.Pool {
+  if (!admin) {
+    const url = new URL(template);
+    url.pathname = '/postgres';
+    admin = new pg.Pool({ connectionString: url.toString(), max: 2, idleTimeoutMillis: 200, allowExitOnIdle: true });
+  }
+  return admin;
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A new PostgreSQL database for one test: a copy of the migrated template, or empty (`migrated: false`, as
+ * a database an operator has just created).
+ */
+export async function createPgTestDatabase({ migrated = true } = {}): Promise<TestDatabase> {
+  const template = new URL(TEST_PG_TEMPLATE!);
+  const name = `importd_test_${randomBytes(6).toString('hex')}`;
+  const pool = adminPool(template);
+  const source = migrated ? template.pathname.slice(1) : 'template0';
+  await pool.query(`CREATE DATABASE ${name} TEMPLATE ${source}`);
+  const url = new URL(template);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
