@@ -109,8 +109,8 @@ describe('retention with several nodes on one database: one node purges at a tim
       // A gave the lease up when done: B purges next time without waiting.
       assert.deepEqual(await purgeExpiredImports(b.ctx), { imports: 0, rows: 0 });
     } finally {
-      b.close();
-      h.close();
+      await b.close();
+      await h.close();
     }
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createHarness, createTestEnvironment, DEFAULT_LIMITS, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { joinNode, type Node } from '../helpers/nodes';
-import { countRows, contactRows } from './helpers';
+import { contactRows } from './helpers';
 import { beginImport, cleanAbandonedImports, prepareImportHeader, RowChecker, type ImportWriter } from '../../src/services/imports';
 import { removeHiddenImport } from '../../src/services/imports/remove-import';
 import type { ServiceContext } from '../../src/services/context';
@@ -21,9 +21,9 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     env = await createTestEnvironment(h);
     b = await joinNode(h, { clock: clockB });
   });
-  after(() => {
-    b.close();
-    h.close();
+  after(async () => {
+    await b.close();
+    await h.close();
   });
 
   const begin = async (ctx: ServiceContext, rows = 10): Promise<ImportWriter> => {
@@ -33,14 +33,16 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     return writer;
   };
   const stats = () => new RowChecker(DEFAULT_LIMITS.rowBytes).stats();
-  const owner = (id: string) => h.storage.sqlite.prepare('SELECT writer_node AS node, lease_until AS lease FROM imports WHERE id = ?').get(id) as { node: string | null; lease: string | null };
+  const owner = async (id: string) => (await h.sql<{ node: string | null; lease: string | null }>('SELECT writer_node AS node, lease_until AS lease FROM imports WHERE id = ?', id))[0];
+  const count = async (table: 'imports' | 'import_rows', id: string) =>
+    (await h.sql<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${table === 'imports' ? 'id' : 'import_id'} = ?`, id))[0]!.n;
 
   it('each node has its own id, recorded on the imports it writes with a lease of IMPORTD_LEASE_SECONDS', async () => {
     assert.notEqual(h.ctx.store.nodeId, b.ctx.store.nodeId);
     const writer = await begin(h.ctx);
-    assert.deepEqual(owner(writer.importId), { node: h.ctx.store.nodeId, lease: new Date(clockA().getTime() + LEASE_MS).toISOString() });
+    assert.deepEqual(await owner(writer.importId), { node: h.ctx.store.nodeId, lease: new Date(clockA().getTime() + LEASE_MS).toISOString() });
     await writer.finish(stats());
-    assert.deepEqual(owner(writer.importId), { node: null, lease: null });
+    assert.deepEqual(await owner(writer.importId), { node: null, lease: null });
   });
 
   it("node B's clean-up never removes an import node A is writing; A completes it", async () => {
@@ -51,7 +53,7 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     await writer.append(new RowChecker(DEFAULT_LIMITS.rowBytes).check(contactRows(5)));
     const done = await writer.finish(stats());
     assert.equal(done.rowCount, 15);
-    assert.equal(countRows(h, 'import_rows', writer.importId), 15);
+    assert.equal(await count('import_rows', writer.importId), 15);
   });
 
   it("a renewed lease keeps the import A's however long it writes", async () => {
@@ -69,8 +71,8 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     clockB.set(clockA().toISOString());
     clockB.advance(LEASE_MS);
     assert.equal(await cleanAbandonedImports(b.ctx), 1);
-    assert.equal(countRows(h, 'imports', writer.importId), 0);
-    assert.equal(countRows(h, 'import_rows', writer.importId), 0);
+    assert.equal(await count('imports', writer.importId), 0);
+    assert.equal(await count('import_rows', writer.importId), 0);
     assert.equal(await h.ctx.store.imports.renewLease(writer.importId, h.ctx.store.nodeId, clockA().toISOString()), false);
     await assert.rejects(writer.finish(stats()), { code: 'conflict' });
   });
@@ -91,12 +93,12 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     assert.deepEqual(claimed, [writer.importId]);
     clockA.set(clockB().toISOString());
     assert.equal(await removeHiddenImport(h.ctx, writer.importId), 0, "B holds it: A leaves it to B");
-    assert.equal(countRows(h, 'import_rows', writer.importId), 3000);
+    assert.equal(await count('import_rows', writer.importId), 3000);
     const stop = new AbortController();
     stop.abort();
     assert.equal(await removeHiddenImport(b.ctx, writer.importId, stop.signal), 0);
-    assert.equal(owner(writer.importId).lease, clockB().toISOString(), 'the lease ended when B stopped');
+    assert.equal((await owner(writer.importId))!.lease, clockB().toISOString(), 'the lease ended when B stopped');
     assert.equal(await cleanAbandonedImports(h.ctx), 1, 'A finishes the removal at once');
-    assert.equal(countRows(h, 'import_rows', writer.importId), 0);
+    assert.equal(await count('import_rows', writer.importId), 0);
   });
 });

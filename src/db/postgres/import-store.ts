@@ -4,6 +4,8 @@ import type { PgDb } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { copyRowTexts, readRowChunk } from './queries/import-rows';
 import {
+  claimAbandonedImports,
+  claimImport,
   completeImport,
   countImports,
   deleteImport,
@@ -12,7 +14,7 @@ import {
   insertImport,
   latestCompleteImports,
   listImportPage,
-  writingImports,
+  renewImportLease,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
 
@@ -21,9 +23,11 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      complete: (id, writerPid, values) => completeImport(db, id, writerPid, values),
+      complete: (id, writerNode, values) => completeImport(db, id, writerNode, values),
+      renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
+      claimAbandoned: (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
+      claim: (id, node, now, until) => claimImport(db, id, node, now, until),
       delete: (id) => deleteImport(db, id),
-      writing: () => writingImports(db),
       find: (accountId, id) => findImport(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
