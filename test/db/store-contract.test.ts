@@ -139,7 +139,7 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('change notices reach every subscriber of the topic until it unsubscribes', async () => {
     const seen: string[] = [];
-    const stop = store.notices.subscribe('theme', { notice: (subject) => seen.push(subject), resync: () => seen.push('resync') });
+    const stop = await store.notices.subscribe('theme', { notice: (subject) => seen.push(subject), resync: () => seen.push('resync') });
     await store.notices.publish('theme', 'account-1');
     await waitUntil(() => seen.length === 1);
     stop();

@@ -27,46 +27,40 @@ export function createPgNotices(pool: pg.Pool): ChangeNotices {
     }
   };
 
-  const connect = async (resync: boolean): Promise<pg.Client> => {
+  const connect = async (): Promise<pg.Client> => {
     const client = new pg.Client(pool.options);
     client.on('notification', dispatch);
-    const lost = () => {
-      client.removeAllListeners('notification');
-      listener = undefined;
-      if (!closed) scheduleReconnect();
-    };
     client.on('error', () => undefined);
-    client.on('end', lost);
+    client.once('end', () => {
+      listener = undefined;
+      reconnect();
+    });
     await client.connect();
     for (const topic of subscribers.keys()) await client.query(`LISTEN ${channelOf(topic)}`);
-    if (resync) for (const handlers of subscribers.values()) for (const handler of handlers) handler.resync();
     return client;
   };
 
-  const scheduleReconnect = () => {
-    if (retry || subscribers.size === 0) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      listener = connect(true);
-      listener.catch(() => {
-        listener = undefined;
-        if (!closed) scheduleReconnect();
-      });
-    }, RECONNECT_MS);
-    retry.unref();
+  /** The listening connection, opened (once) when first needed; a failed attempt is retried by the next call. */
+  const listening = (): Promise<pg.Client> => {
+    listener ??= connect().catch((error: unknown) => {
+      listener = undefined;
+      throw error;
+    });
+    return listener;
   };
 
-  const listen = (topic: NoticeTopic) => {
-    if (!listener) {
-      listener = connect(false);
-      listener.catch(() => {
-        listener = undefined;
-        scheduleReconnect();
-      });
-      return;
-    }
-    // Already connected (or connecting): add the channel once the connection is up.
-    listener.then((client) => client.query(`LISTEN ${channelOf(topic)}`)).catch(() => undefined);
+  const reconnect = () => {
+    if (closed || retry || subscribers.size === 0) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      listening().then(
+        () => {
+          for (const handlers of subscribers.values()) for (const handler of handlers) handler.resync();
+        },
+        () => reconnect(),
+      );
+    }, RECONNECT_MS);
+    retry.unref();
   };
 
   return {
@@ -74,16 +68,21 @@ export function createPgNotices(pool: pg.Pool): ChangeNotices {
     async publish(topic, subject) {
       await pool.query('SELECT pg_notify($1, $2)', [channelOf(topic), subject]);
     },
-    subscribe(topic, handlers) {
+    async subscribe(topic, handlers) {
       let set = subscribers.get(topic);
-      if (!set) {
-        subscribers.set(topic, (set = new Set()));
-        listen(topic);
-      }
+      if (!set) subscribers.set(topic, (set = new Set()));
       set.add(handlers);
-      return () => {
+      const stop = () => {
         set.delete(handlers);
       };
+      try {
+        // LISTEN again is a no-op: this one makes sure the channel is heard before the promise resolves.
+        await (await listening()).query(`LISTEN ${channelOf(topic)}`);
+      } catch (error) {
+        stop();
+        throw error;
+      }
+      return stop;
     },
     async close() {
       closed = true;

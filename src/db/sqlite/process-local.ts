@@ -35,7 +35,7 @@ export function createProcessNotices(): ChangeNotices {
     async publish(topic, subject) {
       emitter.emit(topic, subject);
     },
-    subscribe(topic, handlers) {
+    async subscribe(topic, handlers) {
       const listener = (subject: string) => handlers.notice(subject);
       emitter.on(topic, listener);
       return () => emitter.off(topic, listener);

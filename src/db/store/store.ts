@@ -220,10 +220,11 @@ export interface ChangeNotices {
   /** Announces the change to every subscriber of every node, this one included. */
   publish(topic: NoticeTopic, subject: string): Promise<void>;
   /**
-   * `notice` is called for each change announced; `resync` when announcements may have been missed (the
-   * notice channel reconnected), so the subscriber re-reads what it watches. Returns the unsubscription.
+   * `notice` is called for each change announced once the returned promise has resolved; `resync` when
+   * announcements may have been missed (the notice channel reconnected), so the subscriber re-reads what it
+   * watches. Resolves to the unsubscription; rejects when the channel cannot be opened.
    */
-  subscribe(topic: NoticeTopic, handlers: { notice(subject: string): void; resync(): void }): () => void;
+  subscribe(topic: NoticeTopic, handlers: { notice(subject: string): void; resync(): void }): Promise<() => void>;
   /**
    * Whether announcements made by other processes arrive (PostgreSQL). When false (SQLite: in-process only, while
    * a CLI process may write the same file), a watcher must also re-read now and then.

@@ -44,7 +44,7 @@ export class ThemeEvents {
   private readonly perKey = new Map<string, number>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private listening: Promise<() => void> | undefined;
   private closing = false;
 
   constructor(
@@ -54,7 +54,9 @@ export class ThemeEvents {
 
   /** Opens a stream's subscription, primed with the current theme. Throws rate_limited when too many are open. */
   async subscribe(accountId: string, keyId: string): Promise<ThemeSubscription> {
-    // Read first: from here to the registration nothing awaits, so the limits below cannot be raced past.
+    // Listening before the read: a change made after the read always arrives as a notice.
+    await this.listen();
+    // Read last: from here to the registration nothing awaits, so the limits below cannot be raced past.
     const current = await this.read(accountId);
     if (this.closing) throw new ServiceError('rate_limited', 'the server is shutting down; reconnect shortly', undefined, 5);
     const keyCount = this.perKey.get(keyId) ?? 0;
@@ -70,7 +72,7 @@ export class ThemeEvents {
     account.subscribers.add(subscriber);
     this.perKey.set(keyId, keyCount + 1);
     this.total += 1;
-    this.startWatching();
+    this.startPolling();
     const watched = account;
     return {
       take: () => {
@@ -100,7 +102,7 @@ export class ThemeEvents {
         if (left === 0) this.perKey.delete(keyId);
         else this.perKey.set(keyId, left);
         if (watched.subscribers.size === 0) this.accounts.delete(accountId);
-        if (this.total === 0) this.stopWatching();
+        if (this.total === 0) this.stopPolling();
       },
     };
   }
@@ -123,6 +125,7 @@ export class ThemeEvents {
   /** Ends every open stream (server shutdown: a drain must not wait for streams that never end). */
   closeAll(): void {
     this.closing = true;
+    void this.listening?.then((stop) => stop(), () => undefined);
     for (const account of this.accounts.values()) {
       for (const subscriber of account.subscribers) {
         subscriber.closed = true;
@@ -141,21 +144,29 @@ export class ThemeEvents {
     for (const accountId of [...this.accounts.keys()]) this.refresh(accountId).catch(() => undefined);
   }
 
-  private startWatching(): void {
-    this.unsubscribe ??= this.notices.subscribe('theme', {
+  /** Subscribes to theme notices once, at the first stream, for as long as the node runs (a failure is retried by the next stream). */
+  private async listen(): Promise<void> {
+    this.listening ??= this.notices.subscribe('theme', {
       notice: (accountId) => {
         if (this.accounts.has(accountId)) this.refresh(accountId).catch(() => undefined);
       },
       resync: () => this.refreshAll(),
     });
+    try {
+      await this.listening;
+    } catch (error) {
+      this.listening = undefined;
+      throw error;
+    }
+  }
+
+  private startPolling(): void {
     if (this.timer || this.notices.crossProcess) return;
     this.timer = setInterval(() => this.refreshAll(), THEME_POLL_MS);
     this.timer.unref();
   }
 
-  private stopWatching(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+  private stopPolling(): void {
     clearInterval(this.timer);
     this.timer = undefined;
   }
