@@ -101,4 +101,13 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     assert.equal(await cleanAbandonedImports(h.ctx), 1, 'A finishes the removal at once');
     assert.equal(await count('import_rows', writer.importId), 0);
   });
+
+  it('a writer whose import was taken over and removed is refused its next slice with conflict', async () => {
+    const writer = await begin(h.ctx);
+    clockB.set(clockA().toISOString());
+    clockB.advance(LEASE_MS);
+    assert.equal(await cleanAbandonedImports(b.ctx), 1);
+    await assert.rejects(writer.append(new RowChecker(DEFAULT_LIMITS.rowBytes).check(contactRows(1))), { code: 'conflict' });
+    assert.equal(await count('import_rows', writer.importId), 0);
+  });
 });

@@ -70,7 +70,13 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
     async append(texts) {
       // Taken over by another node's clean-up (this one missed its renewals): it is being removed, stop now.
       if (lease.lost) throw removed();
-      await ctx.store.rows.append(row.id, rowCount, texts);
+      try {
+        await ctx.store.rows.append(row.id, rowCount, texts);
+      } catch (error) {
+        // Removed between two renewals (its rows then break their foreign key): the same conflict.
+        if (!(await ctx.store.imports.renewLease(row.id, node, leaseEnd(ctx)).catch(() => true))) throw removed();
+        throw error;
+      }
       rowCount += texts.length;
     },
     async finish(stats) {
