@@ -1,5 +1,6 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
-// Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export).
+// Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
+// --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts).
 import { Readable } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,10 +9,12 @@ import Database from 'better-sqlite3';
 import { runBin, startServe } from '../test/helpers/process';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
+import { benchPostgres } from './pg';
 import { drained, load, peakRssMiB, request, startBareHono, startReader, timed, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
+const postgres = process.argv.includes('--pg');
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
@@ -35,6 +38,11 @@ const round = (n: number) => Math.round(n * 100) / 100;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
+  if (postgres) {
+    await benchPostgres(record, { LARGE, SMALL }, SERVER_ENV);
+    writeResults('latest-pg.json');
+    return;
+  }
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-'));
   const db = path.join(dir, 'bench.db');
   runBin(['migrate', '--db', db]);
@@ -58,11 +66,15 @@ async function main() {
     await server.stop();
   }
   if (big) await bigImport(dir);
-  mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-  const file = path.join(__dirname, 'results', 'latest.json');
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, big, results }, null, 2)}\n`);
-  console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
+  writeResults('latest.json');
   rmSync(dir, { recursive: true, force: true });
+}
+
+function writeResults(name: string) {
+  mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+  const file = path.join(__dirname, 'results', name);
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, big, postgres, results }, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
 }
 
 async function ingest(api: Api, floor: ReturnType<typeof scratch>) {

@@ -20,7 +20,8 @@ const output = path.resolve('dist', 'importd');
 const ADDON_ASSET = 'better_sqlite3.node';
 const PARSE_WORKER_ASSET = 'parse-worker.cjs';
 const EMBED_ASSET = 'importer.js';
-const MIGRATIONS_ASSET_PREFIX = 'migrations/sqlite/';
+const MIGRATIONS_ASSET_PREFIX = 'migrations/';
+const MIGRATION_ENGINES = ['sqlite', 'postgres'];
 // Sentinel named by Node's SEA documentation; postject flips it so the binary looks for its blob.
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -51,11 +52,15 @@ function runtime() {
   };
 }
 
-/** Every migration the app applies, driven by drizzle's journal (Node 20's node:sea cannot list assets). */
+/** Every migration the app applies on each engine, driven by drizzle's journals (Node 20's node:sea cannot list assets). */
 function migrationAssets() {
-  const journal = JSON.parse(readFileSync('migrations/sqlite/meta/_journal.json', 'utf8'));
-  const files = ['meta/_journal.json', ...journal.entries.map((entry) => `${entry.tag}.sql`)];
-  return Object.fromEntries(files.map((file) => [`${MIGRATIONS_ASSET_PREFIX}${file}`, path.resolve('migrations', 'sqlite', file)]));
+  return Object.fromEntries(
+    MIGRATION_ENGINES.flatMap((engine) => {
+      const journal = JSON.parse(readFileSync(`migrations/${engine}/meta/_journal.json`, 'utf8'));
+      const files = ['meta/_journal.json', ...journal.entries.map((entry) => `${entry.tag}.sql`)];
+      return files.map((file) => [`${MIGRATIONS_ASSET_PREFIX}${engine}/${file}`, path.resolve('migrations', engine, file)]);
+    }),
+  );
 }
 
 const started = Date.now();

@@ -8,7 +8,9 @@ import { startPgServer } from './pg-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const server = await startPgServer();
+let tests;
 const stopOnSignal = (signal) => {
+  tests?.kill(signal);
   server.stop();
   process.exit(signal === 'SIGINT' ? 130 : 143);
 };
@@ -24,7 +26,7 @@ try {
   if (psql.status !== 0) throw new Error('could not create the template database');
   const migrate = spawnSync(path.join(root, 'bin', 'importd'), ['migrate', '--db', template], { stdio: 'inherit' });
   if (migrate.status !== 0) throw new Error('could not migrate the template database');
-  const tests = spawn(process.execPath, [path.join(root, 'scripts', 'test.mjs'), ...process.argv.slice(2)], {
+  tests = spawn(process.execPath, [path.join(root, 'scripts', 'test.mjs'), ...process.argv.slice(2)], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, IMPORTD_TEST_DB: template },

@@ -1,11 +1,12 @@
 import { constants, homedir, tmpdir } from 'node:os';
-import type { MigrationSource } from '../db/sqlite/migrations';
+import type { MigrationEngine, MigrationSource } from '../db/sqlite/migrations';
 import type { Platform } from '../main';
 import { cacheFolders, installAddon } from './addon-cache';
 
 /** Asset keys, as scripts/package.mjs writes them into the SEA configuration. */
 export const ADDON_ASSET = 'better_sqlite3.node';
-export const MIGRATIONS_ASSET_PREFIX = 'migrations/sqlite/';
+/** Each engine's migrations are assets under `migrations/<engine>/`, named as in the folder. */
+export const MIGRATIONS_ASSET_PREFIX = 'migrations/';
 export const PARSE_WORKER_ASSET = 'parse-worker.cjs';
 export const EMBED_ASSET = 'importer.js';
 
@@ -15,9 +16,9 @@ export interface SeaAssets {
   getAsset(key: string, encoding: string): string;
 }
 
-/** Migration files read from the executable's assets, named as in the `migrations/sqlite/` folder. */
-export function assetMigrationSource(sea: SeaAssets): MigrationSource {
-  return { read: (relativePath) => sea.getAsset(`${MIGRATIONS_ASSET_PREFIX}${relativePath}`, 'utf8') };
+/** One engine's migration files read from the executable's assets, named as in its `migrations/<engine>/` folder. */
+export function assetMigrationSource(sea: SeaAssets, engine: MigrationEngine = 'sqlite'): MigrationSource {
+  return { read: (relativePath) => sea.getAsset(`${MIGRATIONS_ASSET_PREFIX}${engine}/${relativePath}`, 'utf8') };
 }
 
 /** Loads a native addon from a file: inside a SEA `require()` only resolves built-in modules. */
@@ -38,6 +39,7 @@ export function seaPlatform(sea: SeaAssets, env: Record<string, string | undefin
   return {
     nativeBinding: addon.exports,
     migrations: assetMigrationSource(sea),
+    pgMigrations: assetMigrationSource(sea, 'postgres'),
     versionSuffix: ` (node ${process.version})`,
     // Inside a SEA a worker cannot be started from a file: it runs the embedded bundle's source.
     parseWorker: { source: sea.getAsset(PARSE_WORKER_ASSET, 'utf8') },

@@ -114,14 +114,14 @@ describe('the API as an SDK in headless Chromium sees it', { skip: chromiumSkipR
 
   it('refuses a Secret Key used from page code: the page sees a failure, nothing is stored or deleted', async () => {
     const kept = await createImportOk(h, env, { meta: { schemaKey: 'contacts' }, rows: [{ email: 'keep@b.co' }] });
-    const imports = countRows(h, 'imports');
+    const imports = await countRows(h, 'imports');
     const secret = { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json' };
     const posted = await fetchInPage(page, `${server.url}/v1/imports`, { method: 'POST', headers: secret, body: importBody() });
     assert.match(posted.error ?? '', /Failed to fetch/, JSON.stringify(posted));
     const deleted = await fetchInPage(page, `${server.url}/v1/imports/${kept.id}`, { method: 'DELETE', headers: secret });
     assert.match(deleted.error ?? '', /Failed to fetch/);
-    assert.equal(countRows(h, 'imports'), imports, 'nothing stored, nothing deleted');
-    assert.equal(countRows(h, 'import_rows', kept.id), 1);
+    assert.equal(await countRows(h, 'imports'), imports, 'nothing stored, nothing deleted');
+    assert.equal(await countRows(h, 'import_rows', kept.id), 1);
     assert.ok(h.logs.some((line) => line.includes('"status":403') && line.includes('/v1/imports')), 'the server answered 403');
   });
 

@@ -72,7 +72,7 @@ describe('importd env roll and env delete', () => {
     const sdk = await call(h, 'POST', '/v1/imports', { key: env.publicKey, origin: env.origin, session: sessionToken, body: { rows: [] } });
     assert.equal(sdk.status, 401);
     const jti = JSON.parse(Buffer.from(sessionToken.split('.')[1]!, 'base64url').toString()).jti;
-    assert.equal(h.storage.sqlite.prepare('SELECT revoked_at FROM sessions WHERE jti = ?').pluck().get(jti), clock().toISOString());
+    assert.deepEqual(await h.sql('SELECT revoked_at FROM sessions WHERE jti = ?', jti), [{ revoked_at: clock().toISOString() }]);
     const listed = JSON.parse((await importd('env', 'list', '--json')).stdout).data.map((e: any) => e.name);
     assert.ok(!listed.includes('shadow'));
     const filtered = await json(await call(h, 'GET', '/v1/imports?environment=shadow', { key: keeper.secretKey }));

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import { createCliHarness, type CliHarness } from '../helpers/cli';
 
 let cli: CliHarness;
@@ -11,22 +10,9 @@ const file = (name: string, text: string) => {
   writeFileSync(full, text);
   return full;
 };
-const stored = (importId: string) => {
-  const db = new Database(cli.dbPath, { readonly: true });
-  try {
-    return (db.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').pluck().all(importId) as string[]).map((t) => JSON.parse(t));
-  } finally {
-    db.close();
-  }
-};
-const importCount = () => {
-  const db = new Database(cli.dbPath, { readonly: true });
-  try {
-    return db.prepare("SELECT count(*) FROM imports WHERE status = 'complete'").pluck().get();
-  } finally {
-    db.close();
-  }
-};
+const stored = async (importId: string) =>
+  (await cli.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', importId)).map((row) => JSON.parse(row.data));
+const importCount = async () => (await cli.sql<{ n: number }>("SELECT count(*) AS n FROM imports WHERE status = 'complete'"))[0]!.n;
 
 before(async () => {
   cli = await createCliHarness();
@@ -36,21 +22,17 @@ after(() => cli.close());
 
 describe('importd import FILE', () => {
   it('refuses a CSV row over IMPORTD_MAX_ROW_BYTES naming it, and an NDJSON integer beyond 2^53 is kept exactly', async () => {
-    const before = importCount();
+    const before = await importCount();
     const csv = file('wide.csv', `a,b\r\n1,2\r\n3,${'x'.repeat(1_100_000)}\r\n`);
     const refused = await cli.run('import', csv, '--env', 'ops', '--template', 'wide');
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /validation_failed.*rows\.1/);
-    assert.equal(importCount(), before);
+    assert.equal(await importCount(), before);
     const ndjson = file('big.ndjson', '{"id":12345678901234567890}\n');
     const { code, stdout, stderr } = await cli.run('import', ndjson, '--env', 'ops', '--template', 'exact', '--json');
     assert.equal(code, 0, stderr);
-    const db = new Database(cli.dbPath, { readonly: true });
-    try {
-      assert.equal(db.prepare('SELECT data FROM import_rows WHERE import_id = ?').pluck().get(JSON.parse(stdout).id), '{"id":12345678901234567890}');
-    } finally {
-      db.close();
-    }
+    const rows = await cli.sql('SELECT data FROM import_rows WHERE import_id = ?', JSON.parse(stdout).id);
+    assert.deepEqual(rows, [{ data: '{"id":12345678901234567890}' }]);
   });
 
   it('loads a CSV with a BOM, quoted commas, quotes and newlines, keyed by the header row', async () => {
@@ -61,7 +43,7 @@ describe('importd import FILE', () => {
     assert.equal(created.rowCount, 2);
     assert.equal(created.importedFrom, 'cli');
     assert.equal(created.meta.file.name, 'contacts.csv');
-    assert.deepEqual(stored(created.id), [
+    assert.deepEqual(await stored(created.id), [
       { name: 'Ann', city: 'Zürich, CH', note: 'said "hi"' },
       { name: 'Bob', city: 'Berlin', note: 'two\nlines' },
     ]);
@@ -70,7 +52,7 @@ describe('importd import FILE', () => {
   it('loads an NDJSON file with typed cells, reusing the template by key', async () => {
     const ndjson = file('rows.ndjson', '{"name":"Ann","age":41,"vip":true}\n{"name":"Bob","age":null,"vip":false}\n');
     const first = JSON.parse((await cli.run('import', ndjson, '--env', 'ops', '--template', 'contacts', '--json')).stdout);
-    assert.deepEqual(stored(first.id), [
+    assert.deepEqual(await stored(first.id), [
       { name: 'Ann', age: 41, vip: true },
       { name: 'Bob', age: null, vip: false },
     ]);
@@ -101,11 +83,11 @@ describe('importd import FILE', () => {
   ];
   for (const [label, args, expected, pattern] of failures) {
     it(`fails with exit ${expected} on ${label} and stores nothing`, async () => {
-      const before = importCount();
+      const before = await importCount();
       const { code, stderr } = await cli.run('import', ...args());
       assert.equal(code, expected, stderr);
       assert.match(stderr, pattern);
-      assert.equal(importCount(), before);
+      assert.equal(await importCount(), before);
     });
   }
 
@@ -126,14 +108,14 @@ describe('importd import FILE', () => {
       const csv = file('delimited.csv', text);
       const result = await cli.run('import', csv, '--env', 'ops', '--template', 'priced', '--json', ...extra);
       assert.equal(result.code, 0, result.stderr);
-      const [row] = stored(JSON.parse(result.stdout).id);
+      const [row] = await stored(JSON.parse(result.stdout).id);
       assert.deepEqual(Object.values(row), ['Ann', '1,50', 'a;b']);
     });
   }
 
   it('detects "," for a one-column file and when commas win', async () => {
     const result = await cli.run('import', file('one.csv', 'name\nAnn\n'), '--env', 'ops', '--template', 'one', '--json');
-    assert.deepEqual(stored(JSON.parse(result.stdout).id), [{ name: 'Ann' }]);
+    assert.deepEqual(await stored(JSON.parse(result.stdout).id), [{ name: 'Ann' }]);
   });
 });
 
@@ -150,17 +132,11 @@ describe('importd import FILE under IMPORTD_MAX_IMPORT_BYTES', () => {
     writeFileSync(full, text);
     return full;
   };
-  const counts = () => {
-    const db = new Database(small.dbPath, { readonly: true });
-    try {
-      return db.prepare('SELECT (SELECT count(*) FROM imports) AS imports, (SELECT count(*) FROM import_rows) AS rows, (SELECT count(*) FROM templates) AS templates').get();
-    } finally {
-      db.close();
-    }
-  };
+  const counts = async () =>
+    (await small.sql('SELECT (SELECT count(*) FROM imports) AS imports, (SELECT count(*) FROM import_rows) AS rows, (SELECT count(*) FROM templates) AS templates'))[0];
 
   it('refuses a CSV or NDJSON file over the cap with payload_too_large, storing nothing (no import, no template)', async () => {
-    const before = counts();
+    const before = await counts();
     const csv = write('big.csv', `note\n${'x'.repeat(100)}\n`.repeat(30));
     const ndjson = write('big.ndjson', `{"note":"${'x'.repeat(100)}"}\n`.repeat(30));
     for (const file of [csv, ndjson]) {
@@ -168,7 +144,7 @@ describe('importd import FILE under IMPORTD_MAX_IMPORT_BYTES', () => {
       assert.equal(refused.code, 2, refused.stderr);
       assert.match(refused.stderr, /payload_too_large.*2048 bytes \(IMPORTD_MAX_IMPORT_BYTES\)/);
     }
-    assert.deepEqual(counts(), before);
+    assert.deepEqual(await counts(), before);
   });
 
   it('loads a file of exactly the cap', async () => {

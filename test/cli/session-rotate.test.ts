@@ -76,16 +76,16 @@ describe('importd session rotate-secret', () => {
     const resigned = await new SignJWT({ ...decodeJwt(fresh.sessionToken) }).setProtectedHeader({ alg: 'HS256' }).sign(h.ctx.sessionSecret);
     assert.equal((await sdkImport(resigned)).status, 401, 'the first secret no longer verifies anything');
     assert.equal((await sdkImport(fresh.sessionToken)).status, 201);
-    const stored = JSON.parse(h.storage.sqlite.prepare("SELECT value FROM settings WHERE key = 'session_keys'").pluck().get() as string);
+    const stored = JSON.parse((await h.sql("SELECT value FROM settings WHERE key = 'session_keys'"))[0]!.value as string);
     assert.ok(stored.every((key: { kid: string | null }) => key.kid !== null));
     assert.ok(stored.length <= 3, `keyring of ${stored.length} secrets`);
   });
 
   it('says what to do instead when IMPORTD_SESSION_SECRET is set (exit 4, nothing changed)', async () => {
-    const stored = h.storage.sqlite.prepare("SELECT value FROM settings WHERE key = 'session_keys'").pluck().get();
+    const stored = (await h.sql("SELECT value FROM settings WHERE key = 'session_keys'"))[0]!.value;
     const result = await importd(h, { IMPORTD_SESSION_SECRET: 's'.repeat(40) }, 'session', 'rotate-secret');
     assert.equal(result.code, 4);
     assert.match(result.stderr, /^error \[conflict\]: IMPORTD_SESSION_SECRET is set.*change its value to rotate/);
-    assert.equal(h.storage.sqlite.prepare("SELECT value FROM settings WHERE key = 'session_keys'").pluck().get(), stored);
+    assert.equal((await h.sql("SELECT value FROM settings WHERE key = 'session_keys'"))[0]!.value, stored);
   });
 });

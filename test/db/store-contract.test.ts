@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiKeyRow, EnvironmentRow, Store, TemplateRow } from '../../src/db/store';
+import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
 import { UniqueViolationError } from '../../src/db/store';
 import { createHarness, type Harness } from '../helpers/harness';
 import { testEngine } from '../helpers/test-database';
@@ -18,6 +18,16 @@ function key(env: EnvironmentRow, id: string, kind: 'secret' | 'public', origins
   return {
     id, accountId: env.accountId, environmentId: env.id, kind, hash: `hash-${id}`, prefix: `${kind}-${id}`.slice(0, 12),
     active: true, allowedOrigins: origins, createdAt: at, lastUsedAt: null, deactivatedAt: null, expiresAt: null,
+  };
+}
+
+/** Past `at` (the imports' lease end in these tests). */
+const later = '2026-01-31T13:00:00.000Z';
+
+function importRow(accountId: string, id: string, templateId: string): ImportRow {
+  return {
+    id, accountId, environmentId: null, templateId, status: 'writing', writerNode: 'node-42', leaseUntil: later, meta: '{}', originalSchema: '{}', file: null, fileId: null,
+    endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: null, sessionJti: null, rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at,
   };
 }
 
@@ -146,6 +156,68 @@ describe(`the store contract (${testEngine})`, () => {
     await store.notices.publish('theme', 'account-2');
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(seen, ['account-1']);
+  });
+
+  it('imports: hidden while writing, completed only by their writer, then found', async () => {
+    await store.imports.insert(importRow(accountId, 'i1', 't1'));
+    assert.equal(await store.imports.find(accountId, 'i1'), undefined);
+    assert.equal(await store.imports.claim('i1', 'node-43', at, later), false, "another node cannot take it while its writer's lease runs");
+    const values = { rowCount: 0, cellStats: '{"rowCount":0}', createdAt: at, updatedAt: at };
+    assert.equal(await store.imports.complete('i1', 'node-43', values), false);
+    assert.equal(await store.imports.complete('i1', 'node-42', values), true);
+    const found = (await store.imports.find(accountId, 'i1'))!;
+    assert.deepEqual([found.status, found.writerNode, found.leaseUntil, found.cellStats], ['complete', null, null, '{"rowCount":0}']);
+    assert.deepEqual(await store.imports.claimAbandoned('node-43', later, later, 10), [], 'a complete import is never claimed');
+  });
+
+  const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
+
+  it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {
+    await store.imports.insert(importRow(accountId, 'i2', 't1'));
+    const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓"}', '{"e":5}'];
+    await store.rows.append('i2', 0, texts.slice(0, 2));
+    await store.rows.append('i2', 2, texts.slice(2));
+    assert.equal(await store.imports.complete('i2', 'node-42', { ...completed, rowCount: 5 }), true);
+    const all = await store.rows.chunk('i2', 'asc', -1, 100, 1 << 20);
+    assert.deepEqual(all, texts.map((data, rowIndex) => ({ rowIndex, data })));
+    assert.deepEqual((await store.rows.chunk('i2', 'desc', 5, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
+    assert.deepEqual((await store.rows.chunk('i2', 'asc', 1, 100, 1 << 20)).map((row) => row.rowIndex), [2, 3, 4]);
+  });
+
+  it('rows: a refused row fails its append or the completion; removing the import leaves none of its rows', async () => {
+    await store.imports.insert(importRow(accountId, 'i4', 't1'));
+    const failed = (async () => {
+      await store.rows.append('i4', 0, ['{"a":0}', '{"a":1}']);
+      // Row 1 again: refused by the primary key, after rows already sent.
+      await store.rows.append('i4', 1, ['{"again":1}']);
+      await store.imports.complete('i4', 'node-42', completed);
+    })();
+    await assert.rejects(failed);
+    assert.equal(await store.imports.find(accountId, 'i4'), undefined);
+    while ((await store.compliance.deleteRows('i4', 1000)) > 0);
+    await store.imports.delete('i4');
+    assert.deepEqual(await store.rows.chunk('i4', 'asc', -1, 100, 1 << 20), []);
+    assert.ok(!(await store.imports.claimAbandoned('node-43', later, later, 10)).includes('i4'));
+  });
+
+  it('rows: an import removed while written (hidden for deletion) never completes, and keeps no rows', async () => {
+    await store.imports.insert(importRow(accountId, 'i5', 't1'));
+    await store.rows.append('i5', 0, ['{"a":0}']);
+    assert.deepEqual((await store.compliance.hideEndUser(accountId, 'nobody')).hidden, []);
+    await store.compliance.deleteRows('i5', 1000);
+    await store.imports.delete('i5');
+    assert.equal(await store.imports.complete('i5', 'node-42', completed), false);
+    assert.deepEqual(await store.rows.chunk('i5', 'asc', -1, 100, 1 << 20), []);
+  });
+
+  it('rows: a chunk ends one row after its rows hold maxBytes', async () => {
+    await store.imports.insert(importRow(accountId, 'i3', 't1'));
+    await store.rows.append('i3', 0, Array.from({ length: 6 }, (_, i) => `{"n":"${String(i).repeat(3)}"}`));
+    assert.equal(await store.imports.complete('i3', 'node-42', { ...completed, rowCount: 6 }), true);
+    // Each row is 12 characters: after rows 0 and 1 (24 >= 20) one more row is read and the chunk ends.
+    assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 100, 20)).map((row) => row.rowIndex), [0, 1, 2]);
+    assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);
+    assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 2, 20)).map((row) => row.rowIndex), [0, 1]);
   });
 });
 

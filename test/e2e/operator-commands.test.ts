@@ -28,14 +28,14 @@ before(async () => {
   templateId = (await json(template)).id;
   const days = ['2026-01-01T10:00:00.000Z', '2026-01-05T10:00:00.000Z', '2026-01-10T10:00:00.000Z', '2026-01-20T10:00:00.000Z'];
   const emails = ['ada@example.com', 'BOB@Example.org', null, 'ada_99%@example.com'];
-  days.forEach((createdAt, i) => {
-    const id = insertImport(h, env, { createdAt, endUserId: `user-${i}` });
-    h.storage.sqlite.prepare('UPDATE imports SET end_user_email = ? WHERE id = ?').run(emails[i] ?? null, id);
-    if (i % 2 === 1) h.storage.sqlite.prepare('UPDATE imports SET template_id = ? WHERE id = ?').run(templateId, id);
+  for (const [i, createdAt] of days.entries()) {
+    const id = await insertImport(h, env, { createdAt, endUserId: `user-${i}` });
+    await h.sql('UPDATE imports SET end_user_email = ? WHERE id = ?', emails[i] ?? null, id);
+    if (i % 2 === 1) await h.sql('UPDATE imports SET template_id = ? WHERE id = ?', templateId, id);
     ids.push(id);
-  });
+  }
   const other = await createTestEnvironment(h, { name: 'staging' });
-  ids.push(insertImport(h, other, { createdAt: '2026-01-21T10:00:00.000Z' }));
+  ids.push(await insertImport(h, other, { createdAt: '2026-01-21T10:00:00.000Z' }));
 });
 after(() => h.close());
 

@@ -25,16 +25,18 @@ function fakeSea(): SeaAssets & { keys: string[] } {
 }
 
 describe('the executable platform', () => {
-  it('reads every migration from the assets, as the folder source does', () => {
-    const sea = fakeSea();
-    const fromAssets = loadMigrations(assetMigrationSource(sea));
-    assert.deepEqual(fromAssets, loadMigrations(folderMigrationSource()));
-    assert.ok(fromAssets.length >= 1);
-    assert.deepEqual(
-      [...new Set(sea.keys)].sort(),
-      migrationFiles(folderMigrationSource()).map((file) => `migrations/sqlite/${file}`).sort(),
-    );
-  });
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    it(`reads every ${engine} migration from the assets, as the folder source does`, () => {
+      const sea = fakeSea();
+      const fromAssets = loadMigrations(assetMigrationSource(sea, engine));
+      assert.deepEqual(fromAssets, loadMigrations(folderMigrationSource(undefined, engine)));
+      assert.ok(fromAssets.length >= 1);
+      assert.deepEqual(
+        [...new Set(sea.keys)].sort(),
+        migrationFiles(folderMigrationSource(undefined, engine)).map((file) => `migrations/${engine}/${file}`).sort(),
+      );
+    });
+  }
 
   it('opens and migrates a database with an addon loaded by dlopen and migrations from assets', () => {
     const addon = dlopenAddon(path.resolve('node_modules/better-sqlite3/build/Release/better_sqlite3.node'));

@@ -8,6 +8,7 @@ import { ServiceError } from '../../src/services/errors';
 import { runBinAsync, startServe, type ServerProcess } from '../helpers/process';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { insertImport } from '../helpers/imports-fixture';
+import { sqliteOnly, testEngine } from '../helpers/test-database';
 
 const TABLES = ['accounts', 'environments', 'api_keys', 'templates', 'imports', 'import_rows', 'themes', 'sessions', 'settings'];
 
@@ -30,12 +31,12 @@ function integrity(file: string): string {
   }
 }
 
-describe('createBackup', () => {
+describe('createBackup', sqliteOnly, () => {
   let h: Harness;
   before(async () => {
     h = await createHarness();
     const env = await createTestEnvironment(h);
-    insertImport(h, env, { rows: 50 });
+    await insertImport(h, env, { rows: 50 });
   });
   after(() => h.close());
 
@@ -66,7 +67,7 @@ describe('createBackup', () => {
   });
 });
 
-describe('importd backup while importd serve is writing', () => {
+describe('importd backup while importd serve is writing', sqliteOnly, () => {
   let h: Harness;
   let env: TestEnvironment;
   let server: ServerProcess;
@@ -97,7 +98,7 @@ describe('importd backup while importd serve is writing', () => {
     })();
     const importWriter = (async () => {
       while (writing) {
-        insertImport(h, env, { rows: 200 });
+        await insertImport(h, env, { rows: 200 });
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
@@ -153,5 +154,27 @@ describe('importd backup while importd serve is writing', () => {
     } finally {
       await restored.stop();
     }
+  });
+});
+
+describe('importd backup on PostgreSQL', { skip: testEngine === 'sqlite' ? 'about PostgreSQL' : false }, () => {
+  let h: Harness;
+  before(async () => {
+    h = await createHarness();
+  });
+  after(() => h.close());
+
+  it('answers validation_failed naming pg_dump, and writes no file', async () => {
+    const file = path.join(h.dir, 'copy.db');
+    await assert.rejects(createBackup(h.ctx, { file }), (error: unknown) => {
+      assert.ok(error instanceof ServiceError);
+      assert.equal(error.code, 'validation_failed');
+      assert.match(error.message, /PostgreSQL: back it up with pg_dump/);
+      return true;
+    });
+    const cli = await runBinAsync(['backup', file, '--db', h.dbPath]);
+    assert.equal(cli.code, 2, cli.stderr);
+    assert.match(cli.stderr, /^error \[validation_failed\]: .*pg_dump/);
+    assert.deepEqual(readdirSync(h.dir), []);
   });
 });

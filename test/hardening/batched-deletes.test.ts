@@ -7,6 +7,7 @@ import { createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harnes
 import { insertImport } from '../helpers/imports-fixture';
 import { startLiveServer, type LiveServer } from '../helpers/live-server';
 import { contactRows, countRows } from '../imports/helpers';
+import { injectFailure } from '../helpers/inject-failure';
 
 // Deleting a big import, or everything of an end-user, must not hold the server: the import disappears
 // from every read at once, then its rows go in small transactions with other requests served in between;
@@ -40,10 +41,14 @@ async function observe(importIds: string[], work: Promise<Response>) {
   while (!done) {
     await new Promise(setImmediate);
     for (const id of importIds) {
-      const stored = h.storage.sqlite.prepare("SELECT row_count AS n FROM imports WHERE id = ? AND status = 'complete'").get(id) as { n: number } | undefined;
-      const rows = countRows(h, 'import_rows', id);
+      // One statement reads both, so both describe one moment on either engine.
+      const { visible, rows } = (await h.sql<{ visible: number | null; rows: number }>(
+        "SELECT (SELECT row_count FROM imports WHERE id = ? AND status = 'complete') AS visible, (SELECT count(*) FROM import_rows WHERE import_id = ?) AS rows",
+        id,
+        id,
+      ))[0]!;
       counts.push(rows);
-      if (stored && stored.n !== rows) visibleWithRowsMissing = true;
+      if (visible !== null && visible !== rows) visibleWithRowsMissing = true;
     }
   }
   return { response: await work, counts, visibleWithRowsMissing };
@@ -51,41 +56,41 @@ async function observe(importIds: string[], work: Promise<Response>) {
 
 describe('batched deletes', () => {
   it('DELETE /v1/imports/{id}: hidden at once, rows removed in small transactions with reads served between them', async () => {
-    const id = insertImport(h, env, { rows: 5 * ROWS_PER_DELETE + 10 });
+    const id = await insertImport(h, env, { rows: 5 * ROWS_PER_DELETE + 10 });
     const seen = await observe([id], send('DELETE', `/v1/imports/${id}`));
     assert.equal(seen.response.status, 200);
     assert.deepEqual(await json(seen.response), { id, deleted: true, rows: 5 * ROWS_PER_DELETE + 10 });
     assert.equal(seen.visibleWithRowsMissing, false);
     const partial = seen.counts.filter((n) => n > 0 && n < 5 * ROWS_PER_DELETE + 10);
     assert.ok(partial.length >= 3, `reads ran between the batches (saw ${JSON.stringify(seen.counts)})`);
-    assert.equal(countRows(h, 'imports', id), 0);
-    assert.equal(countRows(h, 'import_rows', id), 0);
+    assert.equal(await countRows(h, 'imports', id), 0);
+    assert.equal(await countRows(h, 'import_rows', id), 0);
   });
 
   it('DELETE /v1/end-users/{id}: every import hidden in one transaction, their rows in small ones', async () => {
-    const ids = [insertImport(h, env, { endUserId: 'alice', rows: 3 * ROWS_PER_DELETE }), insertImport(h, env, { endUserId: 'alice', rows: 2 * ROWS_PER_DELETE })];
-    const kept = insertImport(h, env, { endUserId: 'bob', rows: 10 });
+    const ids = [await insertImport(h, env, { endUserId: 'alice', rows: 3 * ROWS_PER_DELETE }), await insertImport(h, env, { endUserId: 'alice', rows: 2 * ROWS_PER_DELETE })];
+    const kept = await insertImport(h, env, { endUserId: 'bob', rows: 10 });
     const seen = await observe(ids, send('DELETE', '/v1/end-users/alice'));
     assert.equal(seen.response.status, 200);
     assert.deepEqual(await json(seen.response), { endUserId: 'alice', deleted: { imports: 2, rows: 5 * ROWS_PER_DELETE, sessions: 0 } });
     assert.equal(seen.visibleWithRowsMissing, false);
     assert.ok(seen.counts.some((n) => n > 0 && n < 3 * ROWS_PER_DELETE), 'reads ran between the batches');
-    assert.deepEqual(ids.map((id) => countRows(h, 'imports', id)), [0, 0]);
-    assert.equal(countRows(h, 'import_rows', kept), 10);
+    assert.deepEqual(await Promise.all(ids.map((id) => countRows(h, 'imports', id))), [0, 0]);
+    assert.equal(await countRows(h, 'import_rows', kept), 10);
   });
 
   it('a deletion that fails midway leaves the import hidden, never half-visible; the next clean-up removes the rest', async () => {
-    const id = insertImport(h, env, { rows: 3 * ROWS_PER_DELETE });
-    h.storage.sqlite.exec(`CREATE TRIGGER fail_midway BEFORE DELETE ON import_rows WHEN old.row_index = ${2 * ROWS_PER_DELETE + 5} BEGIN SELECT RAISE(ABORT, 'injected'); END`);
+    const id = await insertImport(h, env, { rows: 3 * ROWS_PER_DELETE });
+    const remove = await injectFailure(h, 'fail_midway', 'DELETE', 'import_rows', `OLD.row_index = ${2 * ROWS_PER_DELETE + 5}`, 'injected');
     const response = await send('DELETE', `/v1/imports/${id}`);
     assert.equal(response.status, 500);
-    assert.ok(countRows(h, 'import_rows', id) > 0, 'some rows are left');
+    assert.ok(await countRows(h, 'import_rows', id) > 0, 'some rows are left');
     assert.equal((await send('GET', `/v1/imports/${id}`)).status, 404);
     assert.equal((await json(await send('GET', '/v1/imports'))).pagination.paging.total, 0);
-    h.storage.sqlite.exec('DROP TRIGGER fail_midway');
+    await remove();
     assert.equal(await cleanAbandonedImports(h.ctx), 1);
-    assert.equal(countRows(h, 'imports', id), 0);
-    assert.equal(countRows(h, 'import_rows', id), 0);
+    assert.equal(await countRows(h, 'imports', id), 0);
+    assert.equal(await countRows(h, 'import_rows', id), 0);
   });
 
   it("an end-user's import still being written when their data is erased can no longer complete: conflict, nothing kept", async () => {
@@ -101,6 +106,6 @@ describe('batched deletes', () => {
     const erased = await deleteEndUserData(h.ctx, env.accountId, 'carol');
     assert.equal(erased.deleted.imports, 1);
     await assert.rejects(writer.finish(checker.stats()), (error: Error & { code?: string }) => error.code === 'conflict');
-    assert.equal(countRows(h, 'imports', writer.importId), 0);
+    assert.equal(await countRows(h, 'imports', writer.importId), 0);
   });
 });

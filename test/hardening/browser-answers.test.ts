@@ -84,7 +84,7 @@ describe('answers a browser can read, and what a browser may not do', () => {
 
   it('refuses a Secret Key on any request with an Origin (403 secret_key_in_browser), storing and deleting nothing', async () => {
     const kept = await createImportOk(h, env, IMPORT);
-    const before = countRows(h, 'imports');
+    const before = await countRows(h, 'imports');
     for (const origin of [env.origin, FOREIGN, 'null']) {
       const posted = await call(h, 'POST', '/v1/imports', { key: env.secretKey, origin, body: IMPORT });
       assert.equal(posted.status, 403, origin);
@@ -95,7 +95,7 @@ describe('answers a browser can read, and what a browser may not do', () => {
       const created = await call(h, 'POST', '/v1/environments', { key: env.secretKey, origin, body: { name: 'shadow', allowedOrigins: [] } });
       assert.equal(created.status, 403);
     }
-    assert.equal(countRows(h, 'imports'), before);
+    assert.equal(await countRows(h, 'imports'), before);
     assert.equal((await call(h, 'GET', `/v1/imports/${kept.id}`, { key: env.secretKey })).status, 200);
     assert.equal((await call(h, 'GET', '/v1/environments', { key: env.secretKey })).status, 200, 'the key still works from a server');
   });
@@ -147,6 +147,6 @@ describe('protocol details of credentials', () => {
     });
     assert.equal(body.status, 403);
     assert.equal((await json(body)).error.code, 'wrong_key_kind');
-    assert.equal(countRows(h, 'imports'), 0);
+    assert.equal(await countRows(h, 'imports'), 0);
   });
 });

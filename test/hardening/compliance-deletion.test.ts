@@ -5,6 +5,7 @@ import { runCli } from '../../src/cli/program';
 import { authFailureSuite } from '../helpers/auth-suite';
 import { call, createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { dumpData, insertImport } from '../helpers/imports-fixture';
+import { injectFailure } from '../helpers/inject-failure';
 
 describe('DELETE /v1/end-users/{endUserId}', () => {
   let h: Harness;
@@ -17,13 +18,13 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
     prod = await createTestEnvironment(h);
     staging = await createTestEnvironment(h, { name: 'staging' });
     other = await createTestEnvironment(h, { account: 'other-co' });
-    insertImport(h, prod, { endUserId: 'alice', rows: 3 });
-    insertImport(h, prod, { endUserId: 'alice', rows: 5 });
-    insertImport(h, staging, { endUserId: 'alice', rows: 2 });
-    insertImport(h, prod, { endUserId: 'alice', rows: 1, status: 'writing' });
-    insertImport(h, prod, { endUserId: 'bob', rows: 4 });
-    insertImport(h, prod, { endUserId: null, rows: 2 });
-    insertImport(h, other, { endUserId: 'alice', rows: 6 });
+    await insertImport(h, prod, { endUserId: 'alice', rows: 3 });
+    await insertImport(h, prod, { endUserId: 'alice', rows: 5 });
+    await insertImport(h, staging, { endUserId: 'alice', rows: 2 });
+    await insertImport(h, prod, { endUserId: 'alice', rows: 1, status: 'writing' });
+    await insertImport(h, prod, { endUserId: 'bob', rows: 4 });
+    await insertImport(h, prod, { endUserId: null, rows: 2 });
+    await insertImport(h, other, { endUserId: 'alice', rows: 6 });
     for (const [env, endUserId] of [[prod, 'alice'], [staging, 'alice'], [prod, 'bob'], [other, 'alice']] as const) {
       await createTestSession(h, env, { endUserId });
     }
@@ -31,7 +32,7 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
   after(() => h.close());
 
   /** Everything except what belongs to `endUserId` in `accountId`. */
-  const othersOf = (data: ReturnType<typeof dumpData>, accountId: string, endUserId: string) => {
+  const othersOf = (data: Awaited<ReturnType<typeof dumpData>>, accountId: string, endUserId: string) => {
     const gone = new Set(data.imports.filter((i) => i.account_id === accountId && i.end_user_id === endUserId).map((i) => i.id));
     return {
       imports: data.imports.filter((i) => !gone.has(i.id)),
@@ -41,18 +42,18 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
   };
 
   it('deletes every import, row and session of the end-user in the account, and nothing else', async () => {
-    const before = dumpData(h);
+    const before = await dumpData(h);
     const response = await call(h, 'DELETE', '/v1/end-users/alice', { key: prod.secretKey });
     assert.equal(response.status, 200);
     assert.deepEqual(await json(response), { endUserId: 'alice', deleted: { imports: 4, rows: 11, sessions: 2 } });
 
-    const afterwards = dumpData(h);
+    const afterwards = await dumpData(h);
     assert.deepEqual(afterwards, othersOf(before, prod.accountId, 'alice'));
     assert.equal(afterwards.imports.filter((i) => i.account_id === prod.accountId && i.end_user_id === 'alice').length, 0);
     assert.equal(afterwards.rows.filter((r) => !afterwards.imports.some((i) => i.id === r.import_id)).length, 0, 'orphan rows');
     // The other account's alice is a different person.
     assert.equal(afterwards.imports.filter((i) => i.account_id === other.accountId && i.end_user_id === 'alice').length, 1);
-    assert.deepEqual(h.storage.sqlite.pragma('foreign_key_check'), []);
+    if (h.engine === 'sqlite') assert.deepEqual(h.storage.sqlite.pragma('foreign_key_check'), []);
   });
 
   it('answers zeros for an end-user with nothing stored, and when asked again', async () => {
@@ -65,27 +66,28 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
   });
 
   it('is atomic: a failure part way leaves everything in place', async () => {
-    const before = dumpData(h);
+    const before = await dumpData(h);
     // The session delete is the last step; make it fail after the imports have been deleted.
-    h.storage.sqlite.exec("CREATE TRIGGER fail_session_delete BEFORE DELETE ON sessions BEGIN SELECT RAISE(ABORT, 'injected'); END");
+    const remove = await injectFailure(h, 'fail_session_delete', 'DELETE', 'sessions', '1 = 1', 'injected');
     const response = await call(h, 'DELETE', '/v1/end-users/alice', { key: prod.secretKey });
     assert.equal(response.status, 500);
     const body = await json(response);
     assert.equal(body.error.code, 'internal_error');
     assert.doesNotMatch(JSON.stringify(body), /injected|SQLITE|DELETE/);
-    assert.deepEqual(dumpData(h), before);
+    assert.deepEqual(await dumpData(h), before);
+    await remove();
   });
 
   it('takes end-user ids with any characters (URL-encoded)', async () => {
     const id = 'user/42 é?#%';
-    insertImport(h, prod, { endUserId: id, rows: 2 });
+    await insertImport(h, prod, { endUserId: id, rows: 2 });
     const response = await call(h, 'DELETE', `/v1/end-users/${encodeURIComponent(id)}`, { key: prod.secretKey });
     assert.equal(response.status, 200);
     assert.deepEqual(await json(response), { endUserId: id, deleted: { imports: 1, rows: 2, sessions: 0 } });
   });
 
   it('refuses a too long id, a Public Key and a missing key, deleting nothing', async () => {
-    const before = dumpData(h);
+    const before = await dumpData(h);
     const cases = [
       { url: `/v1/end-users/${'x'.repeat(256)}`, options: { key: prod.secretKey }, status: 400, code: 'validation_failed' },
       { url: '/v1/end-users/alice', options: { key: prod.publicKey, origin: prod.origin }, status: 403, code: 'wrong_key_kind' },
@@ -97,17 +99,17 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
       assert.equal(response.status, c.status, c.url);
       assert.equal((await json(response)).error.code, c.code);
     }
-    assert.deepEqual(dumpData(h), before);
+    assert.deepEqual(await dumpData(h), before);
   });
 
   it('importd end-user delete does the same through the CLI', async () => {
-    const before = dumpData(h);
+    const before = await dumpData(h);
     let out = '';
     const io = { out: (text: string) => void (out += text), err: () => undefined, errIsTTY: false };
     const runtime = createRuntime(io, { IMPORTD_DB: h.dbPath });
     assert.equal(await runCli(runtime, ['end-user', 'delete', 'alice', '--account', 'other-co', '--json']), 0);
     assert.deepEqual(JSON.parse(out), { endUserId: 'alice', deleted: { imports: 1, rows: 6, sessions: 1 } });
-    assert.deepEqual(dumpData(h), othersOf(before, other.accountId, 'alice'));
+    assert.deepEqual(await dumpData(h), othersOf(before, other.accountId, 'alice'));
 
     out = '';
     assert.equal(await runCli(runtime, ['end-user', 'delete', 'bob']), 0);
@@ -127,14 +129,14 @@ describe('DELETE /v1/imports/{importId}', () => {
   after(() => h.close());
 
   it('deletes one import with its rows and leaves every other one intact', async () => {
-    const target = insertImport(h, env, { rows: 7 });
-    insertImport(h, env, { rows: 2 });
-    insertImport(h, other, { rows: 3 });
-    const before = dumpData(h);
+    const target = await insertImport(h, env, { rows: 7 });
+    await insertImport(h, env, { rows: 2 });
+    await insertImport(h, other, { rows: 3 });
+    const before = await dumpData(h);
     const response = await call(h, 'DELETE', `/v1/imports/${target}`, { key: env.secretKey });
     assert.equal(response.status, 200);
     assert.deepEqual(await json(response), { id: target, deleted: true, rows: 7 });
-    assert.deepEqual(dumpData(h), {
+    assert.deepEqual(await dumpData(h), {
       imports: before.imports.filter((i) => i.id !== target),
       rows: before.rows.filter((r) => r.import_id !== target),
       sessions: before.sessions,
@@ -144,15 +146,15 @@ describe('DELETE /v1/imports/{importId}', () => {
   });
 
   it("answers 404 for another account's import, one still being written, or an unknown id, deleting nothing", async () => {
-    const theirs = insertImport(h, other, { rows: 3 });
-    const writing = insertImport(h, env, { rows: 1, status: 'writing' });
-    const before = dumpData(h);
+    const theirs = await insertImport(h, other, { rows: 3 });
+    const writing = await insertImport(h, env, { rows: 1, status: 'writing' });
+    const before = await dumpData(h);
     for (const id of [theirs, writing, '01890000-0000-7000-8000-000000000000', 'not-an-id']) {
       const response = await call(h, 'DELETE', `/v1/imports/${id}`, { key: env.secretKey });
       assert.equal(response.status, 404, id);
       assert.equal((await json(response)).error.code, 'not_found');
     }
-    assert.deepEqual(dumpData(h), before);
+    assert.deepEqual(await dumpData(h), before);
   });
 });
 
@@ -198,8 +200,8 @@ describe('compliance deletion through the imports API', () => {
     assert.equal(daveRows.data.length, 2);
     const theirs = await json(await call(h, 'GET', `/v1/imports/${theirCarol}/rows?limit=100`, { key: other.secretKey }));
     assert.equal(theirs.data.length, 5);
-    const leftover = h.storage.sqlite.prepare("SELECT count(*) FROM import_rows WHERE data LIKE '%carol%' AND import_id != ?").pluck().get(theirCarol);
-    assert.equal(leftover, 0);
+    const leftover = await h.sql("SELECT count(*) AS n FROM import_rows WHERE data LIKE '%carol%' AND import_id != ?", theirCarol);
+    assert.deepEqual(leftover, [{ n: 0 }]);
 
     const one = await call(h, 'DELETE', `/v1/imports/${dave}`, { key: env.secretKey });
     assert.deepEqual(await json(one), { id: dave, deleted: true, rows: 2 });

@@ -4,6 +4,7 @@ import { exportRows, EXPORT_CHUNK_BYTES } from '../../src/services/imports';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, type LiveServer } from '../helpers/live-server';
 import { createImportOk } from '../imports/helpers';
+import { insertRowTexts } from '../helpers/imports-fixture';
 
 // Reads of what an attacker managed to store before the caps existed (rows written straight into the
 // database) stay bounded: exports and row pages by bytes, CSV work by the cells stored. Numbers beyond
@@ -16,14 +17,12 @@ let server: LiveServer;
 const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { method, headers: { Authorization: `Bearer ${env.secretKey}` } });
 
 /** Rewrites a stored import the way an older server let it be stored. */
-function storeLegacy(importId: string, values: { originalSchema?: string; rows?: string[] }) {
-  const db = h.storage.sqlite;
-  if (values.originalSchema !== undefined) db.prepare('UPDATE imports SET original_schema = ? WHERE id = ?').run(values.originalSchema, importId);
+async function storeLegacy(importId: string, values: { originalSchema?: string; rows?: string[] }) {
+  if (values.originalSchema !== undefined) await h.sql('UPDATE imports SET original_schema = ? WHERE id = ?', values.originalSchema, importId);
   if (values.rows) {
-    db.prepare('DELETE FROM import_rows WHERE import_id = ?').run(importId);
-    const insert = db.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)');
-    values.rows.forEach((row, i) => insert.run(importId, i, row));
-    db.prepare('UPDATE imports SET row_count = ? WHERE id = ?').run(values.rows.length, importId);
+    await h.sql('DELETE FROM import_rows WHERE import_id = ?', importId);
+    await insertRowTexts(h, importId, values.rows);
+    await h.sql('UPDATE imports SET row_count = ? WHERE id = ?', values.rows.length, importId);
   }
 }
 
@@ -41,7 +40,7 @@ describe('limits: reads of large stored data', () => {
   it('an originalSchema of 100 000 keys (stored before the cap) exports whole, its work in proportion to the stored cells (45 s before, under 1 s now)', async () => {
     const created = await createImportOk(h, env, { rows: Array.from({ length: 50 }, (_, i) => ({ f7: `v${i}` })) });
     const keys = Array.from({ length: 100_000 }, (_, i) => `f${i}`);
-    storeLegacy(created.id, { originalSchema: JSON.stringify({ fields: keys.map((key) => ({ key })) }) });
+    await storeLegacy(created.id, { originalSchema: JSON.stringify({ fields: keys.map((key) => ({ key })) }) });
     const response = await get(`/v1/imports/${created.id}/export?format=csv`);
     assert.equal(response.status, 200);
     const lines = (await response.text()).split('\r\n');
@@ -57,7 +56,7 @@ describe('limits: reads of large stored data', () => {
 
   it('HEAD on an export does none of the export work (it answers even where the work would fail)', async () => {
     const created = await createImportOk(h, env, { rows: [{ a: 1 }] });
-    h.storage.sqlite.prepare("UPDATE imports SET cell_stats = 'not JSON' WHERE id = ?").run(created.id);
+    await h.sql("UPDATE imports SET cell_stats = 'not JSON' WHERE id = ?", created.id);
     const head = await get(`/v1/imports/${created.id}/export?format=csv`, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.headers.get('content-disposition'), `attachment; filename="import-${created.id}.csv"`);
@@ -67,7 +66,7 @@ describe('limits: reads of large stored data', () => {
   it('rows of 1.5 MiB (stored before the cap): rows pages end early by bytes with a correct nextCursor, exports complete', async () => {
     const created = await createImportOk(h, env, { rows: [{ a: 'x' }] });
     const rows = Array.from({ length: 9 }, (_, i) => JSON.stringify({ i, blob: String(i).repeat(1_500_000) }));
-    storeLegacy(created.id, { rows });
+    await storeLegacy(created.id, { rows });
     const seen: number[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -148,7 +147,7 @@ describe('limits: meta stored before the cap', () => {
       const ids: string[] = [];
       for (let i = 0; i < 8; i++) ids.push((await createImportOk(fresh, freshEnv, { rows: [{ a: i }] })).id);
       const blob = JSON.stringify({ blob: 'm'.repeat(3_000_000) });
-      fresh.storage.sqlite.prepare('UPDATE imports SET meta = ?').run(blob);
+      await fresh.sql('UPDATE imports SET meta = ?', blob);
       const listed: string[] = [];
       let cursor: string | null = null;
       do {

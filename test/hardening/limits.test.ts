@@ -36,8 +36,8 @@ async function expectError(response: Response, status: number, code: string, pat
 
 async function expectServing() {
   assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
-  assert.equal(countRows(h, 'imports'), 0, 'nothing of a refused import is stored');
-  assert.equal(countRows(h, 'import_rows'), 0);
+  assert.equal(await countRows(h, 'imports'), 0, 'nothing of a refused import is stored');
+  assert.equal(await countRows(h, 'import_rows'), 0);
 }
 
 /** A byte stream of `text` in 64 KiB chunks, sent chunked (no Content-Length). */
@@ -103,7 +103,7 @@ describe('limits: sizes', () => {
   });
 
   it('originalSchema over 2 000 fields or 1 MiB through an import: 400 (413 for an NDJSON first line over every cap), no template auto-created', async () => {
-    const templatesBefore = h.storage.sqlite.prepare('SELECT count(*) AS n FROM templates').get();
+    const templatesBefore = await h.sql('SELECT count(*) AS n FROM templates');
     const objects = `"originalSchema":{"key":"wide","fields":${JSON.stringify(Array.from({ length: 100_000 }, (_, i) => ({ key: `f${i}` })))}}`;
     const names = `"originalSchema":{"key":"wide","columns":${JSON.stringify(Array.from({ length: 100_000 }, (_, i) => `f${i}`))}}`;
     const big = `"originalSchema":{"key":"big","fields":[{"key":"a"}],"notes":"${'x'.repeat(1_100_000)}"}`;
@@ -113,7 +113,7 @@ describe('limits: sizes', () => {
     await expectError(await send('/v1/imports', { body: `{${names}}\n{"a":1}\n`, type: 'application/x-ndjson' }), 400, 'validation_failed', /2000 fields/);
     await expectError(await send('/v1/imports', { body: `{${big}}\n{"a":1}\n`, type: 'application/x-ndjson' }), 400, 'validation_failed', /originalSchema/);
     await expectError(await send('/v1/imports', { body: `{${objects}}\n{"a":1}\n`, type: 'application/x-ndjson' }), 413, 'payload_too_large', /line 1/);
-    assert.deepEqual(h.storage.sqlite.prepare('SELECT count(*) AS n FROM templates').get(), templatesBefore);
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM templates'), templatesBefore);
     await expectServing();
   });
 

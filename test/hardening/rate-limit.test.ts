@@ -43,7 +43,7 @@ describe('per-key rate limit', () => {
   it('refuses writes of a limited key too, without performing them', async () => {
     const response = await call(h, 'POST', '/v1/environments', { key: env.secretKey, body: { name: 'blocked', allowedOrigins: [] } });
     assert.equal(response.status, 429);
-    const names = h.storage.sqlite.prepare("SELECT name FROM environments WHERE name = 'blocked'").all();
+    const names = await h.sql("SELECT name FROM environments WHERE name = 'blocked'");
     assert.deepEqual(names, []);
   });
 

@@ -76,7 +76,7 @@ describe('session tokens are bound to their environment and die with revocation'
     clock.advance(1000);
     const again = await call(h, 'DELETE', `/v1/sessions/${jti}`, { key: env.secretKey });
     assert.equal((await json(again)).revokedAt, revokedAt, 'revocation is idempotent and keeps its first time');
-    assert.equal(h.storage.sqlite.prepare('SELECT revoked_at FROM sessions WHERE jti = ?').pluck().get(jti), revokedAt);
+    assert.deepEqual(await h.sql('SELECT revoked_at FROM sessions WHERE jti = ?', jti), [{ revoked_at: revokedAt }]);
   });
 
   it('refuses an expired token', async () => {

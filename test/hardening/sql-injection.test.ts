@@ -27,15 +27,18 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/environments/:name/origins': { allowedOrigins: [] },
 };
 
-function snapshot(h: Harness) {
-  const sqlite = h.storage.sqlite;
-  const tables = sqlite.prepare("SELECT name, sql FROM sqlite_master ORDER BY name").all() as { name: string; sql: string | null }[];
-  const counts = Object.fromEntries(
-    tables
-      .filter((t) => t.sql?.startsWith('CREATE TABLE'))
-      .map((t) => [t.name, sqlite.prepare(`SELECT count(*) FROM "${t.name}"`).pluck().get()]),
-  );
-  return { tables, counts, keys: sqlite.prepare('SELECT id, hash, active FROM api_keys ORDER BY id').all() };
+/** Every table and index (with its definition), every table's row count, and the keys. */
+async function snapshot(h: Harness) {
+  const catalog =
+    h.engine === 'sqlite'
+      ? "SELECT name, sql FROM sqlite_master ORDER BY name"
+      : "SELECT tablename AS name, 'table' AS sql FROM pg_tables WHERE schemaname = 'public' UNION ALL SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY name";
+  const tables = await h.sql<{ name: string; sql: string | null }>(catalog);
+  const counts: Record<string, number> = {};
+  for (const t of tables) {
+    if (t.sql?.startsWith('CREATE TABLE') || t.sql === 'table') counts[t.name] = (await h.sql(`SELECT count(*) AS n FROM "${t.name}"`))[0]!.n;
+  }
+  return { tables, counts, keys: await h.sql('SELECT id, hash, active FROM api_keys ORDER BY id') };
 }
 
 function sourceFiles(dir: string): string[] {
@@ -67,7 +70,7 @@ describe('SQL is built only with parameters', () => {
   });
 
   it('injection strings in every path and query parameter of every route change nothing and leak nothing', async () => {
-    const before = snapshot(h);
+    const before = await snapshot(h);
     let sent = 0;
     for (const route of routes) {
       for (const injection of INJECTIONS) {
@@ -84,8 +87,8 @@ describe('SQL is built only with parameters', () => {
       }
     }
     assert.ok(sent >= routes.length * INJECTIONS.length * 2);
-    assert.deepEqual(snapshot(h), before);
-    assert.equal(h.storage.sqlite.pragma('integrity_check', { simple: true }), 'ok');
+    assert.deepEqual(await snapshot(h), before);
+    if (h.engine === 'sqlite') assert.equal(h.storage.sqlite.pragma('integrity_check', { simple: true }), 'ok');
   });
 
   it('stores injection strings in body fields verbatim (they are data, never SQL)', async () => {
@@ -93,10 +96,10 @@ describe('SQL is built only with parameters', () => {
       const response = await call(h, 'POST', '/v1/sessions', { key: env.secretKey, body: { endUserId: injection, metadata: { note: injection } } });
       assert.equal(response.status, 201, await response.clone().text());
       assert.ok((await json(response)).sessionToken);
-      const stored = h.storage.sqlite.prepare('SELECT end_user_id, metadata FROM sessions ORDER BY rowid DESC LIMIT 1').get() as { end_user_id: string; metadata: string };
-      assert.equal(stored.end_user_id, injection);
-      assert.deepEqual(JSON.parse(stored.metadata), { note: injection });
+      const [stored] = await h.sql<{ end_user_id: string; metadata: string }>('SELECT end_user_id, metadata FROM sessions WHERE end_user_id = ?', injection);
+      assert.equal(stored?.end_user_id, injection);
+      assert.deepEqual(JSON.parse(stored!.metadata), { note: injection });
     }
-    assert.equal(h.storage.sqlite.prepare('SELECT count(*) FROM api_keys').pluck().get(), 2);
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM api_keys'), [{ n: 2 }]);
   });
 });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { generateKey } from '../../src/core/keys';
-import { deactivateApiKey, findApiKeyByHash } from '../../src/db/sqlite/queries/environments';
 import { hashKey } from '../../src/core/keys';
 import type { Credential } from '../../src/http/credentials';
 import { revokeSession } from '../../src/services/sessions';
@@ -60,7 +59,7 @@ export function authFailureSuite(o: AuthSuiteOptions): void {
       const h = o.harness();
       const fresh = await createTestEnvironment(h, { name: `deactivated-${++deactivatedCount}-${Date.now()}` });
       for (const key of [fresh.secretKey, fresh.publicKey]) {
-        deactivateApiKey(h.storage.db, findApiKeyByHash(h.storage.db, hashKey(key))!.id, new Date().toISOString());
+        await h.sql('UPDATE api_keys SET active = ?, deactivated_at = ? WHERE hash = ?', false, new Date().toISOString(), hashKey(key));
         await expectError(await send({ key, origin: fresh.origin }), 401, 'invalid_api_key');
       }
     });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CliIo } from '../../src/cli/io';
 import { openDatabase } from '../../src/db/sqlite/open-database';
-import { createPgTestDatabase, testEngine } from './test-database';
+import { createPgTestDatabase, sqlOn, testEngine } from './test-database';
 import { runCli } from '../../src/cli/program';
 import type { CliRuntime } from '../../src/cli/runtime';
 import { createRuntime } from '../../src/main';
@@ -14,6 +14,8 @@ export interface CliHarness {
   dbPath: string;
   /** Runs `importd ARGS` in-process on the temporary database; returns exit code and captured output. */
   run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Raw SQL (`?` placeholders) on the database over a connection of its own, for assertions on stored state. */
+  sql<T = Record<string, any>>(text: string, ...params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function createCliHarness(env: Record<string, string> = {}, { fresh
       const code = await runCli(createRuntime(io, { IMPORTD_DB: dbPath, ...env }), args);
       return { code, stdout, stderr };
     },
+    sql: (text, ...params) => sqlOn(dbPath, text, ...params),
     close: async () => {
       rmSync(dir, { recursive: true, force: true });
       await pg?.drop();

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { loadConfig, type RawConfig } from '../../src/config/config';
 import type { Clock } from '../../src/core/clock';
 import { createLogger } from '../../src/core/logger';
-import pg from 'pg';
 import { openPostgres } from '../../src/db/postgres/open-database';
 import { createPostgresStore } from '../../src/db/postgres/store';
 import { openDatabase, type Storage } from '../../src/db/sqlite/open-database';
@@ -18,7 +17,7 @@ import { createEnvironment } from '../../src/services/environments';
 import { issueSession } from '../../src/services/sessions';
 import { resolveAccount } from '../../src/services/accounts';
 import { resolveEnvironment } from '../../src/services/environments';
-import { createPgTestDatabase, testEngine } from './test-database';
+import { createPgTestDatabase, pgSql, sqliteSql, testEngine } from './test-database';
 
 /** A clock tests can move: `clock.advance(ms)`. */
 export function testClock(start = '2026-01-31T12:00:00.000Z'): Clock & { advance(ms: number): void; set(iso: string): void } {
@@ -93,16 +92,10 @@ function openSqliteTestStorage(dbPath: string): TestStorage {
     dbPath,
     storage,
     store: createSqliteStore(storage),
-    sql: async <T>(text: string, params: unknown[]) => storage.sqlite.prepare(text).all(...params) as T[],
+    sql: async <T>(text: string, params: unknown[]) => sqliteSql<T>(storage.sqlite, text, params),
     close: async () => storage.close(),
   };
 }
-
-/** PostgreSQL's bigint (what count(*) answers) read as a number, as SQLite answers it. */
-const numericCounts = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
 
 async function openPgTestStorage(): Promise<TestStorage> {
   const database = await createPgTestDatabase();
@@ -110,11 +103,7 @@ async function openPgTestStorage(): Promise<TestStorage> {
   return {
     dbPath: database.url,
     store: createPostgresStore(storage),
-    sql: async <T>(text: string, params: unknown[]) => {
-      let n = 0;
-      const result = await storage.pool.query({ text: text.replace(/\?/g, () => `$${++n}`), values: params, types: numericCounts });
-      return result.rows as T[];
-    },
+    sql: <T>(text: string, params: unknown[]) => pgSql<T>(storage.pool, text, params),
     close: async () => {
       await storage.close();
       await database.drop();

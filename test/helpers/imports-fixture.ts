@@ -12,37 +12,44 @@ export interface FixtureImport {
  * Stores an import and its rows directly in the database (as the import writer leaves them), for tests of
  * code that reads or deletes imports without depending on POST /v1/imports. Returns the import id.
  */
-export function insertImport(h: Harness, env: TestEnvironment, options: FixtureImport = {}): string {
-  const sqlite = h.storage.sqlite;
+export async function insertImport(h: Harness, env: TestEnvironment, options: FixtureImport = {}): Promise<string> {
   const createdAt = options.createdAt ?? h.ctx.clock().toISOString();
-  let templateId = sqlite.prepare("SELECT id FROM templates WHERE account_id = ? AND key = 'fixture'").pluck().get(env.accountId) as string | undefined;
+  let templateId = (await h.sql<{ id: string }>("SELECT id FROM templates WHERE account_id = ? AND key = 'fixture'", env.accountId))[0]?.id;
   if (!templateId) {
     templateId = newId();
-    sqlite
-      .prepare("INSERT INTO templates (id, account_id, key, schema, source, metadata, created_at, updated_at) VALUES (?, ?, 'fixture', '{}', 'studio', '{}', ?, ?)")
-      .run(templateId, env.accountId, createdAt, createdAt);
+    await h.sql(
+      "INSERT INTO templates (id, account_id, key, schema, source, metadata, created_at, updated_at) VALUES (?, ?, 'fixture', '{}', 'studio', '{}', ?, ?)",
+      templateId,
+      env.accountId,
+      createdAt,
+      createdAt,
+    );
   }
   const id = newId();
   const rows = options.rows ?? 3;
-  const insertRow = sqlite.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)');
-  sqlite.transaction(() => {
-    sqlite
-      .prepare(
-        `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, original_schema, end_user_id, row_count, cell_stats, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, '{}', '{}', ?, ?, '{}', ?, ?)`,
-      )
-      .run(id, env.accountId, env.environmentId, templateId, options.status ?? 'complete', options.endUserId ?? null, rows, createdAt, createdAt);
-    for (let i = 0; i < rows; i++) insertRow.run(id, i, JSON.stringify({ n: i, who: options.endUserId ?? null }));
-  })();
+  await h.sql(
+    `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, original_schema, end_user_id, row_count, cell_stats, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, '{}', '{}', ?, ?, '{}', ?, ?)`,
+    id, env.accountId, env.environmentId, templateId, options.status ?? 'complete', options.endUserId ?? null, rows, createdAt, createdAt,
+  );
+  await insertRowTexts(h, id, Array.from({ length: rows }, (_, i) => JSON.stringify({ n: i, who: options.endUserId ?? null })));
   return id;
 }
 
+/** Stores rows 0, 1, ... of an import directly, 500 to a statement (as a complete import holds them). */
+export async function insertRowTexts(h: Harness, importId: string, texts: readonly string[]): Promise<void> {
+  for (let first = 0; first < texts.length; first += 500) {
+    const batch = texts.slice(first, first + 500);
+    const values = batch.flatMap((text, i) => [importId, first + i, text]);
+    await h.sql(`INSERT INTO import_rows (import_id, row_index, data) VALUES ${batch.map(() => '(?, ?, ?)').join(', ')}`, ...values);
+  }
+}
+
 /** Every import, row and session in the database, for before/after comparisons. */
-export function dumpData(h: Harness) {
-  const sqlite = h.storage.sqlite;
+export async function dumpData(h: Harness) {
   return {
-    imports: sqlite.prepare('SELECT * FROM imports ORDER BY id').all() as { id: string; account_id: string; end_user_id: string | null }[],
-    rows: sqlite.prepare('SELECT * FROM import_rows ORDER BY import_id, row_index').all() as { import_id: string }[],
-    sessions: sqlite.prepare('SELECT * FROM sessions ORDER BY jti').all() as { jti: string; account_id: string; end_user_id: string }[],
+    imports: await h.sql<{ id: string; account_id: string; end_user_id: string | null }>('SELECT * FROM imports ORDER BY id'),
+    rows: await h.sql<{ import_id: string }>('SELECT * FROM import_rows ORDER BY import_id, row_index'),
+    sessions: await h.sql<{ jti: string; account_id: string; end_user_id: string }>('SELECT * FROM sessions ORDER BY jti'),
   };
 }

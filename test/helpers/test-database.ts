@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 
 // Which engine the suite runs on: `npm run test:pg` (scripts/test-pg.mjs) sets IMPORTD_TEST_DB to the URL of
@@ -50,4 +51,44 @@ export async function createPgTestDatabase({ migrated = true } = {}): Promise<Te
       await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/** PostgreSQL's bigint (what count(*) answers) read as a number, as SQLite answers it. */
+const numericCounts = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** Runs raw SQL written with `?` placeholders on a PostgreSQL pool (as `$1`, `$2`, ...): rows as SQLite answers them. */
+export async function pgSql<T>(pool: pg.Pool, text: string, params: unknown[]): Promise<T[]> {
+  let n = 0;
+  const result = await pool.query({ text: text.replace(/\?/g, () => `$${++n}`), values: params, types: numericCounts });
+  return result.rows as T[];
+}
+
+/** Runs raw SQL on a SQLite connection: rows of a query, none of a statement (booleans bound as 1 and 0). */
+export function sqliteSql<T>(db: Database.Database, text: string, params: unknown[]): T[] {
+  const statement = db.prepare(text);
+  const values = params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+  if (statement.reader) return statement.all(...values) as T[];
+  statement.run(...values);
+  return [];
+}
+
+/** Runs raw SQL on the database `target` names (a SQLite file or a PostgreSQL URL) over a connection of its own. */
+export async function sqlOn<T = Record<string, any>>(target: string, text: string, ...params: unknown[]): Promise<T[]> {
+  if (testEngine === 'sqlite') {
+    const db = new Database(target);
+    try {
+      return sqliteSql<T>(db, text, params);
+    } finally {
+      db.close();
+    }
+  }
+  const pool = new pg.Pool({ connectionString: target, max: 1 });
+  try {
+    return await pgSql<T>(pool, text, params);
+  } finally {
+    await pool.end();
+  }
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { apiKeys } from '../../src/db/sqlite/schema';
 import { authFailureSuite } from '../helpers/auth-suite';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 
@@ -34,7 +33,7 @@ describe('POST /v1/environments', () => {
     assert.equal(body.secretKey.prefix, body.secretKey.key.slice(0, 12));
     assert.deepEqual(body.publicKey.allowedOrigins, ['https://app.example.com', 'https://*.example.com', 'http://localhost:3000']);
 
-    const stored = h.storage.db.select().from(apiKeys).all();
+    const stored = await h.sql('SELECT * FROM api_keys');
     const serialized = JSON.stringify(stored);
     assert.ok(!serialized.includes(body.secretKey.key), 'the plaintext secret key is not stored');
     assert.ok(!serialized.includes(body.publicKey.key), 'the plaintext public key is not stored');

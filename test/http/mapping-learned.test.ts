@@ -28,7 +28,7 @@ describe('mappings learned from imports', () => {
     assert.equal(response.status, 200);
     return json<Answer>(response);
   };
-  const learnedRows = () => h.storage.sqlite.prepare('SELECT schema_key, file_label FROM learned_mappings ORDER BY schema_key').all();
+  const learnedRows = () => h.sql('SELECT schema_key, file_label FROM learned_mappings ORDER BY schema_key');
 
   it('refuses a malformed meta.mapping with 400 at its path, storing nothing', async () => {
     const many = Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`k${i}`, `Label ${i}`]));
@@ -46,7 +46,7 @@ describe('mappings learned from imports', () => {
       assert.equal(error.code, 'validation_failed');
       assert.ok(error.details.some((d: { path: string }) => d.path === path), JSON.stringify(error.details));
     }
-    assert.deepEqual(learnedRows(), []);
+    assert.deepEqual(await learnedRows(), []);
   });
 
   it("prefers the labels an import confirmed, for that account only", async () => {
@@ -58,7 +58,7 @@ describe('mappings learned from imports', () => {
     const mapping = { email: 'work mail addr', segment: 'Bucket X7', phone: 'Tel.' };
     const created = await postImport(h, env, { meta: { schemaKey: 'contacts', mapping }, rows: [{ email: 'a@example.com' }] });
     assert.equal(created.status, 201, await created.clone().text());
-    assert.deepEqual(learnedRows(), [
+    assert.deepEqual(await learnedRows(), [
       { schema_key: 'email', file_label: 'work mail addr' },
       { schema_key: 'phone', file_label: 'Tel.' },
       { schema_key: 'segment', file_label: 'Bucket X7' },

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { sessions } from '../../src/db/sqlite/schema';
 import { verifySession } from '../../src/services/auth';
 import { ServiceError } from '../../src/services/errors';
 import { createTemplate } from '../../src/services/templates';
@@ -17,8 +15,8 @@ describe('sessions', () => {
   let templateId: string;
   let foreignTemplateId: string;
   const issue = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/sessions', { key, body });
-  const sessionRow = (jti: string) => h.storage.db.select().from(sessions).where(eq(sessions.jti, jti)).get();
-  const countRows = () => h.storage.db.select().from(sessions).all().length;
+  const sessionRow = (jti: string) => h.ctx.store.sessions.find(jti);
+  const countRows = async () => (await h.sql('SELECT count(*) AS n FROM sessions'))[0]!.n;
   const jtiOf = (token: string) => decodeJwt(token).jti as string;
   /** A request that takes a session: GET /v1/templates/{id} with the Public Key, its origin and the token. */
   const useToken = (token: string, as: TestEnvironment = env) =>
@@ -46,7 +44,7 @@ describe('sessions', () => {
       const claims = decodeJwt(body.sessionToken);
       assert.equal(claims.sub, 'user-42');
       assert.equal(claims.exp, Math.floor(clock().getTime() / 1000) + 3600);
-      const row = sessionRow(claims.jti!)!;
+      const row = (await sessionRow(claims.jti!))!;
       assert.deepEqual(
         [row.accountId, row.environmentId, row.endUserId, row.endUserEmail, row.endUserIp, row.templateId, row.metadata, row.revokedAt],
         [env.accountId, env.environmentId, 'user-42', 'a@example.com', '10.0.0.1', templateId, '{"plan":"pro"}', null],
@@ -102,13 +100,13 @@ describe('sessions', () => {
     ];
     for (const [name, body, path] of rejected) {
       it(`rejects ${name}: 400 validation_failed at ${path}, storing nothing`, async () => {
-        const before = countRows();
+        const before = await countRows();
         const response = await issue(body);
         assert.equal(response.status, 400);
         const { error } = await json(response);
         assert.equal(error.code, 'validation_failed');
         assert.ok(error.details.some((d: { path: string }) => d.path === path), JSON.stringify(error.details));
-        assert.equal(countRows(), before);
+        assert.equal(await countRows(), before);
       });
     }
 
@@ -117,11 +115,11 @@ describe('sessions', () => {
       ["another account's template", () => foreignTemplateId],
     ] as const) {
       it(`answers 404 for ${name}, storing nothing`, async () => {
-        const before = countRows();
+        const before = await countRows();
         const response = await issue({ endUserId: 'u', templateId: typeof id === 'function' ? id() : id });
         assert.equal(response.status, 404);
         assert.equal((await json(response)).error.code, 'not_found');
-        assert.equal(countRows(), before);
+        assert.equal(await countRows(), before);
       });
     }
   });
@@ -152,7 +150,7 @@ describe('sessions', () => {
       assert.equal(revoked.status, 200);
       const body = await json(revoked);
       assert.deepEqual(body, { jti, revokedAt: clock().toISOString() });
-      assert.equal(sessionRow(jti)!.revokedAt, body.revokedAt);
+      assert.equal((await sessionRow(jti))!.revokedAt, body.revokedAt);
       await rejectsSession(verifySession(h.ctx, sessionToken, env));
       assert.equal((await useToken(sessionToken)).status, 401);
       clock.advance(1000);
@@ -167,7 +165,7 @@ describe('sessions', () => {
       const foreign = await call(h, 'DELETE', `/v1/sessions/${jti}`, { key: other.secretKey });
       assert.equal(foreign.status, 404);
       assert.equal((await json(foreign)).error.code, 'not_found');
-      assert.equal(sessionRow(jti)!.revokedAt, null);
+      assert.equal((await sessionRow(jti))!.revokedAt, null);
       assert.equal((await useToken(sessionToken)).status, 200);
     });
 
@@ -186,8 +184,7 @@ describe('sessions', () => {
   });
 
   describe('the token against POST /v1/imports', () => {
-    const stored = () =>
-      h.storage.sqlite.prepare('SELECT (SELECT count(*) FROM imports) AS imports, (SELECT count(*) FROM import_rows) AS rows').get();
+    const stored = async () => (await h.sql('SELECT (SELECT count(*) FROM imports) AS imports, (SELECT count(*) FROM import_rows) AS rows'))[0];
     /** Posts a one-row import with `as`'s Public Key and origin, the token in the header or in `meta.sessionToken`. */
     const postImport = (token: string, via: 'X-Session-Token' | 'meta.sessionToken', as: TestEnvironment = env) =>
       call(h, 'POST', '/v1/imports', {
@@ -199,18 +196,18 @@ describe('sessions', () => {
     const accepted = async (response: Response, token: string) => {
       assert.equal(response.status, 201, await response.clone().text());
       const { id } = await json(response);
-      const row = h.storage.sqlite.prepare('SELECT environment_id AS environmentId, session_jti AS jti, end_user_id AS endUserId FROM imports WHERE id = ?').get(id);
+      const [row] = await h.sql('SELECT environment_id AS "environmentId", session_jti AS jti, end_user_id AS "endUserId" FROM imports WHERE id = ?', id);
       assert.deepEqual(row, { environmentId: env.environmentId, jti: jtiOf(token), endUserId: 'u' });
     };
     /** 401 invalid_session and nothing stored, not even a partial import. */
     const rejected = async (send: () => Promise<Response>, message?: RegExp) => {
-      const before = stored();
+      const before = await stored();
       const response = await send();
       assert.equal(response.status, 401, await response.clone().text());
       const { error } = await json(response);
       assert.equal(error.code, 'invalid_session');
       if (message) assert.match(error.message, message);
-      assert.deepEqual(stored(), before);
+      assert.deepEqual(await stored(), before);
     };
 
     for (const via of ['X-Session-Token', 'meta.sessionToken'] as const) {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { imports } from '../../src/db/sqlite/schema';
 import { newId } from '../../src/core/ids';
 import { createTemplate } from '../../src/services/templates';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
@@ -15,27 +14,31 @@ describe('GET /v1/stats/overview', () => {
   let templateId: string;
 
   /** Writes an import row directly (the imports endpoints are not this suite's subject). */
-  const insertImport = (owner: TestEnvironment, template: string, status: 'writing' | 'complete', n: number) => {
+  const insertImport = async (owner: TestEnvironment, template: string, status: 'writing' | 'complete', n: number) => {
     const id = newId();
     const at = clock().toISOString();
-    h.storage.db
-      .insert(imports)
-      .values({
-        id,
-        accountId: owner.accountId,
-        environmentId: owner.environmentId,
-        templateId: template,
-        status,
-        meta: JSON.stringify({ sdkVersion: '1.0.0', counts: { totalRows: n } }),
-        originalSchema: '{}',
-        fileId: n % 2 === 0 ? `file-${n}` : null,
-        endUserId: 'user-1',
-        endUserEmail: 'u@example.com',
-        rowCount: n,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .run();
+    await h.ctx.store.imports.insert({
+      id,
+      accountId: owner.accountId,
+      environmentId: owner.environmentId,
+      templateId: template,
+      status,
+      writerNode: null,
+      leaseUntil: null,
+      meta: JSON.stringify({ sdkVersion: '1.0.0', counts: { totalRows: n } }),
+      originalSchema: '{}',
+      file: null,
+      fileId: n % 2 === 0 ? `file-${n}` : null,
+      endUserId: 'user-1',
+      endUserEmail: 'u@example.com',
+      endUserIp: null,
+      importedFrom: null,
+      sessionJti: null,
+      rowCount: n,
+      cellStats: '{}',
+      createdAt: at,
+      updatedAt: at,
+    });
     return id;
   };
 
@@ -49,11 +52,11 @@ describe('GET /v1/stats/overview', () => {
     const foreignTemplate = (await createTemplate(h.ctx, other.accountId, { schema: { key: 'a' } })).id;
     for (let n = 0; n < 7; n++) {
       clock.advance(1000);
-      complete.push(insertImport(env, templateId, 'complete', n));
+      complete.push(await insertImport(env, templateId, 'complete', n));
     }
     clock.advance(1000);
-    insertImport(env, templateId, 'writing', 99);
-    insertImport(other, foreignTemplate, 'complete', 100);
+    await insertImport(env, templateId, 'writing', 99);
+    await insertImport(other, foreignTemplate, 'complete', 100);
   });
   after(() => h.close());
 

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { imports, templates } from '../../src/db/sqlite/schema';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -14,8 +12,8 @@ describe('templates', () => {
   let other: TestEnvironment;
   const post = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/templates', { key, body });
   const put = (id: string, body: unknown, key = env.secretKey) => call(h, 'PUT', `/v1/templates/${id}`, { key, body });
-  const rowOf = (id: string) => h.storage.db.select().from(templates).where(eq(templates.id, id)).get();
-  const countRows = () => h.storage.db.select().from(templates).all().length;
+  const rowOf = (id: string) => h.ctx.store.templates.find(env.accountId, id);
+  const countRows = async () => (await h.sql('SELECT count(*) AS n FROM templates'))[0]!.n;
 
   before(async () => {
     h = await createHarness({ clock });
@@ -39,7 +37,7 @@ describe('templates', () => {
       assert.deepEqual(body.metadata, {});
       assert.equal(body.createdAt, clock().toISOString());
       assert.equal(body.updatedAt, body.createdAt);
-      const row = rowOf(body.id)!;
+      const row = (await rowOf(body.id))!;
       assert.equal(row.accountId, env.accountId);
       assert.deepEqual(JSON.parse(row.schema), schema);
     });
@@ -54,15 +52,15 @@ describe('templates', () => {
       assert.equal(body.key, 'explicit');
       assert.deepEqual(body.metadata, { team: 'ops' });
       assert.equal(body.source, 'import');
-      assert.equal(rowOf(body.id)!.schema, '{"key":"ignored","__proto__":{"x":1},"constructor":"c"}');
+      assert.equal((await rowOf(body.id))!.schema, '{"key":"ignored","__proto__":{"x":1},"constructor":"c"}');
     });
 
     it('answers 409 for a key the account already has, and stores nothing', async () => {
-      const before = countRows();
+      const before = await countRows();
       const response = await post({ schema: { fields: [] }, key: 'contacts' });
       assert.equal(response.status, 409);
       assert.equal((await json(response)).error.code, 'conflict');
-      assert.equal(countRows(), before);
+      assert.equal(await countRows(), before);
     });
 
     it('lets another account use the same key', async () => {
@@ -109,13 +107,13 @@ describe('templates', () => {
     ];
     for (const [name, body, path] of rejected) {
       it(`rejects ${name}: 400 validation_failed at ${path}`, async () => {
-        const before = countRows();
+        const before = await countRows();
         const response = await post(body);
         assert.equal(response.status, 400);
         const { error } = await json(response);
         assert.equal(error.code, 'validation_failed');
         assert.ok(error.details.some((d: { path: string }) => d.path === path), JSON.stringify(error.details));
-        assert.equal(countRows(), before);
+        assert.equal(await countRows(), before);
       });
     }
 
@@ -178,7 +176,7 @@ describe('templates', () => {
     });
 
     it('replaces the schema, keeps what is not given, moves updatedAt', async () => {
-      const created = rowOf(id)!;
+      const created = (await rowOf(id))!;
       clock.advance(5_000);
       const response = await put(id, { schema: { key: 'orders', v: 2 } });
       assert.equal(response.status, 200);
@@ -190,61 +188,52 @@ describe('templates', () => {
       assert.equal(body.createdAt, created.createdAt);
       assert.equal(body.updatedAt, clock().toISOString());
       assert.notEqual(body.updatedAt, created.updatedAt);
-      assert.deepEqual(JSON.parse(rowOf(id)!.schema), { key: 'orders', v: 2 });
+      assert.deepEqual(JSON.parse((await rowOf(id))!.schema), { key: 'orders', v: 2 });
     });
 
     it('changes key, metadata and source when given', async () => {
       const response = await put(id, { schema: { v: 3 }, key: 'orders-v3', metadata: { m: 2 }, source: 'studio' });
       assert.equal(response.status, 200);
-      const row = rowOf(id)!;
+      const row = (await rowOf(id))!;
       assert.deepEqual([row.key, row.metadata, row.source, row.schema], ['orders-v3', '{"m":2}', 'studio', '{"v":3}']);
     });
 
     it('accepts the key the template already has', async () => {
       const response = await put(id, { schema: { v: 3 }, key: 'orders-v3' });
       assert.equal(response.status, 200);
-      assert.equal(rowOf(id)!.key, 'orders-v3');
+      assert.equal((await rowOf(id))!.key, 'orders-v3');
     });
 
     it('answers 409 when the new key belongs to another template, and changes nothing', async () => {
-      const before = rowOf(id)!;
+      const before = (await rowOf(id))!;
       const response = await put(id, { schema: { v: 4 }, key: 'contacts' });
       assert.equal(response.status, 409);
       assert.equal((await json(response)).error.code, 'conflict');
-      assert.deepEqual(rowOf(id), before);
+      assert.deepEqual(await rowOf(id), before);
     });
 
     it('leaves existing imports with the schema they were made with', async () => {
       const snapshot = JSON.stringify({ v: 3 });
       const at = clock().toISOString();
-      h.storage.db
-        .insert(imports)
-        .values({
-          id: '0190a000-0000-7000-8000-0000000000aa',
-          accountId: env.accountId,
-          environmentId: env.environmentId,
-          templateId: id,
-          status: 'complete',
-          meta: '{}',
-          originalSchema: snapshot,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .run();
+      await h.sql(
+        `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, original_schema, created_at, updated_at)
+         VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, ?, ?, 'complete', '{}', ?, ?, ?)`,
+        env.accountId, env.environmentId, id, snapshot, at, at,
+      );
       assert.equal((await put(id, { schema: { v: 5, fields: ['new'] } })).status, 200);
-      const stored = h.storage.db.select().from(imports).where(eq(imports.id, '0190a000-0000-7000-8000-0000000000aa')).get()!;
+      const stored = (await h.ctx.store.imports.find(env.accountId, '0190a000-0000-7000-8000-0000000000aa'))!;
       assert.equal(stored.originalSchema, snapshot);
       assert.equal(stored.templateId, id);
       assert.equal(stored.updatedAt, at);
     });
 
     it("answers 404 for an unknown id and for another account's template, changing nothing", async () => {
-      const before = rowOf(id)!;
+      const before = (await rowOf(id))!;
       assert.equal((await put('0190a000-0000-7000-8000-000000000000', { schema: {} })).status, 404);
       const response = await put(id, { schema: { hijacked: true } }, other.secretKey);
       assert.equal(response.status, 404);
       assert.equal((await json(response)).error.code, 'not_found');
-      assert.deepEqual(rowOf(id), before);
+      assert.deepEqual(await rowOf(id), before);
     });
 
     const rejected: [string, unknown, string][] = [
@@ -260,13 +249,13 @@ describe('templates', () => {
     ];
     for (const [name, body, path] of rejected) {
       it(`rejects ${name}: 400 validation_failed at ${path}, changing nothing`, async () => {
-        const before = rowOf(id)!;
+        const before = (await rowOf(id))!;
         const response = await put(id, body);
         assert.equal(response.status, 400);
         const { error } = await json(response);
         assert.equal(error.code, 'validation_failed');
         assert.ok(error.details.some((d: { path: string }) => d.path === path), JSON.stringify(error.details));
-        assert.deepEqual(rowOf(id), before);
+        assert.deepEqual(await rowOf(id), before);
       });
     }
 

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
-import { themes } from '../../src/db/sqlite/schema';
 import { COLOR_MEMBERS } from '../../src/services/themes';
 import { validTheme, withPath } from '../helpers/fixtures';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
@@ -15,7 +13,7 @@ describe('themes', () => {
   let other: TestEnvironment;
   let fresh: TestEnvironment;
   const send = (method: 'POST' | 'PUT', body: unknown, key = env.secretKey) => call(h, method, '/v1/themes', { key, body });
-  const themeRow = (accountId: string) => h.storage.db.select().from(themes).where(eq(themes.accountId, accountId)).get();
+  const themeRow = (accountId: string) => h.ctx.store.themes.find(accountId);
 
   before(async () => {
     h = await createHarness({ clock });
@@ -31,7 +29,7 @@ describe('themes', () => {
     const put = await send('PUT', validTheme());
     assert.equal(put.status, 404);
     assert.equal((await json(put)).error.code, 'not_found');
-    assert.equal(themeRow(env.accountId), undefined);
+    assert.equal(await themeRow(env.accountId), undefined);
   });
 
   it('creates the theme: 201, every member, an ETag, stored for the account', async () => {
@@ -45,17 +43,17 @@ describe('themes', () => {
     assert.equal(createdAt, clock().toISOString());
     assert.equal(updatedAt, createdAt);
     assert.match(response.headers.get('ETag') ?? '', /^"[A-Za-z0-9_-]{43}"$/);
-    const row = themeRow(env.accountId)!;
+    const row = (await themeRow(env.accountId))!;
     assert.equal(row.id, id);
     assert.deepEqual(JSON.parse(row.lightColors), validTheme().lightColors);
   });
 
   it('answers 409 to a second POST and keeps the first theme', async () => {
-    const before = themeRow(env.accountId);
+    const before = await themeRow(env.accountId);
     const response = await send('POST', validTheme({ name: 'Second' }));
     assert.equal(response.status, 409);
     assert.equal((await json(response)).error.code, 'conflict');
-    assert.deepEqual(themeRow(env.accountId), before);
+    assert.deepEqual(await themeRow(env.accountId), before);
   });
 
   it('keeps one theme per account: another account creates its own and sees only it', async () => {
@@ -65,7 +63,7 @@ describe('themes', () => {
     assert.equal(mine.name, 'Brand');
     assert.equal(theirs.name, 'Other');
     assert.notEqual(mine.id, theirs.id);
-    assert.equal(h.storage.db.select().from(themes).all().length, 2);
+    assert.equal((await h.sql('SELECT count(*) AS n FROM themes'))[0]!.n, 2);
   });
 
   describe('GET /v1/themes with ETag', () => {
@@ -99,7 +97,7 @@ describe('themes', () => {
       assert.equal(body.name, 'Renamed');
       assert.equal(body.updatedAt, clock().toISOString());
       assert.notEqual(body.createdAt, body.updatedAt);
-      assert.equal(themeRow(env.accountId)!.name, 'Renamed');
+      assert.equal((await themeRow(env.accountId))!.name, 'Renamed');
     });
 
     it('answers the Public Key from an allowed origin, with CORS, and the same ETag', async () => {
@@ -137,7 +135,7 @@ describe('themes', () => {
       it(`accepts the color ${color}`, async () => {
         const response = await send('PUT', withPath(validTheme(), 'darkColors.accent', color));
         assert.equal(response.status, 200, await response.text());
-        assert.equal(JSON.parse(themeRow(env.accountId)!.darkColors).accent, color);
+        assert.equal(JSON.parse((await themeRow(env.accountId))!.darkColors).accent, color);
       });
     }
 
@@ -203,7 +201,7 @@ describe('themes', () => {
     it('rejects the same bad input on POST, storing nothing', async () => {
       const response = await send('POST', withPath(validTheme(), 'lightColors.base', 'red; background:url(x)'), fresh.secretKey);
       assert.equal(response.status, 400);
-      assert.equal(themeRow(fresh.accountId), undefined);
+      assert.equal(await themeRow(fresh.accountId), undefined);
     });
 
     it('lists every member of a color set as required', async () => {
@@ -213,13 +211,13 @@ describe('themes', () => {
     });
 
     async function expectInvalid(body: unknown, path: string) {
-      const before = themeRow(env.accountId);
+      const before = await themeRow(env.accountId);
       const response = await send('PUT', body);
       assert.equal(response.status, 400);
       const { error } = await json(response);
       assert.equal(error.code, 'validation_failed');
       assert.ok(error.details.some((d: { path: string }) => d.path === path), JSON.stringify(error.details));
-      assert.deepEqual(themeRow(env.accountId), before);
+      assert.deepEqual(await themeRow(env.accountId), before);
     }
   });
 });

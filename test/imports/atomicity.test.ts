@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { beginImport, checkInThread, prepareImportHeader, sliceRows, writeRows } from '../../src/services/imports';
 import { contactRows, countRows, createImportOk, postImport } from './helpers';
+import { injectFailure } from '../helpers/inject-failure';
 
 describe('import atomicity', () => {
   let h: Harness;
@@ -25,8 +26,8 @@ describe('import atomicity', () => {
     assert.deepEqual((await json(response)).error.details, [
       { path: 'rows.3000.price', message: 'must be a string, a finite number, a boolean or null' },
     ]);
-    assert.equal(countRows(h, 'imports'), 1);
-    assert.equal(countRows(h, 'import_rows'), 3);
+    assert.equal(await countRows(h, 'imports'), 1);
+    assert.equal(await countRows(h, 'import_rows'), 3);
   });
 
   it('a row that is not valid JSON, found after a first slice was written, leaves no import and no rows', async () => {
@@ -35,13 +36,12 @@ describe('import atomicity', () => {
     const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody });
     assert.equal(response.status, 400);
     assert.equal((await json(response)).error.code, 'invalid_json');
-    assert.equal(countRows(h, 'imports'), 1);
-    assert.equal(countRows(h, 'import_rows'), 3);
+    assert.equal(await countRows(h, 'imports'), 1);
+    assert.equal(await countRows(h, 'import_rows'), 3);
   });
 
   it('a storage failure part-way (injected at row 3000) leaves no import and no rows', async () => {
-    h.storage.sqlite.exec(`CREATE TRIGGER fail_row BEFORE INSERT ON import_rows WHEN NEW.row_index = 3000
-      BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    const remove = await injectFailure(h, 'fail_row', 'INSERT', 'import_rows', 'NEW.row_index = 3000');
     try {
       const response = await postImport(h, env, { rows: contactRows(5000) });
       assert.equal(response.status, 500);
@@ -50,10 +50,10 @@ describe('import atomicity', () => {
       assert.ok(!JSON.stringify(body).includes('injected'), 'no internals in the body');
       assert.ok(h.logs.some((line) => line.includes('injected failure') && line.includes(body.error.requestId)));
     } finally {
-      h.storage.sqlite.exec('DROP TRIGGER fail_row');
+      await remove();
     }
-    assert.equal(countRows(h, 'imports'), 1);
-    assert.equal(countRows(h, 'import_rows'), 3);
+    assert.equal(await countRows(h, 'imports'), 1);
+    assert.equal(await countRows(h, 'import_rows'), 3);
   });
 
   it('an import is invisible while written and appears whole when finished; reads keep answering meanwhile', async () => {
@@ -70,6 +70,6 @@ describe('import atomicity', () => {
     await writing;
     const done = await json(await call(h, 'GET', `/v1/imports/${writer.importId}`, { key: env.secretKey }));
     assert.equal(done.cellStats.rowCount, 20_000);
-    assert.equal(countRows(h, 'import_rows', writer.importId), 20_000);
+    assert.equal(await countRows(h, 'import_rows', writer.importId), 20_000);
   });
 });

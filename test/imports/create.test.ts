@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
-import { insertTemplate } from '../../src/db/sqlite/queries/templates';
 import { issueSession } from '../../src/services/sessions';
 import { createImportOk, postImport } from './helpers';
 
-const templateOf = (h: Harness, id: string) =>
-  h.storage.sqlite.prepare('SELECT * FROM templates WHERE id = ?').get(id) as { key: string; source: string; schema: string; account_id: string };
-const templateCount = (h: Harness, accountId: string) =>
-  (h.storage.sqlite.prepare('SELECT count(*) AS n FROM templates WHERE account_id = ?').get(accountId) as { n: number }).n;
+const templateOf = async (h: Harness, id: string) =>
+  (await h.sql<{ key: string; source: string; schema: string; account_id: string }>('SELECT * FROM templates WHERE id = ?', id))[0]!;
+const templateCount = async (h: Harness, accountId: string) =>
+  (await h.sql<{ n: number }>('SELECT count(*) AS n FROM templates WHERE account_id = ?', accountId))[0]!.n;
 
 describe('POST /v1/imports: template resolution', () => {
   let h: Harness;
@@ -24,7 +23,7 @@ describe('POST /v1/imports: template resolution', () => {
   it('auto-creates a template from originalSchema with source "import" when the key is unknown', async () => {
     const originalSchema = { key: 'leads', fields: [{ key: 'name' }] };
     const created = await createImportOk(h, env, { meta: {}, originalSchema, rows: [{ name: 'a' }] });
-    const template = templateOf(h, created.templateId);
+    const template = await templateOf(h, created.templateId);
     assert.deepEqual(
       { key: template.key, source: template.source, schema: JSON.parse(template.schema), account: template.account_id },
       { key: 'leads', source: 'import', schema: originalSchema, account: env.accountId },
@@ -33,12 +32,12 @@ describe('POST /v1/imports: template resolution', () => {
 
   it('finds the template by key (meta.schemaKey before originalSchema.key) without creating another', async () => {
     const first = await createImportOk(h, env, { meta: { schemaKey: 'orders' }, rows: [] });
-    const before = templateCount(h, env.accountId);
+    const before = await templateCount(h, env.accountId);
     const byMetaKey = await createImportOk(h, env, { meta: { schemaKey: 'orders' }, originalSchema: { key: 'leads' }, rows: [] });
     const bySchemaKey = await createImportOk(h, env, { meta: {}, originalSchema: { key: 'orders' }, rows: [] });
     assert.equal(byMetaKey.templateId, first.templateId);
     assert.equal(bySchemaKey.templateId, first.templateId);
-    assert.equal(templateCount(h, env.accountId), before);
+    assert.equal(await templateCount(h, env.accountId), before);
   });
 
   it('finds the template by id (meta.schemaId, then originalSchema.id) before the key', async () => {
@@ -62,7 +61,7 @@ describe('POST /v1/imports: template resolution', () => {
   it('uses a template made elsewhere (source studio) by id', async () => {
     const id = '01900000-0000-7000-8000-00000000abcd';
     const at = '2026-01-01T00:00:00.000Z';
-    insertTemplate(h.storage.db, { id, accountId: env.accountId, key: 'studio-made', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
+    await h.ctx.store.templates.insert({ id, accountId: env.accountId, key: 'studio-made', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
     const created = await createImportOk(h, env, { meta: { schemaId: id }, rows: [] });
     assert.equal(created.templateId, id);
   });
@@ -72,7 +71,7 @@ describe('POST /v1/imports: template resolution', () => {
     const a = await createImportOk(h, env, { meta: {}, originalSchema, rows: [] });
     const b = await createImportOk(h, env, { meta: {}, originalSchema, rows: [] });
     assert.equal(a.templateId, b.templateId);
-    assert.match(templateOf(h, a.templateId).key, /^import-[0-9a-f]{16}$/);
+    assert.match((await templateOf(h, a.templateId)).key, /^import-[0-9a-f]{16}$/);
   });
 
   it('rejects an import that names no template and has no originalSchema to create one from', async () => {
@@ -86,7 +85,7 @@ describe('POST /v1/imports: template resolution', () => {
       Array.from({ length: 6 }, () => createImportOk(h, env, { meta: { schemaKey: 'racing' }, rows: [{ a: 1 }] })),
     );
     assert.equal(new Set(results.map((r) => r.templateId)).size, 1);
-    const n = h.storage.sqlite.prepare("SELECT count(*) AS n FROM templates WHERE key = 'racing'").get() as { n: number };
+    const n = (await h.sql<{ n: number }>("SELECT count(*) AS n FROM templates WHERE key = 'racing'"))[0]!;
     assert.equal(n.n, 1);
   });
 });
@@ -100,7 +99,7 @@ describe('POST /v1/imports: end-user fields', () => {
     h = await createHarness();
     env = await createTestEnvironment(h);
     session = await issueSession(h.ctx, env, { endUserId: 'user-42', endUserEmail: 'user42@example.com', endUserIp: '203.0.113.7' });
-    jti = (h.storage.sqlite.prepare('SELECT jti FROM sessions').get() as { jti: string }).jti;
+    jti = (await h.sql<{ jti: string }>('SELECT jti FROM sessions'))[0]!.jti;
   });
   after(() => h.close());
 
@@ -130,7 +129,7 @@ describe('POST /v1/imports: end-user fields', () => {
       const detail = await json(await call(h, 'GET', `/v1/imports/${created.id}`, { key: env.secretKey }));
       assert.equal(detail.endUserIp, '203.0.113.7');
       assert.equal(detail.sessionJti, jti);
-      const row = h.storage.sqlite.prepare('SELECT end_user_id, environment_id, meta FROM imports WHERE id = ?').get(created.id) as Record<string, string>;
+      const row = (await h.sql<Record<string, string>>('SELECT end_user_id, environment_id, meta FROM imports WHERE id = ?', created.id))[0]!;
       assert.equal(row.end_user_id, 'user-42');
       assert.equal(row.environment_id, env.environmentId);
       assert.ok(!row.meta!.includes(session.sessionToken));
@@ -177,13 +176,13 @@ describe('POST /v1/imports: body checks and storage', () => {
   ];
   for (const c of cases) {
     it(`rejects: ${c.name}`, async () => {
-      const before = h.storage.sqlite.prepare('SELECT count(*) AS n FROM imports').get();
+      const before = await h.sql('SELECT count(*) AS n FROM imports');
       const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: c.raw });
       assert.equal(response.status, c.status);
       const body = await json(response);
       assert.equal(body.error.code, c.code);
       if (c.path !== undefined) assert.equal(body.error.details[0].path, c.path);
-      assert.deepEqual(h.storage.sqlite.prepare('SELECT count(*) AS n FROM imports').get(), before);
+      assert.deepEqual(await h.sql('SELECT count(*) AS n FROM imports'), before);
     });
   }
 
@@ -202,7 +201,7 @@ describe('POST /v1/imports: body checks and storage', () => {
     const { id } = await json(response);
     const page = await (await call(h, 'GET', `/v1/imports/${id}/rows`, { key: env.secretKey })).text();
     assert.ok(page.startsWith(`{"data":[{"rowIndex":0,"data":${JSON.stringify(JSON.parse(rowsText)[0])}}`));
-    const stored = h.storage.sqlite.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').all(id) as { data: string }[];
+    const stored = await h.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', id);
     assert.equal(`[${stored.map((r) => r.data).join(',')}]`, rowsText);
     assert.equal(Object.getPrototypeOf(JSON.parse(stored[0]!.data)), Object.prototype);
   });

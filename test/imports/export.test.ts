@@ -97,7 +97,7 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
         const text = await response.text();
         const parsed = format === 'json' ? JSON.parse(text) : text.trimEnd().split('\n').map((line) => JSON.parse(line));
         assert.deepEqual(parsed, rows);
-        const stored = h.storage.sqlite.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').all(imported.id) as { data: string }[];
+        const stored = await h.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', imported.id);
         const expected = format === 'json' ? `[${stored.map((r) => r.data).join(',')}]` : stored.map((r) => `${r.data}\n`).join('');
         assert.equal(text, expected);
       }

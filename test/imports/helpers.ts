@@ -45,9 +45,8 @@ export async function walkPages(h: Harness, key: string, url: string): Promise<{
 }
 
 /** Count of rows in a table, optionally for one import. */
-export function countRows(h: Harness, table: 'imports' | 'import_rows', importId?: string): number {
+export async function countRows(h: Harness, table: 'imports' | 'import_rows', importId?: string): Promise<number> {
   const column = table === 'imports' ? 'id' : 'import_id';
   const where = importId ? ` WHERE ${column} = ?` : '';
-  const row = h.storage.sqlite.prepare(`SELECT count(*) AS n FROM ${table}${where}`).get(...(importId ? [importId] : [])) as { n: number };
-  return row.n;
+  return (await h.sql<{ n: number }>(`SELECT count(*) AS n FROM ${table}${where}`, ...(importId ? [importId] : [])))[0]!.n;
 }

@@ -3,6 +3,7 @@ import type { ImportFilters } from '../../src/db/store';
 import { countImportsQuery, importPageQuery } from '../../src/db/sqlite/queries/imports';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { sqliteOnly } from '../helpers/test-database';
 import { createImportOk, walkPages } from './helpers';
 
 const IMPORTS = 47;
@@ -29,9 +30,11 @@ describe('GET /v1/imports', () => {
     }
     await createImportOk(h, other, { rows: [{ foreign: true }] });
     // Later updates (no endpoint changes imports yet): reverse the updatedAt order of the first ten.
-    const touch = h.storage.sqlite.prepare('UPDATE imports SET updated_at = ? WHERE id = ?');
-    created.slice(0, 10).forEach((item, i) => touch.run(`2026-04-01T00:00:${String(59 - i).padStart(2, '0')}.000Z`, item.id));
-    created = created.map((item) => ({ ...item, ...(h.storage.sqlite.prepare('SELECT updated_at AS updatedAt FROM imports WHERE id = ?').get(item.id) as object) }));
+    for (const [i, item] of created.slice(0, 10).entries()) {
+      await h.sql('UPDATE imports SET updated_at = ? WHERE id = ?', `2026-04-01T00:00:${String(59 - i).padStart(2, '0')}.000Z`, item.id);
+    }
+    const updated = new Map((await h.sql<{ id: string; updatedAt: string }>('SELECT id, updated_at AS "updatedAt" FROM imports')).map((row) => [row.id, row.updatedAt]));
+    created = created.map((item) => ({ ...item, updatedAt: updated.get(item.id)! }));
   });
   after(() => h.close());
 
@@ -143,8 +146,8 @@ describe('GET /v1/imports', () => {
 
   it('matches userEmail as a case-insensitive substring in which % and _ are literal', async () => {
     const emails = ['a%b@example.com', 'a_b@example.com', 'axb@example.com', 'AXB@Example.org'];
-    const set = h.storage.sqlite.prepare('UPDATE imports SET end_user_email = ? WHERE id = ?');
-    emails.forEach((email, i) => set.run(email, created[i].id));
+    const set = (email: string | null, id: string) => h.sql('UPDATE imports SET end_user_email = ? WHERE id = ?', email, id);
+    for (const [i, email] of emails.entries()) await set(email, created[i].id);
     const cases: [string, string[]][] = [
       ['%', ['a%b@example.com']],
       ['_', ['a_b@example.com']],
@@ -159,22 +162,22 @@ describe('GET /v1/imports', () => {
       assert.deepEqual(found.sort(), [...expected].sort(), needle);
       assert.equal(page.pagination.filters.userEmail, needle);
     }
-    emails.forEach((_, i) => set.run(null, created[i].id));
+    for (const i of emails.keys()) await set(null, created[i].id);
   });
 
   it('never lists another account’s imports or imports still being written', async () => {
     const otherPage = await json(await call(h, 'GET', '/v1/imports', { key: other.secretKey }));
     assert.equal(otherPage.data.length, 1);
     assert.ok(!created.some((c) => c.id === otherPage.data[0].id));
-    h.storage.sqlite.prepare("UPDATE imports SET status = 'writing' WHERE id = ?").run(created[5].id);
+    await h.sql("UPDATE imports SET status = 'writing' WHERE id = ?", created[5].id);
     const page = await json(await call(h, 'GET', '/v1/imports?limit=100', { key: env.secretKey }));
     assert.equal(page.pagination.paging.total, IMPORTS - 1);
     assert.ok(!page.data.some((i: any) => i.id === created[5].id));
     assert.equal((await call(h, 'GET', `/v1/imports/${created[5].id}`, { key: env.secretKey })).status, 404);
-    h.storage.sqlite.prepare("UPDATE imports SET status = 'complete' WHERE id = ?").run(created[5].id);
+    await h.sql("UPDATE imports SET status = 'complete' WHERE id = ?", created[5].id);
   });
 
-  it('plans every sort and filter on an index: no full scan, no sort step, no OFFSET', () => {
+  it('plans every sort and filter on an index: no full scan, no sort step, no OFFSET', sqliteOnly, () => {
     const filterSets: ImportFilters[] = [
       {},
       { templateId: '01a20000-0000-7000-8000-000000000000' },

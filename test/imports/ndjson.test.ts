@@ -11,9 +11,9 @@ before(async () => {
 });
 after(() => h.close());
 
-const counts = () => ({
-  imports: h.storage.sqlite.prepare('SELECT count(*) FROM imports').pluck().get(),
-  rows: h.storage.sqlite.prepare('SELECT count(*) FROM import_rows').pluck().get(),
+const counts = async () => ({
+  imports: (await h.sql('SELECT count(*) AS n FROM imports'))[0]!.n,
+  rows: (await h.sql('SELECT count(*) AS n FROM import_rows'))[0]!.n,
 });
 
 /** Sends an NDJSON body as a stream of the given pieces (so it arrives in chunks, as over a socket). */
@@ -46,7 +46,7 @@ describe('POST /v1/imports with application/x-ndjson', () => {
     assert.equal(response.status, 201, await response.clone().text());
     const created = await json(response);
     assert.equal(created.rowCount, 5001);
-    const stored = h.storage.sqlite.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').pluck().all(created.id) as string[];
+    const stored = (await h.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', created.id)).map((row) => row.data);
     assert.deepEqual(stored, rows.map((row) => JSON.stringify(row)));
     assert.deepEqual(Object.keys(JSON.parse(stored[5000]!)), ['__proto__', 'constructor', 'a,b', 'z']);
     assert.equal(created.meta.file.name, 'big.ndjson');
@@ -74,18 +74,18 @@ describe('POST /v1/imports with application/x-ndjson', () => {
   ];
   for (const [label, pieces, status, code, pattern] of failures) {
     it(`rejects ${label} and leaves nothing stored`, async () => {
-      const before = counts();
+      const before = await counts();
       const response = await postNdjson(pieces);
       const body = await json(response);
       assert.equal(response.status, status, JSON.stringify(body));
       assert.equal(body.error.code, code);
       assert.match(JSON.stringify(body.error), pattern);
-      assert.deepEqual(counts(), before);
+      assert.deepEqual(await counts(), before);
     });
   }
 
   it('rejects bytes that are not UTF-8 with invalid_json', async () => {
-    const before = counts();
+    const before = await counts();
     const bytes = new Uint8Array([...new TextEncoder().encode(`${header}\n{"a":"`), 0xff, 0xfe, ...new TextEncoder().encode('"}\n')]);
     const response = await h.app.request('/v1/imports', {
       method: 'POST',
@@ -94,6 +94,6 @@ describe('POST /v1/imports with application/x-ndjson', () => {
     });
     assert.equal(response.status, 400);
     assert.equal((await json(response)).error.code, 'invalid_json');
-    assert.deepEqual(counts(), before);
+    assert.deepEqual(await counts(), before);
   });
 });

@@ -15,9 +15,9 @@ before(async () => {
 });
 after(() => h.close());
 
-const counts = () => ({
-  imports: h.storage.sqlite.prepare('SELECT count(*) FROM imports').pluck().get(),
-  rows: h.storage.sqlite.prepare('SELECT count(*) FROM import_rows').pluck().get(),
+const counts = async () => ({
+  imports: (await h.sql('SELECT count(*) AS n FROM imports'))[0]!.n,
+  rows: (await h.sql('SELECT count(*) AS n FROM import_rows'))[0]!.n,
 });
 /** A body large enough to be parsed by the worker. */
 const largeRows = () => contactRows(20_000);
@@ -31,7 +31,7 @@ describe('large JSON bodies, parsed by the worker thread', () => {
     assert.equal(response.status, 201, await response.clone().text());
     const created = await json(response);
     assert.equal(created.rowCount, 20_000);
-    const stored = h.storage.sqlite.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').pluck().all(created.id);
+    const stored = (await h.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', created.id)).map((row) => row.data);
     assert.deepEqual(stored, rows.map((row) => JSON.stringify(row)));
     const detail = await json(await call(h, 'GET', `/v1/imports/${created.id}`, { key: env.secretKey }));
     assert.deepEqual(detail.cellStats.fieldBreakdown, [
@@ -51,7 +51,7 @@ describe('large JSON bodies, parsed by the worker thread', () => {
   ];
   for (const [label, body, code, pattern] of failures) {
     it(`reject ${label} and store nothing`, async () => {
-      const before = counts();
+      const before = await counts();
       const payload = body();
       const response = await h.app.request('/v1/imports', {
         method: 'POST',
@@ -62,7 +62,7 @@ describe('large JSON bodies, parsed by the worker thread', () => {
       assert.equal(response.status, 400, JSON.stringify(error));
       assert.equal(error.code, code);
       assert.match(JSON.stringify(error), pattern);
-      assert.deepEqual(counts(), before);
+      assert.deepEqual(await counts(), before);
     });
   }
 

@@ -6,7 +6,7 @@ import { createTemplate } from '../../src/services/templates';
 import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { countRows } from './helpers';
 
-const countTemplates = (h: Harness) => h.storage.sqlite.prepare('SELECT count(*) FROM templates').pluck().get() as number;
+const countTemplates = async (h: Harness) => (await h.sql<{ n: number }>('SELECT count(*) AS n FROM templates'))[0]!.n;
 
 describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.publicKey', () => {
   const clock = testClock();
@@ -27,7 +27,7 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
 
   it('refuses (403 template_not_allowed) an import into another template than the session names, creating none', async () => {
     const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'u-1', templateId: contacts });
-    const templates = countTemplates(h);
+    const templates = await countTemplates(h);
     const refused = [
       { meta: { schemaKey: 'other' } },
       { meta: { schemaId: other } },
@@ -40,8 +40,8 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
       assert.equal(response.status, 403, JSON.stringify(body));
       assert.equal((await json(response)).error.code, 'template_not_allowed');
     }
-    assert.equal(countTemplates(h), templates, 'no template was auto-created');
-    assert.equal(countRows(h, 'imports'), 0);
+    assert.equal(await countTemplates(h), templates, 'no template was auto-created');
+    assert.equal(await countRows(h, 'imports'), 0);
   });
 
   it('imports into the session template when the body names it, or names none', async () => {
@@ -88,7 +88,7 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
 
   it('checks meta.publicKey like a header key: origin, session, known key', async () => {
     const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'u-meta' });
-    const before = countRows(h, 'imports');
+    const before = await countRows(h, 'imports');
     const cases = [
       // The body is not even read: no Public Key allows these origins.
       { what: 'foreign origin', origin: 'https://evil.example.net', meta: { publicKey: env.publicKey, sessionToken }, status: 401, code: 'missing_credentials' },
@@ -103,7 +103,7 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
       assert.equal(response.status, c.status, c.what);
       assert.equal((await json(response)).error.code, c.code, c.what);
     }
-    assert.equal(countRows(h, 'imports'), before);
+    assert.equal(await countRows(h, 'imports'), before);
   });
 
   it('checks the origin of meta.publicKey against its own key, not just any key', async () => {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { accounts } from '../../src/db/sqlite/schema';
 import type { ServiceContext } from '../../src/services/context';
 import { createHarness, type Harness } from '../helpers/harness';
 import { ServiceError } from '../../src/services/errors';
@@ -174,17 +173,17 @@ describe('mapHeaders', () => {
   });
   after(() => h.close());
   const ctx = (options?: LlmOptions): ServiceContext => ({ ...h.ctx, config: { ...h.ctx.config, llm: options as never } });
-  const account = () => h.storage.db.select().from(accounts).get()!.id;
+  const account = async () => (await h.ctx.store.accounts.list())[0]!.id;
 
   it('returns the offline mappings without an LLM', async () => {
-    assert.deepEqual(await mapHeaders(ctx(), account(), unsure), matchHeaders(unsure).mappings);
-    assert.equal((await mapHeaders(ctx(), account(), unsure)).phone?.fileKey, 'a');
+    assert.deepEqual(await mapHeaders(ctx(), await account(), unsure), matchHeaders(unsure).mappings);
+    assert.equal((await mapHeaders(ctx(), await account(), unsure)).phone?.fileKey, 'a');
     assert.equal(received.length, 0);
   });
 
   it('rejects invalid input with validation_failed at the offending path, before any LLM call', async () => {
     const bad = { schemaHeaders: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }], fileHeaders: [{ key: 'x', label: 7 }] };
-    await assert.rejects(mapHeaders(ctx(llm()), account(), bad as never), (error: ServiceError) => {
+    await assert.rejects(mapHeaders(ctx(llm()), await account(), bad as never), (error: ServiceError) => {
       assert.equal(error.code, 'validation_failed');
       assert.deepEqual(error.details?.map((d) => d.path).sort(), ['fileHeaders.0.label', 'schemaHeaders.1.key']);
       return true;
@@ -194,7 +193,7 @@ describe('mapHeaders', () => {
 
   it('lets the LLM overrule an uncertain pair', async () => {
     reply = answer({ phone: null });
-    assert.deepEqual(await mapHeaders(ctx(llm()), account(), unsure), {});
+    assert.deepEqual(await mapHeaders(ctx(llm()), await account(), unsure), {});
     assert.equal(received.length, 1);
   });
 });

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { eq } from 'drizzle-orm';
 import { hashesEqual, hashKey } from '../../src/core/keys';
-import { apiKeys } from '../../src/db/sqlite/schema';
 import { authenticateKey } from '../../src/services/auth';
 import { ServiceError } from '../../src/services/errors';
 import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
@@ -16,19 +14,19 @@ before(async () => {
 });
 after(() => h.close());
 
-const lastUsed = () => h.storage.db.select().from(apiKeys).where(eq(apiKeys.hash, hashKey(env.secretKey))).get()!.lastUsedAt;
+const lastUsed = async () => (await h.ctx.store.environments.findKeyByHash(hashKey(env.secretKey)))!.lastUsedAt;
 
 describe('authenticateKey', () => {
   it('writes lastUsedAt at most once a minute per key', async () => {
     await authenticateKey(h.ctx, env.secretKey);
-    const first = lastUsed();
+    const first = await lastUsed();
     assert.equal(first, clock().toISOString());
     clock.advance(59_000);
     await authenticateKey(h.ctx, env.secretKey);
-    assert.equal(lastUsed(), first, 'no write within the minute');
+    assert.equal(await lastUsed(), first, 'no write within the minute');
     clock.advance(1_000);
     await authenticateKey(h.ctx, env.secretKey);
-    assert.equal(lastUsed(), clock().toISOString(), 'written again after a minute');
+    assert.equal(await lastUsed(), clock().toISOString(), 'written again after a minute');
   });
 
   it('resolves each key to its kind, account and environment', async () => {

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import type { PgDb } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
-import { copyRowTexts, readRowChunk } from './queries/import-rows';
+import { readRowChunk } from './queries/import-rows';
+import { RowCopies } from './row-copies';
 import {
   claimAbandonedImports,
   claimImport,
@@ -20,14 +21,20 @@ import { countTemplates } from './queries/templates';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+  const copies = new RowCopies(pool);
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      complete: (id, writerNode, values) => completeImport(db, id, writerNode, values),
+      // The rows' COPY and the flip to 'complete' commit together (row-copies.ts).
+      complete: (id, writerNode, values) => copies.finish(id, db, (tx) => completeImport(tx, id, writerNode, values)),
+      // A separate connection: the open COPY holds only a key-share lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
       claimAbandoned: (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
       claim: (id, node, now, until) => claimImport(db, id, node, now, until),
-      delete: (id) => deleteImport(db, id),
+      delete: async (id) => {
+        await copies.discard(id);
+        await deleteImport(db, id);
+      },
       find: (accountId, id) => findImport(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
@@ -43,7 +50,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
         ),
     },
     rows: {
-      append: (importId, first, texts) => copyRowTexts(pool, importId, first, texts),
+      append: (importId, first, texts) => copies.append(importId, first, texts),
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
     },
     compliance: {
@@ -54,7 +61,11 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
         })),
       hideComplete: (accountId, importId) => hideCompleteImport(db, accountId, importId),
       hideExpired: (cutoff, limit) => hideExpiredImports(db, cutoff, limit),
-      deleteRows: (importId, limit) => deleteRowsOfImport(db, importId, limit),
+      // A removal of an import this process is still writing ends its COPY first (its rows were never committed).
+      deleteRows: async (importId, limit) => {
+        await copies.discard(importId);
+        return await deleteRowsOfImport(db, importId, limit);
+      },
     },
   };
 }

@@ -107,7 +107,7 @@ export interface ImportStore {
   /**
    * Makes a written import visible: counts, statistics and times set in the same statement as the status.
    * False when the import is no longer `writerNode`'s (hidden for deletion, or taken over by a clean-up after
-   * its lease ran out): nothing then changes.
+   * its lease ran out): nothing then changes. Rejects when its rows could not be stored.
    */
   complete(id: string, writerNode: string, values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>): Promise<boolean>;
   /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
@@ -134,7 +134,12 @@ export interface ImportStore {
 }
 
 export interface RowStore {
-  /** Stores rows `first`, `first + 1`, ... of an import in one transaction (all or none). */
+  /**
+   * Stores rows `first`, `first + 1`, ... of an import being written. They are readable once
+   * `imports.complete` answered true; a refused row fails this append or the completion, and the import's
+   * rows are then removed with it (SQLite: each append is its own transaction; PostgreSQL: one COPY in one
+   * transaction from the first append to the completion, so nothing of a failed import is ever committed).
+   */
   append(importId: string, first: number, texts: readonly string[]): Promise<void>;
   /**
    * Up to `limit` rows past `from` in row order (asc: rowIndex > from; desc: rowIndex < from), and fewer when

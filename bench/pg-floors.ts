@@ -1,0 +1,74 @@
+// The raw PostgreSQL floors: the same work done with node-postgres directly on the same server, in the same run.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify/sync';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+/** A scratch table shaped like importd's import_rows, in the bench's database. */
+export async function pgScratch(url: string) {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  await pool.query('CREATE TABLE floor_rows (import_id text COLLATE "C" NOT NULL, row_index integer NOT NULL, data text COLLATE "C" NOT NULL, PRIMARY KEY (import_id, row_index))');
+  return pool;
+}
+
+const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+
+/** JSON.parse of the body, then one COPY of every row (JSON.stringify each, escaped for COPY's text format). */
+export async function copyFloor(pool: pg.Pool, body: string, importId: string): Promise<number> {
+  const started = performance.now();
+  const { rows } = JSON.parse(body) as { rows: unknown[] };
+  const client = await pool.connect();
+  try {
+    function* lines() {
+      let piece = '';
+      for (let i = 0; i < rows.length; i++) {
+        piece += `${importId}\t${i}\t${escape(JSON.stringify(rows[i]))}\n`;
+        if (piece.length > 256 * 1024) {
+          yield piece;
+          piece = '';
+        }
+      }
+      yield piece;
+    }
+    await pipeline(Readable.from(lines()), client.query(copyFrom('COPY floor_rows (import_id, row_index, data) FROM STDIN')));
+  } finally {
+    client.release();
+  }
+  return performance.now() - started;
+}
+
+/** Every row in keyset chunks of 1000, JSON.parse, CSV-encoded (csv-stringify): the CSV export floor. */
+export async function csvKeysetFloor(pool: pg.Pool, importId: string, columns: string[]): Promise<number> {
+  const started = performance.now();
+  let after = -1;
+  let bytes = 0;
+  for (;;) {
+    const { rows } = await pool.query<{ row_index: number; data: string }>({
+      name: 'floor-chunk',
+      text: 'SELECT row_index, data FROM floor_rows WHERE import_id = $1 AND row_index > $2 ORDER BY row_index LIMIT 1000',
+      values: [importId, after],
+    });
+    if (rows.length === 0) break;
+    bytes += stringify(rows.map((row) => { const parsed = JSON.parse(row.data) as Record<string, unknown>; return columns.map((c) => parsed[c]); })).length;
+    after = rows[rows.length - 1]!.row_index;
+  }
+  if (bytes === 0) throw new Error('nothing encoded');
+  return performance.now() - started;
+}
+
+/** One keyset page of 100 rows after `after`, spliced into a response string; the mean of `repeat`. */
+export async function rowsPageKeysetFloor(pool: pg.Pool, importId: string, after: number, repeat: number): Promise<number> {
+  const started = performance.now();
+  for (let r = 0; r < repeat; r++) {
+    const { rows } = await pool.query<{ row_index: number; data: string }>({
+      name: 'floor-page',
+      text: 'SELECT row_index, data FROM floor_rows WHERE import_id = $1 AND row_index > $2 ORDER BY row_index LIMIT 100',
+      values: [importId, after],
+    });
+    let text = '{"data":[';
+    for (let i = 0; i < rows.length; i++) text += `${i ? ',' : ''}{"rowIndex":${rows[i]!.row_index},"data":${rows[i]!.data}}`;
+    text += ']}';
+  }
+  return (performance.now() - started) / repeat;
+}

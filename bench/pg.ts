@@ -1,0 +1,70 @@
+// npm run bench -- --pg: the real server on PostgreSQL (a throw-away server, scripts/pg-server.mjs) against raw
+// node-postgres floors on the same server in the same run: a raw COPY of the same rows, a raw keyset read.
+import { runBin, startServe } from '../test/helpers/process';
+import { importBody, ORIGINAL_SCHEMA } from './data';
+import { drained, timed, type Api } from './http';
+import { copyFloor, csvKeysetFloor, pgScratch, rowsPageKeysetFloor } from './pg-floors';
+// @ts-expect-error: a plain ES module of the scripts, without types
+import { startPgServer } from '../scripts/pg-server.mjs';
+
+type Record = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function benchPostgres(record: Record, sizes: { LARGE: number; SMALL: number }, serverEnv: { [name: string]: string }) {
+  const server = (await startPgServer()) as { url: string; stop(): void };
+  try {
+    const admin = await pgScratch(`${server.url}/postgres`);
+    await admin.query('CREATE DATABASE importd_bench');
+    await admin.end();
+    const db = `${server.url}/importd_bench`;
+    runBin(['migrate', '--db', db]);
+    const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
+    const serve = await startServe(db, serverEnv);
+    const api: Api = { url: serve.url, key: env.secretKey.key };
+    const floor = await pgScratch(db);
+    try {
+      for (const count of [sizes.SMALL, sizes.LARGE]) {
+        const body = importBody(count);
+        const served: number[] = [];
+        const raw: number[] = [];
+        for (let r = 0; r < 3; r++) {
+          served.push((await timed(api, 'POST', '/v1/imports', body)).ms);
+          raw.push(await copyFloor(floor, body, `floor-${count}-${r}`));
+        }
+        record(`pg: POST /imports ${count} rows`, median(served), 'ms', median(raw), count === sizes.LARGE ? 'ratio <= 1.5' : '');
+      }
+      const created = JSON.parse((await timed(api, 'POST', '/v1/imports', importBody(sizes.LARGE))).text) as { id: string };
+      const columns = ORIGINAL_SCHEMA.fields.map((f) => f.key);
+      const csv: number[] = [];
+      const csvRaw: number[] = [];
+      for (let r = 0; r < 5; r++) {
+        csv.push((await drained(api, `/v1/imports/${created.id}/export?format=csv`)).ms);
+        csvRaw.push(await csvKeysetFloor(floor, `floor-${sizes.LARGE}-0`, columns));
+      }
+      record(`pg: export csv ${sizes.LARGE} rows`, median(csv), 'ms', median(csvRaw), 'ratio <= 1.3');
+      let cursor: string | null = null;
+      let lastCursor: string | null = null;
+      do {
+        const page = JSON.parse((await timed(api, 'GET', `/v1/imports/${created.id}/rows?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).text);
+        lastCursor = cursor;
+        cursor = page.pagination.paging.nextCursor;
+      } while (cursor);
+      const measure = async (query: string) => {
+        const times: number[] = [];
+        for (let r = 0; r < 50; r++) times.push((await timed(api, 'GET', `/v1/imports/${created.id}/rows?limit=100${query}`)).ms);
+        return median(times);
+      };
+      const start = await measure('');
+      const end = await measure(`&cursor=${lastCursor}`);
+      record('pg: rows page (100) at the start', start, 'ms', await rowsPageKeysetFloor(floor, `floor-${sizes.LARGE}-0`, -1, 200));
+      record(`pg: rows page (100) at the end of ${sizes.LARGE}`, end, 'ms', await rowsPageKeysetFloor(floor, `floor-${sizes.LARGE}-0`, sizes.LARGE - 101, 200));
+      record('pg: rows page end / start', end / start, 'x', undefined, '<= 1.3');
+    } finally {
+      await floor.end();
+      await serve.stop();
+    }
+  } finally {
+    server.stop();
+  }
+}
