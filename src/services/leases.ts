@@ -14,10 +14,14 @@ export interface LeaseKeeper {
 /**
  * Renews a lease every third of IMPORTD_LEASE_SECONDS until stopped, so the holder may miss two renewals (a
  * busy database, a slow disk) before another node may take its work over. `renew` gets the new end and
- * answers false when the lease is no longer ours; a renewal that fails is retried at the next tick. The timer
+ * answers false when the lease is no longer ours (then `onLost` runs); a renewal that fails is retried at the next tick. The timer
  * is unref'd: it never keeps the process alive.
  */
-export function keepLease(ctx: Pick<ServiceContext, 'clock' | 'config'>, renew: (until: string) => Promise<boolean>): LeaseKeeper {
+export function keepLease(
+  ctx: Pick<ServiceContext, 'clock' | 'config'>,
+  renew: (until: string) => Promise<boolean>,
+  onLost: () => Promise<void> = async () => undefined,
+): LeaseKeeper {
   let lost = false;
   const timer = setInterval(() => {
     renew(leaseEnd(ctx)).then(
@@ -25,6 +29,7 @@ export function keepLease(ctx: Pick<ServiceContext, 'clock' | 'config'>, renew: 
         if (!held) {
           lost = true;
           clearInterval(timer);
+          onLost().catch(() => undefined);
         }
       },
       () => undefined,

@@ -52,6 +52,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
     rows: {
       append: (importId, first, texts) => copies.append(importId, first, texts),
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
+      discard: (importId) => copies.discard(importId),
     },
     compliance: {
       hideEndUser: (accountId, endUserId) =>

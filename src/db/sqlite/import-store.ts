@@ -37,6 +37,7 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
     rows: {
       append: async (importId, first, texts) => appendSlice(importId, first, texts),
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
+      discard: async () => undefined,
     },
     compliance: {
       hideEndUser: async (accountId, endUserId) =>

@@ -146,6 +146,11 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
+  /**
+   * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY, rolled
+   * back); nothing on SQLite, where each append commits. For a writer giving up an import it may no longer own.
+   */
+  discard(importId: string): Promise<void>;
 }
 
 export interface SessionStore {

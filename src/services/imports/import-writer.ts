@@ -59,8 +59,22 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
     updatedAt: startedAt,
   };
   await ctx.store.imports.insert(row);
-  const lease = keepLease(ctx, async (until) => await ctx.store.imports.renewLease(row.id, node, until));
+  // Lost: another node took the import over; dropping the rows in flight lets that node remove it at once.
+  const lease = keepLease(
+    ctx,
+    async (until) => await ctx.store.imports.renewLease(row.id, node, until),
+    async () => await ctx.store.rows.discard(row.id),
+  );
   const removed = () => conflict('the import was deleted while it was being written');
+  // Removed meanwhile (its rows then break their foreign key, now or when they are flushed): the same conflict.
+  const refusedIfRemoved = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } catch (error) {
+      if (!(await ctx.store.imports.renewLease(row.id, node, leaseEnd(ctx)).catch(() => true))) throw removed();
+      throw error;
+    }
+  };
   let rowCount = 0;
   return {
     importId: row.id,
@@ -70,13 +84,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
     async append(texts) {
       // Taken over by another node's clean-up (this one missed its renewals): it is being removed, stop now.
       if (lease.lost) throw removed();
-      try {
-        await ctx.store.rows.append(row.id, rowCount, texts);
-      } catch (error) {
-        // Removed between two renewals (its rows then break their foreign key): the same conflict.
-        if (!(await ctx.store.imports.renewLease(row.id, node, leaseEnd(ctx)).catch(() => true))) throw removed();
-        throw error;
-      }
+      await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, texts));
       rowCount += texts.length;
     },
     async finish(stats) {
@@ -84,11 +92,13 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
       lease.stop();
-      if (!(await ctx.store.imports.complete(row.id, node, values))) throw removed();
+      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, values)))) throw removed();
       return { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
     },
     async abort() {
       lease.stop();
+      // Its unsent rows go first: should another node have taken the import over, that node removes the rest.
+      await ctx.store.rows.discard(row.id);
       await removeHiddenImport(ctx, row.id);
     },
   };

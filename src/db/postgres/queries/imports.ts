@@ -54,9 +54,19 @@ export async function hideImports(db: PgExecutor, where: SQL): Promise<string[]>
   return rows.map((row) => row.id);
 }
 
+/**
+ * Deletes the import row (its rows by cascade). A writer still streaming rows into it from another node holds
+ * a key-share lock on it until its transaction ends: wait at most DELETE_LOCK_TIMEOUT for that, then fail, so
+ * a clean-up never hangs behind a stalled node; the next clean-up tries again.
+ */
 export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
-  await db.delete(imports).where(eq(imports.id, id));
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('lock_timeout', ${DELETE_LOCK_TIMEOUT}, true)`);
+    await tx.delete(imports).where(eq(imports.id, id));
+  });
 }
+
+const DELETE_LOCK_TIMEOUT = '2s';
 
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db
