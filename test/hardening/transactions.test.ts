@@ -31,7 +31,8 @@ describe('transactions', () => {
     // wrote meanwhile (the backup test caught this with `importd serve` and a second writer). Raw
     // better-sqlite3 transactions (the row writer's) begin with a write, which waits for the lock.
     let seen = 0;
-    for (const file of sourceFiles('src')) {
+    // PostgreSQL's transactions (src/db/postgres) take row locks as they go: the concern is SQLite's.
+    for (const file of sourceFiles('src').filter((file) => !file.startsWith(path.join('src', 'db', 'postgres')))) {
       for (const call of transactionCalls(readFileSync(file, 'utf8'))) {
         seen++;
         assert.match(call, /WRITE_TRANSACTION|behavior:/, `${file}: ${call.slice(0, 120)}`);
