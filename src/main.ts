@@ -16,6 +16,7 @@ import { ServiceError } from './services/errors';
 import type { WorkerScript } from './services/imports/parse-pool';
 import { cleanAbandonedImports } from './services/imports';
 import { startWebhookSender } from './services/webhooks';
+import { schedule } from './services/schedule';
 import { VERSION } from './version';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
@@ -50,8 +51,6 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const logger = createLogger(settings.logLevel, (line) => io.out(line));
       const { ctx, created, close } = await open(overrides, { create: true });
       if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
-      const abandoned = await cleanAbandonedImports(ctx);
-      if (abandoned > 0) logger.warn('removed imports left unfinished by a stopped process', { count: abandoned });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
       const metrics = settings.metricsAddr ? createMetrics(ctx) : undefined;
       const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
@@ -60,6 +59,14 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         void close();
         throw error;
       });
+      // At start and then every lease: imports whose writer stopped renewing its lease (a node that died).
+      const cleanupReport = {
+        done: (count: number) => {
+          if (count > 0) logger.warn('removed imports left unfinished by a stopped node', { count });
+        },
+        failed: (error: unknown) => logger.error('clean-up of unfinished imports failed', { error: error instanceof Error ? error.message : String(error) }),
+      };
+      const cleanup = schedule((signal) => cleanAbandonedImports(ctx, signal), cleanupReport, settings.leaseSeconds * 1000);
       const retention = scheduleRetention(ctx, {
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -87,6 +94,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       await metricsListener?.close();
       await retention.stop();
       await webhooks.stop();
+      await cleanup.stop();
       await close();
       logger.info('stopped');
     },

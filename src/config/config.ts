@@ -76,6 +76,7 @@ export const ConfigSchema = z.object({
   IMPORTD_RETENTION_DAYS: optionalText
     .transform((value) => (value === undefined ? undefined : Number(value)))
     .pipe(z.number().int().min(1).max(36500).optional()),
+  IMPORTD_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   IMPORTD_METRICS_ADDR: optionalText.pipe(listenAddress.optional()),
   IMPORTD_LLM_URL: optionalText.pipe(z.url().optional()),
   IMPORTD_LLM_MODEL: optionalText,
@@ -118,6 +119,11 @@ export interface Config {
   rateLimit: { limit: number; windowSeconds: number };
   requestTimeoutSeconds: number;
   retentionDays: number | undefined;
+  /**
+   * How long a node's hold on shared work lasts without renewal (an import it writes, the retention purge):
+   * renewed every third of it while the work goes on, so a node that dies frees its work this long after.
+   */
+  leaseSeconds: number;
   /** Where `serve` exposes Prometheus metrics; off when undefined. Never the API port. */
   metricsAddr: { host: string; port: number } | undefined;
   llm:
@@ -209,6 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
     retentionDays: c.IMPORTD_RETENTION_DAYS,
+    leaseSeconds: c.IMPORTD_LEASE_SECONDS,
     metricsAddr: c.IMPORTD_METRICS_ADDR,
     llm: c.IMPORTD_LLM_URL
       ? {

@@ -25,8 +25,20 @@ export type OpenStoreOptions = OpenOptions & {
 export async function openStore(target: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   if (isPostgresUrl(target)) {
     const storage = await openPostgres(target, { create: options.create, migrations: options.pgMigrations });
-    return { store: createPostgresStore(storage), created: storage.created, close: () => storage.close() };
+    return opened(createPostgresStore(storage), storage);
   }
   const storage = openDatabase(target, options);
-  return { store: createSqliteStore(storage), created: storage.created, close: async () => storage.close() };
+  return opened(createSqliteStore(storage), storage);
+}
+
+/** The store with a close that stops its notice listener before the connections go. */
+function opened(store: Store, storage: { created: boolean; close(): void | Promise<void> }): OpenedStore {
+  return {
+    store,
+    created: storage.created,
+    async close() {
+      await store.notices.close();
+      await storage.close();
+    },
+  };
 }

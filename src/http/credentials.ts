@@ -4,7 +4,7 @@ import { authenticateKey, requireAllowedOrigin, requireKeyKind, verifySession, t
 import type { ServiceContext } from '../services/context';
 import { ServiceError } from '../services/errors';
 import type { AppEnv } from './env';
-import { rateLimiterOf } from './middleware/rate-limit';
+import { limitKeyRate } from './middleware/rate-limit';
 
 /**
  * What each route accepts (DESIGN.md "Which credential each endpoint takes"):
@@ -64,7 +64,7 @@ export async function authenticateRequest(
     throw new ServiceError('secret_key_in_browser', 'a Secret Key must never be used from a browser: use the Public Key with a session token, and roll this Secret Key');
   }
   // Counted per key once the key is known, before any other check, so every authenticated answer has the headers.
-  rateLimiterOf(ctx).hit(c, key.keyId);
+  await limitKeyRate(c, ctx, key.keyId);
   requireKeyKind(key, credential === 'secret' ? ['secret'] : ['secret', 'public']);
   const caller: Caller = { principal: key };
   if (key.kind === 'public') {

@@ -14,6 +14,7 @@ describe('configuration', () => {
     assert.equal(config.llm, undefined);
     assert.equal(config.mapHeadersBudget, 20_000_000);
     assert.equal(config.metricsAddr, undefined);
+    assert.equal(config.leaseSeconds, 30);
   });
 
   it('reads the LLM prompt cap and cache size', () => {
@@ -49,6 +50,9 @@ describe('configuration', () => {
     [{ IMPORTD_LOG_LEVEL: 'loud' }, 'IMPORTD_LOG_LEVEL'],
     [{ IMPORTD_SESSION_SECRET: 'short' }, 'IMPORTD_SESSION_SECRET'],
     [{ IMPORTD_RETENTION_DAYS: '0' }, 'IMPORTD_RETENTION_DAYS'],
+    [{ IMPORTD_LEASE_SECONDS: '2' }, 'IMPORTD_LEASE_SECONDS'],
+    [{ IMPORTD_LEASE_SECONDS: '3601' }, 'IMPORTD_LEASE_SECONDS'],
+    [{ IMPORTD_LEASE_SECONDS: 'soon' }, 'IMPORTD_LEASE_SECONDS'],
     [{ IMPORTD_LLM_URL: 'not a url' }, 'IMPORTD_LLM_URL'],
     [{ IMPORTD_METRICS_ADDR: '9464' }, 'IMPORTD_METRICS_ADDR'],
     [{ IMPORTD_METRICS_ADDR: '127.0.0.1:99999' }, 'IMPORTD_METRICS_ADDR'],

@@ -21,9 +21,12 @@ function key(env: EnvironmentRow, id: string, kind: 'secret' | 'public', origins
   };
 }
 
+/** Past `at` (the imports' lease end in these tests). */
+const later = '2026-01-31T13:00:00.000Z';
+
 function importRow(accountId: string, id: string, templateId: string): ImportRow {
   return {
-    id, accountId, environmentId: null, templateId, status: 'writing', writerPid: 42, meta: '{}', originalSchema: '{}', file: null, fileId: null,
+    id, accountId, environmentId: null, templateId, status: 'writing', writerNode: 'node-42', leaseUntil: later, meta: '{}', originalSchema: '{}', file: null, fileId: null,
     endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: null, sessionJti: null, rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at,
   };
 }
@@ -121,16 +124,50 @@ describe(`the store contract (${testEngine})`, () => {
     assert.equal((await store.sessions.find('j1'))!.revokedAt, '2026-01-31T13:00:00.000Z');
   });
 
+  it('locks: one owner at a time until its lease ends; the owner extends and releases it', async () => {
+    const t = (minute: number) => `2026-01-31T12:${String(minute).padStart(2, '0')}:00.000Z`;
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(0), t(1)), true);
+    assert.equal(await store.locks.tryAcquire('job', 'node-b', t(0), t(1)), false, 'held by A');
+    assert.equal(await store.locks.tryAcquire('other', 'node-b', t(0), t(1)), true, 'another name is free');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(0), t(2)), true, 'A extends it');
+    assert.equal(await store.locks.tryAcquire('job', 'node-b', t(1), t(3)), false, 'still held by A until t(2)');
+    assert.equal(await store.locks.tryAcquire('job', 'node-b', t(2), t(3)), true, 'ran out: B takes it');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(2), t(3)), false);
+    await store.locks.release('job', 'node-a');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(2), t(3)), false, "A cannot release B's lock");
+    await store.locks.release('job', 'node-b');
+    assert.equal(await store.locks.tryAcquire('job', 'node-a', t(2), t(3)), true, 'released: free at once');
+  });
+
+  it('rate limits: counts per key and window, a new window starts from one', async () => {
+    const minute = 60_000;
+    assert.equal(await store.rateLimits.hit('key-1', 0, minute), 1);
+    assert.equal(await store.rateLimits.hit('key-1', 0, minute), 2);
+    assert.equal(await store.rateLimits.hit('key-2', 0, minute), 1);
+    assert.equal(await store.rateLimits.hit('key-1', minute, minute), 1);
+  });
+
+  it('change notices reach every subscriber of the topic until it unsubscribes', async () => {
+    const seen: string[] = [];
+    const stop = await store.notices.subscribe('theme', { notice: (subject) => seen.push(subject), resync: () => seen.push('resync') });
+    await store.notices.publish('theme', 'account-1');
+    await waitUntil(() => seen.length === 1);
+    stop();
+    await store.notices.publish('theme', 'account-2');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(seen, ['account-1']);
+  });
+
   it('imports: hidden while writing, completed only by their writer, then found', async () => {
     await store.imports.insert(importRow(accountId, 'i1', 't1'));
     assert.equal(await store.imports.find(accountId, 'i1'), undefined);
-    assert.ok((await store.imports.writing()).some((row) => row.id === 'i1' && row.writerPid === 42));
+    assert.equal(await store.imports.claim('i1', 'node-43', at, later), false, "another node cannot take it while its writer's lease runs");
     const values = { rowCount: 0, cellStats: '{"rowCount":0}', createdAt: at, updatedAt: at };
-    assert.equal(await store.imports.complete('i1', 43, values), false);
-    assert.equal(await store.imports.complete('i1', 42, values), true);
+    assert.equal(await store.imports.complete('i1', 'node-43', values), false);
+    assert.equal(await store.imports.complete('i1', 'node-42', values), true);
     const found = (await store.imports.find(accountId, 'i1'))!;
-    assert.deepEqual([found.status, found.writerPid, found.cellStats], ['complete', null, '{"rowCount":0}']);
-    assert.ok(!(await store.imports.writing()).some((row) => row.id === 'i1'));
+    assert.deepEqual([found.status, found.writerNode, found.leaseUntil, found.cellStats], ['complete', null, null, '{"rowCount":0}']);
+    assert.deepEqual(await store.imports.claimAbandoned('node-43', later, later, 10), [], 'a complete import is never claimed');
   });
 
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
@@ -140,7 +177,7 @@ describe(`the store contract (${testEngine})`, () => {
     const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓"}', '{"e":5}'];
     await store.rows.append('i2', 0, texts.slice(0, 2));
     await store.rows.append('i2', 2, texts.slice(2));
-    assert.equal(await store.imports.complete('i2', 42, { ...completed, rowCount: 5 }), true);
+    assert.equal(await store.imports.complete('i2', 'node-42', { ...completed, rowCount: 5 }), true);
     const all = await store.rows.chunk('i2', 'asc', -1, 100, 1 << 20);
     assert.deepEqual(all, texts.map((data, rowIndex) => ({ rowIndex, data })));
     assert.deepEqual((await store.rows.chunk('i2', 'desc', 5, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
@@ -155,14 +192,14 @@ describe(`the store contract (${testEngine})`, () => {
       await store.rows.append('i4', 0, ['{"a":0}', '{"a":1}']);
       // Row 1 again: refused by the primary key, after rows already sent.
       await store.rows.append('i4', 1, ['{"again":1}']);
-      await store.imports.complete('i4', 42, completed);
+      await store.imports.complete('i4', 'node-42', completed);
     })();
     await assert.rejects(failed);
     assert.equal(await store.imports.find(accountId, 'i4'), undefined);
     while ((await store.compliance.deleteRows('i4', 1000)) > 0);
     await store.imports.delete('i4');
     assert.deepEqual(await store.rows.chunk('i4', 'asc', -1, 100, 1 << 20), []);
-    assert.ok(!(await store.imports.writing()).some((row) => row.id === 'i4'));
+    assert.ok(!(await store.imports.claimAbandoned('node-43', later, later, 10)).includes('i4'));
   });
 
   it('rows: an import removed while written (hidden for deletion) never completes, and keeps no rows', async () => {
@@ -171,17 +208,21 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual((await store.compliance.hideEndUser(accountId, 'nobody')).hidden, []);
     await store.compliance.deleteRows('i5', 1000);
     await store.imports.delete('i5');
-    assert.equal(await store.imports.complete('i5', 42, completed), false);
+    assert.equal(await store.imports.complete('i5', 'node-42', completed), false);
     assert.deepEqual(await store.rows.chunk('i5', 'asc', -1, 100, 1 << 20), []);
   });
 
   it('rows: a chunk ends one row after its rows hold maxBytes', async () => {
     await store.imports.insert(importRow(accountId, 'i3', 't1'));
     await store.rows.append('i3', 0, Array.from({ length: 6 }, (_, i) => `{"n":"${String(i).repeat(3)}"}`));
-    assert.equal(await store.imports.complete('i3', 42, { ...completed, rowCount: 6 }), true);
+    assert.equal(await store.imports.complete('i3', 'node-42', { ...completed, rowCount: 6 }), true);
     // Each row is 12 characters: after rows 0 and 1 (24 >= 20) one more row is read and the chunk ends.
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 100, 20)).map((row) => row.rowIndex), [0, 1, 2]);
     assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 2, 20)).map((row) => row.rowIndex), [0, 1]);
   });
 });
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -11,7 +11,7 @@ import { injectFailure } from '../helpers/inject-failure';
 
 // Deleting a big import, or everything of an end-user, must not hold the server: the import disappears
 // from every read at once, then its rows go in small transactions with other requests served in between;
-// a failure or a stop midway leaves nothing visible, and the next start finishes the clean-up.
+// a failure or a stop midway leaves nothing visible, and the next clean-up (of any node) finishes it.
 
 let h: Harness;
 let env: TestEnvironment;
@@ -79,7 +79,7 @@ describe('batched deletes', () => {
     assert.equal(await countRows(h, 'import_rows', kept), 10);
   });
 
-  it('a deletion that fails midway leaves the import hidden, never half-visible; the next start removes the rest', async () => {
+  it('a deletion that fails midway leaves the import hidden, never half-visible; the next clean-up removes the rest', async () => {
     const id = await insertImport(h, env, { rows: 3 * ROWS_PER_DELETE });
     const remove = await injectFailure(h, 'fail_midway', 'DELETE', 'import_rows', `OLD.row_index = ${2 * ROWS_PER_DELETE + 5}`, 'injected');
     const response = await send('DELETE', `/v1/imports/${id}`);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { purgeExpiredImports, scheduleRetention } from '../../src/services/compliance';
+import { RETENTION_LOCK } from '../../src/services/compliance/purge-expired';
+import { joinNode } from '../helpers/nodes';
 import { startServe } from '../helpers/process';
 import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { dumpData, insertImport } from '../helpers/imports-fixture';
@@ -89,6 +91,32 @@ describe('retention (IMPORTD_RETENTION_DAYS)', () => {
     const count = results.length;
     await new Promise((resolve) => setTimeout(resolve, 60));
     assert.equal(results.length, count, 'ran after stop()');
+  });
+});
+
+describe('retention with several nodes on one database: one node purges at a time', () => {
+  it("a node finding another's purge lease leaves the purge to it, and takes over once that lease has run out", async () => {
+    const clockA = testClock('2026-03-01T00:00:00.000Z');
+    const clockB = testClock('2026-03-01T00:00:00.000Z');
+    const config = { IMPORTD_RETENTION_DAYS: '30' };
+    const h = await createHarness({ clock: clockA, config });
+    const b = await joinNode(h, { clock: clockB, config });
+    try {
+      const env = await createTestEnvironment(h);
+      const expired = await insertImport(h, env, { createdAt: new Date(clockA().getTime() - 40 * DAY).toISOString(), rows: 3 });
+      // Node B is purging (it took the lease and has not finished).
+      assert.equal(await b.ctx.store.locks.tryAcquire(RETENTION_LOCK, b.ctx.store.nodeId, clockB().toISOString(), new Date(clockB().getTime() + 30_000).toISOString()), true);
+      assert.equal(await purgeExpiredImports(h.ctx), undefined, 'A does nothing while B holds the purge');
+      assert.equal((await dumpData(h)).imports.length, 1);
+      clockA.advance(30_000);
+      assert.deepEqual(await purgeExpiredImports(h.ctx), { imports: 1, rows: 3 }, "B's lease ran out: A purges");
+      assert.deepEqual((await dumpData(h)).imports.map((i) => i.id).includes(expired), false);
+      // A gave the lease up when done: B purges next time without waiting.
+      assert.deepEqual(await purgeExpiredImports(b.ctx), { imports: 0, rows: 0 });
+    } finally {
+      await b.close();
+      await h.close();
+    }
   });
 });
 

@@ -79,6 +79,7 @@ export async function createHarness(options: { clock?: Clock; config?: Partial<R
     logs,
     async close() {
       void ctx.parsePool.close();
+      await ctx.store.notices.close();
       await opened.close();
       rmSync(dir, { recursive: true, force: true });
     },

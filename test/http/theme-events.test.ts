@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createServiceContext } from '../../src/services/create-context';
-import { openStore } from '../../src/db/open-store';
 import { updateTheme, type ThemeInput } from '../../src/services/themes';
 import { MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
 import { validTheme } from '../helpers/fixtures';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, waitFor, type LiveServer } from '../helpers/live-server';
+import { joinNode } from '../helpers/nodes';
 import { readEvents } from '../helpers/sse';
 
 describe('GET /v1/themes/events', () => {
@@ -44,16 +43,14 @@ describe('GET /v1/themes/events', () => {
     await waitFor(() => h.ctx.themeEvents.openStreams === 0);
   });
 
-  it('sees a change written by another process on the same database (the shared poller)', async () => {
+  it('sees a change written by another process on the same database (notices; the shared poller on SQLite)', async () => {
     const events = readEvents(await open());
     await events.next('theme');
-    const storage = await openStore(h.dbPath);
-    const otherProcess = await createServiceContext(storage.store, h.ctx.config);
+    const otherProcess = await joinNode(h);
     try {
-      await updateTheme(otherProcess, env.accountId, validTheme({ name: 'From another node' }) as ThemeInput);
+      await updateTheme(otherProcess.ctx, env.accountId, validTheme({ name: 'From another node' }) as ThemeInput);
     } finally {
-      void otherProcess.parsePool.close();
-      await storage.close();
+      await otherProcess.close();
     }
     assert.equal((await events.next('theme')).name, 'From another node');
     await events.cancel();

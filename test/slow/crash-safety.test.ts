@@ -38,7 +38,9 @@ describe('crash safety: SIGKILL in the middle of a large import', () => {
   };
 
   it('leaves the database sound, the interrupted import absent and the earlier ones intact', async () => {
-    server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0' });
+    // A short lease: the restarted node removes the killed one's import once that lease has run out.
+    const settings = { IMPORTD_RATE_LIMIT: '0', IMPORTD_LEASE_SECONDS: '3' };
+    server = await startServe(h.dbPath, settings);
     const earlier: { id: string; rows: unknown[] }[] = [];
     for (const tag of ['a', 'b', 'c']) {
       const rows = rowsOf(tag, 50);
@@ -66,7 +68,8 @@ describe('crash safety: SIGKILL in the middle of a large import', () => {
     assert.equal(await large, 'connection lost', 'the large import finished before the kill: nothing was tested');
     assert.ok(victim!.stored < LARGE_ROWS);
 
-    server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0' });
+    server = await startServe(h.dbPath, settings);
+    await waitFor(() => server.output().includes('removed imports left unfinished by a stopped node'), 30_000);
     const db = new Database(h.dbPath, { readonly: true });
     try {
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');

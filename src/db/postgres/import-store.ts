@@ -5,6 +5,8 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideIm
 import { readRowChunk } from './queries/import-rows';
 import { RowCopies } from './row-copies';
 import {
+  claimAbandonedImports,
+  claimImport,
   completeImport,
   countImports,
   deleteImport,
@@ -13,7 +15,7 @@ import {
   insertImport,
   latestCompleteImports,
   listImportPage,
-  writingImports,
+  renewImportLease,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
@@ -25,21 +27,24 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
     imports: {
       insert: (row) => insertImport(db, row),
       // The rows' COPY, the flip to 'complete' and the outbox event commit together (row-copies.ts), or nothing does.
-      complete: (id, writerPid, values, event) =>
+      complete: (id, writerNode, values, event) =>
         copies.finish(id, db, (tx) => {
           const work = async (on: PgExecutor) => {
-            const completed = await completeImport(on, id, writerPid, values);
+            const completed = await completeImport(on, id, writerNode, values);
             if (completed && event) await writeWebhookEvent(on, event);
             return completed;
           };
           // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the two statements together.
           return event && tx === db ? db.transaction(work) : work(tx);
         }),
+      // A separate connection: the open COPY holds only a key-share lock on the import row, so this never waits.
+      renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
+      claimAbandoned: (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
+      claim: (id, node, now, until) => claimImport(db, id, node, now, until),
       delete: async (id) => {
         await copies.discard(id);
         await deleteImport(db, id);
       },
-      writing: () => writingImports(db),
       find: (accountId, id) => findImport(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
@@ -57,6 +62,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportSt
     rows: {
       append: (importId, first, texts) => copies.append(importId, first, texts),
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
+      discard: (importId) => copies.discard(importId),
     },
     compliance: {
       hideEndUser: (accountId, endUserId, event) =>

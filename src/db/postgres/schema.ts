@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // The same tables as src/db/sqlite/schema.ts. Times are ISO 8601 UTC strings with milliseconds and JSON
 // members are text, exactly as on SQLite, so every response is byte-identical across engines. Text compares
@@ -85,7 +85,9 @@ export const imports = pgTable(
       .references(() => templates.id),
     // 'writing' while rows are still being stored: never visible to readers, removed at start if left over.
     status: text('status').$type<'writing' | 'complete'>().notNull(),
-    writerPid: integer('writer_pid'),
+    // The node writing it and until when its lease runs (src/db/sqlite/schema.ts says why).
+    writerNode: text('writer_node'),
+    leaseUntil: text('lease_until'),
     meta: text('meta').notNull(),
     originalSchema: text('original_schema').notNull(),
     file: text('file'),
@@ -246,4 +248,22 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_event').on(t.eventId),
     index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
+);
+
+/** Named leases held by one node until `expiresAt` (the retention purge). */
+export const locks = pgTable('locks', {
+  name: text('name').primaryKey(),
+  owner: text('owner').notNull(),
+  expiresAt: text('expires_at').notNull(),
+});
+
+/** Requests per key and rate-limit window, counted by every node (one upsert per request); old windows pruned. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    keyId: text('key_id').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.windowStart] }), index('rate_limits_window').on(t.windowStart)],
 );

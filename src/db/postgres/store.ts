@@ -3,6 +3,9 @@ import type { Store } from '../store/store';
 import { createImportStores } from './import-store';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
+import { createPgNotices } from './notices';
+import { releaseLock, tryAcquireLock } from './queries/locks';
+import { createPgRateLimits } from './queries/rate-limits';
 import type { PgStorage } from './open-database';
 import { createWebhookStore } from './webhook-store';
 
@@ -18,6 +21,12 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool'>, nod
     ...createImportStores(db, pool),
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(db),
+    locks: {
+      tryAcquire: (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),
+      release: (name, owner) => releaseLock(db, name, owner),
+    },
+    rateLimits: createPgRateLimits(db),
+    notices: createPgNotices(pool),
     admin: {
       async ping() {
         await pool.query('SELECT 1');

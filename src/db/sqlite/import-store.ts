@@ -3,7 +3,7 @@ import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
-import { completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, writingImports } from './queries/imports';
+import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { latestCompleteImports } from './queries/stats';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
@@ -17,16 +17,18 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
     imports: {
       insert: async (row) => insertImport(db, row),
       // The outbox event commits with the completion, or neither does.
-      complete: async (id, writerPid, values, event) =>
+      complete: async (id, writerNode, values, event) =>
         event
           ? write(() => {
-              const completed = completeImport(db, id, writerPid, values);
+              const completed = completeImport(db, id, writerNode, values);
               if (completed) writeWebhookEvent(sqlite, event);
               return completed;
             })
-          : completeImport(db, id, writerPid, values),
+          : completeImport(db, id, writerNode, values),
+      renewLease: async (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
+      claimAbandoned: async (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
+      claim: async (id, node, now, until) => claimImport(db, id, node, now, until),
       delete: async (id) => deleteImport(db, id),
-      writing: async () => writingImports(db),
       find: async (accountId, id) => findImport(db, accountId, id),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
@@ -44,6 +46,7 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
     rows: {
       append: async (importId, first, texts) => appendSlice(importId, first, texts),
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
+      discard: async () => undefined,
     },
     compliance: {
       hideEndUser: async (accountId, endUserId, event) =>

@@ -85,7 +85,10 @@ export const imports = sqliteTable(
       .references(() => templates.id),
     // 'writing' while rows are still being stored: never visible to readers, removed at start if left over.
     status: text('status', { enum: ['writing', 'complete'] }).notNull(),
-    writerPid: integer('writer_pid'),
+    // The node writing it and until when its lease runs (renewed while it writes): once the lease has run out,
+    // or with no writer (hidden for deletion), any node's clean-up may take the import over and remove it.
+    writerNode: text('writer_node'),
+    leaseUntil: text('lease_until'),
     meta: text('meta').notNull(),
     originalSchema: text('original_schema').notNull(),
     file: text('file'),
@@ -261,3 +264,9 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
 );
+/** Named leases (a retention purge, ...): held by one node until `expiresAt`, then free for any node to take. */
+export const locks = sqliteTable('locks', {
+  name: text('name').primaryKey(),
+  owner: text('owner').notNull(),
+  expiresAt: text('expires_at').notNull(),
+});

@@ -6,6 +6,8 @@ import type { Storage } from './open-database';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
 import { createWebhookStore } from './webhook-store';
+import { createProcessNotices, createProcessRateLimits } from './process-local';
+import { releaseLock, tryAcquireLock } from './queries/locks';
 
 /**
  * The store over one SQLite connection. Every method runs its statements synchronously (better-sqlite3) and
@@ -19,6 +21,12 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite'>, nodeI
     ...createImportStores(db, sqlite),
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(sqlite),
+    locks: {
+      tryAcquire: async (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),
+      release: async (name, owner) => releaseLock(db, name, owner),
+    },
+    rateLimits: createProcessRateLimits(),
+    notices: createProcessNotices(),
     admin: {
       async ping() {
         sqlite.prepare('SELECT 1').get();

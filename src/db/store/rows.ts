@@ -53,7 +53,10 @@ export interface ImportRow {
   templateId: string;
   /** 'writing' while rows are still being stored: never visible to readers. */
   status: 'writing' | 'complete';
-  writerPid: number | null;
+  /** The node writing it (`Store.nodeId`); null once complete, or hidden for deletion. */
+  writerNode: string | null;
+  /** While 'writing': until when the writer's lease runs (ISO time); past it any node may remove the import. */
+  leaseUntil: string | null;
   meta: string;
   originalSchema: string;
   file: string | null;

@@ -111,19 +111,30 @@ export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
   /**
    * Makes a written import visible: counts, statistics and times set in the same statement as the status.
-   * False when the import is no longer this writer's (hidden for deletion meanwhile): nothing then changes.
-   * Rejects when its rows could not be stored.
+   * False when the import is no longer `writerNode`'s (hidden for deletion, or taken over by a clean-up after
+   * its lease ran out): nothing then changes. Rejects when its rows could not be stored.
    */
   complete(
     id: string,
-    writerPid: number,
+    writerNode: string,
     values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
     event?: WebhookEventDraft,
   ): Promise<boolean>;
+  /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
+  renewLease(id: string, writerNode: string, until: string): Promise<boolean>;
+  /**
+   * Takes over, in one statement, up to `limit` unfinished imports nobody holds (hidden for deletion, or their
+   * writer's lease ended before `now`): they become `node`'s until `until`, so their writer can no longer
+   * complete them and no other node's clean-up takes them meanwhile. Returns their ids.
+   */
+  claimAbandoned(node: string, now: string, until: string, limit: number): Promise<string[]>;
+  /**
+   * Takes an unfinished import for removal: it becomes `node`'s until `until` when it has no writer (hidden),
+   * its lease ran out before `now`, or it is `node`'s already. False when another node holds it.
+   */
+  claim(id: string, node: string, now: string, until: string): Promise<boolean>;
   /** Deletes the import (any status) with its rows. */
   delete(id: string): Promise<void>;
-  /** Imports still being written, or left over by a writer that stopped. */
-  writing(): Promise<Pick<ImportRow, 'id' | 'writerPid'>[]>;
   /** A complete import of the account. */
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
@@ -145,6 +156,11 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
+  /**
+   * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY, rolled
+   * back); nothing on SQLite, where each append commits. For a writer giving up an import it may no longer own.
+   */
+  discard(importId: string): Promise<void>;
 }
 
 export interface SessionStore {
@@ -272,6 +288,48 @@ export interface WebhookStore {
   pruneEvents(cutoff: string, limit: number): Promise<number>;
 }
 
+/**
+ * Named leases for work one node at a time should do (retention purges): the row-based equivalent of
+ * `pg_try_advisory_lock` that also works over a connection pool and frees itself when its node dies.
+ */
+export interface LockStore {
+  /** Takes or extends the lease `name` until `until` when it is free, ran out before `now`, or is `owner`'s already. */
+  tryAcquire(name: string, owner: string, now: string, until: string): Promise<boolean>;
+  /** Gives the lease up, if `owner` holds it. */
+  release(name: string, owner: string): Promise<void>;
+}
+
+/**
+ * Per-key request counters of the rate limit, shared by every node on one database (PostgreSQL: one upsert per
+ * request; SQLite: one node per file, so they may live in the process).
+ */
+export interface RateLimitStore {
+  /** Counts one request of the key in the window starting at `windowStart` (ms); returns the window's count so far. */
+  hit(keyId: string, windowStart: number, windowMs: number): Promise<number>;
+}
+
+/** What a change notice is about: the subject is an account id. */
+export type NoticeTopic = 'theme';
+
+/** Tells every node that something changed, so the ones watching it (open theme streams) react at once. */
+export interface ChangeNotices {
+  /** Announces the change to every subscriber of every node, this one included. */
+  publish(topic: NoticeTopic, subject: string): Promise<void>;
+  /**
+   * `notice` is called for each change announced once the returned promise has resolved; `resync` when
+   * announcements may have been missed (the notice channel reconnected), so the subscriber re-reads what it
+   * watches. Resolves to the unsubscription; rejects when the channel cannot be opened.
+   */
+  subscribe(topic: NoticeTopic, handlers: { notice(subject: string): void; resync(): void }): Promise<() => void>;
+  /**
+   * Whether announcements made by other processes arrive (PostgreSQL). When false (SQLite: in-process only, while
+   * a CLI process may write the same file), a watcher must also re-read now and then.
+   */
+  readonly crossProcess: boolean;
+  /** Stops listening (at shutdown). */
+  close(): Promise<void>;
+}
+
 /** Engine operations that are not about one domain. */
 export interface StoreAdmin {
   /** Throws when the database does not answer. */
@@ -297,5 +355,8 @@ export interface Store {
   readonly compliance: ComplianceStore;
   readonly learnedMappings: LearnedMappingStore;
   readonly webhooks: WebhookStore;
+  readonly locks: LockStore;
+  readonly rateLimits: RateLimitStore;
+  readonly notices: ChangeNotices;
   readonly admin: StoreAdmin;
 }

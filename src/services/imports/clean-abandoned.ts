@@ -1,28 +1,26 @@
+import { isoTime } from '../../core/clock';
 import type { ServiceContext } from '../context';
+import { leaseEnd } from '../leases';
+import { removeHiddenImport } from './remove-import';
 
 /**
- * Deletes imports left 'writing' by a process that is gone (killed mid-write), with their rows. Run at
- * server start: then an import carrying this process's own pid is also a leftover (an earlier process
- * that had the same pid). Imports being written by a live process (a concurrent CLI load) are kept.
- * Returns how many were removed.
+ * Removes unfinished imports nobody holds any more, with their rows: those whose writer's lease ran out (a
+ * node killed or cut off mid-write: never by process id, every container's process is pid 1) and those hidden
+ * for deletion whose removal stopped midway. An import another live node is writing is never touched: its
+ * lease is renewed while it writes. Each import is first taken over in one statement (its writer can no
+ * longer complete it, no other node's clean-up takes it), then emptied in small transactions under this
+ * node's lease (removeHiddenImport). Run at server start and then every IMPORTD_LEASE_SECONDS; `signal` stops it between two
+ * transactions. Returns how many were removed.
  */
-export async function cleanAbandonedImports(ctx: ServiceContext): Promise<number> {
+export async function cleanAbandonedImports(ctx: ServiceContext, signal?: AbortSignal): Promise<number> {
+  const node = ctx.store.nodeId;
   let removed = 0;
-  for (const entry of await ctx.store.imports.writing()) {
-    if (entry.writerPid === null || entry.writerPid === process.pid || !processAlive(entry.writerPid)) {
-      await ctx.store.imports.delete(entry.id);
-      removed++;
-    }
+  while (!signal?.aborted) {
+    // One at a time: a claimed import's lease is renewed only while it is being removed.
+    const [id] = await ctx.store.imports.claimAbandoned(node, isoTime(ctx.clock), leaseEnd(ctx), 1);
+    if (id === undefined) break;
+    await removeHiddenImport(ctx, id, signal);
+    if (!signal?.aborted) removed++;
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

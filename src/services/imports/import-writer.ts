@@ -3,11 +3,11 @@ import { newId } from '../../core/ids';
 import type { ImportRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
+import { keepLease, leaseEnd } from '../leases';
 import { RowChecker } from './check-rows';
 import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
 import type { CellStats } from './schemas';
-
 
 /** Everything stored about an import except its rows and statistics. */
 export type ImportHeader = Pick<
@@ -29,8 +29,10 @@ export type ImportHeader = Pick<
 /**
  * Writes one import: `begin` stores it as 'writing' (invisible to every read), `append` stores slices of
  * checked rows in order, `finish` stores the counts and statistics and flips it to 'complete' in one
- * statement, `abort` deletes it with its rows (in small transactions). A process killed in between leaves a 'writing' import that
- * cleanAbandonedImports removes. Used by POST /imports (JSON and NDJSON) and the CLI's bulk load.
+ * statement, `abort` deletes it with its rows (in small transactions). The import is this node's under a lease
+ * renewed while it is written (IMPORTD_LEASE_SECONDS); a node killed in between leaves a 'writing' import whose
+ * lease runs out, and any node's cleanAbandonedImports then removes it. Used by POST /imports (JSON and NDJSON)
+ * and the CLI's bulk load.
  */
 export interface ImportWriter {
   readonly importId: string;
@@ -47,17 +49,35 @@ export interface ImportWriter {
 
 export async function beginImport(ctx: ServiceContext, header: ImportHeader): Promise<ImportWriter> {
   const startedAt = isoTime(ctx.clock);
+  const node = ctx.store.nodeId;
   const row: ImportRow = {
     ...header,
     id: newId(),
     status: 'writing',
-    writerPid: process.pid,
+    writerNode: node,
+    leaseUntil: leaseEnd(ctx),
     rowCount: 0,
     cellStats: '{}',
     createdAt: startedAt,
     updatedAt: startedAt,
   };
   await ctx.store.imports.insert(row);
+  // Lost: another node took the import over; dropping the rows in flight lets that node remove it at once.
+  const lease = keepLease(
+    ctx,
+    async (until) => await ctx.store.imports.renewLease(row.id, node, until),
+    async () => await ctx.store.rows.discard(row.id),
+  );
+  const removed = () => conflict('the import was deleted while it was being written');
+  // Removed meanwhile (its rows then break their foreign key, now or when they are flushed): the same conflict.
+  const refusedIfRemoved = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } catch (error) {
+      if (!(await ctx.store.imports.renewLease(row.id, node, leaseEnd(ctx)).catch(() => true))) throw removed();
+      throw error;
+    }
+  };
   let rowCount = 0;
   return {
     importId: row.id,
@@ -65,20 +85,26 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       return rowCount;
     },
     async append(texts) {
-      await ctx.store.rows.append(row.id, rowCount, texts);
+      // Taken over by another node's clean-up (this one missed its renewals): it is being removed, stop now.
+      if (lease.lost) throw removed();
+      await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, texts));
       rowCount += texts.length;
     },
     async finish(stats) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
-      const completed: ImportRow = { ...row, ...values, status: 'complete', writerPid: null };
+      const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
       const event = await importCompletedEvent(ctx, completed);
-      if (!(await ctx.store.imports.complete(row.id, process.pid, values, event))) throw conflict('the import was deleted while it was being written');
+      lease.stop();
+      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, values, event)))) throw removed();
       if (event) ctx.webhookWake.notify();
       return completed;
     },
     async abort() {
+      lease.stop();
+      // Its unsent rows go first: should another node have taken the import over, that node removes the rest.
+      await ctx.store.rows.discard(row.id);
       await removeHiddenImport(ctx, row.id);
     },
   };

@@ -1,4 +1,6 @@
+import { isoTime } from '../../core/clock';
 import type { ServiceContext } from '../context';
+import { keepLease, leaseEnd } from '../leases';
 
 /**
  * Rows deleted per transaction: a few milliseconds of work, so an import of any size is removed without
@@ -9,19 +11,32 @@ export const ROWS_PER_DELETE = 1_000;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Removes an import that is already hidden (hideImports, or still 'writing'): its rows in transactions of
- * ROWS_PER_DELETE, yielding to the event loop before each, then the import itself. Returns how many rows
- * went. `signal` stops it between two transactions; what is left stays hidden and the next start removes it.
+ * Removes an import that is already hidden (hideImports, or still 'writing' and this node's): takes it under
+ * this node's lease (renewed meanwhile, so no other node's clean-up removes it at the same time), deletes its
+ * rows in transactions of ROWS_PER_DELETE, yielding to the event loop before each, then the import itself.
+ * Returns how many rows went (0 when another node holds it: that node removes it). `signal` stops it between
+ * two transactions; what is left stays hidden, its lease given up, and the next clean-up of any node removes it.
  */
 export async function removeHiddenImport(ctx: ServiceContext, importId: string, signal?: AbortSignal): Promise<number> {
+  const node = ctx.store.nodeId;
+  if (!(await ctx.store.imports.claim(importId, node, isoTime(ctx.clock), leaseEnd(ctx)))) return 0;
+  const lease = keepLease(ctx, async (until) => await ctx.store.imports.renewLease(importId, node, until));
   let rows = 0;
-  for (;;) {
-    await yieldToRequests();
-    if (signal?.aborted) return rows;
-    const deleted = await ctx.store.compliance.deleteRows(importId, ROWS_PER_DELETE);
-    rows += deleted;
-    if (deleted < ROWS_PER_DELETE) break;
+  let done = false;
+  try {
+    for (;;) {
+      await yieldToRequests();
+      if (signal?.aborted || lease.lost) return rows;
+      const deleted = await ctx.store.compliance.deleteRows(importId, ROWS_PER_DELETE);
+      rows += deleted;
+      if (deleted < ROWS_PER_DELETE) break;
+    }
+    await ctx.store.imports.delete(importId);
+    done = true;
+    return rows;
+  } finally {
+    lease.stop();
+    // Stopped or failed midway: the lease ends now, so the next clean-up (of any node) finishes the removal.
+    if (!done && !lease.lost) await ctx.store.imports.renewLease(importId, node, isoTime(ctx.clock)).catch(() => undefined);
   }
-  await ctx.store.imports.delete(importId);
-  return rows;
 }

@@ -1,9 +1,13 @@
+import type { ChangeNotices } from '../../db/store';
 import type { KeyPrincipal } from '../auth';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { Theme } from './schemas';
 
-/** How often the stored themes of watched accounts are read, to see changes made by other processes. */
+/**
+ * How often the stored themes of watched accounts are re-read when change notices do not cross processes
+ * (SQLite: a CLI command writing the same file), to see such changes.
+ */
 export const THEME_POLL_MS = 2_000;
 /** Open theme streams allowed per key, and per process (each holds a socket). */
 export const MAX_STREAMS_PER_KEY = 50;
@@ -28,23 +32,31 @@ interface Subscriber {
 }
 
 /**
- * The theme-change fan-out of one process: every open GET /v1/themes/events stream of an account is told when
- * its theme changes. Changes made in this process arrive at once (`changed`); changes made by another process
- * on the same database are seen by one shared poller (one query per watched account every THEME_POLL_MS),
- * which runs only while streams are open.
+ * The theme-change fan-out of one node: every open GET /v1/themes/events stream of an account is told when its
+ * theme changes. The verbs that write a theme publish a change notice (`themeChanged`), which reaches every
+ * node on the database (store.notices); each node re-reads the theme once and wakes its streams. Where notices
+ * do not cross processes, one shared poller (one query per watched account every THEME_POLL_MS) also runs;
+ * where a notice may have been missed (the notice channel reconnected), every watched account is re-read.
+ * Both run only while streams are open.
  */
 export class ThemeEvents {
   private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber> }>();
   private readonly perKey = new Map<string, number>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
+  private listening: Promise<() => void> | undefined;
   private closing = false;
 
-  constructor(private readonly read: (accountId: string) => Promise<Theme | undefined>) {}
+  constructor(
+    private readonly read: (accountId: string) => Promise<Theme | undefined>,
+    private readonly notices: ChangeNotices,
+  ) {}
 
   /** Opens a stream's subscription, primed with the current theme. Throws rate_limited when too many are open. */
   async subscribe(accountId: string, keyId: string): Promise<ThemeSubscription> {
-    // Read first: from here to the registration nothing awaits, so the limits below cannot be raced past.
+    // Listening before the read: a change made after the read always arrives as a notice.
+    await this.listen();
+    // Read last: from here to the registration nothing awaits, so the limits below cannot be raced past.
     const current = await this.read(accountId);
     if (this.closing) throw new ServiceError('rate_limited', 'the server is shutting down; reconnect shortly', undefined, 5);
     const keyCount = this.perKey.get(keyId) ?? 0;
@@ -95,8 +107,8 @@ export class ThemeEvents {
     };
   }
 
-  /** Tells the account's open streams its theme changed (called by the verbs that write it). */
-  async changed(accountId: string): Promise<void> {
+  /** Re-reads the account's theme and wakes its open streams when it differs from what they last got. */
+  private async refresh(accountId: string): Promise<void> {
     if (!this.accounts.has(accountId)) return;
     const theme = await this.read(accountId);
     const account = this.accounts.get(accountId);
@@ -113,6 +125,7 @@ export class ThemeEvents {
   /** Ends every open stream (server shutdown: a drain must not wait for streams that never end). */
   closeAll(): void {
     this.closing = true;
+    void this.listening?.then((stop) => stop(), () => undefined);
     for (const account of this.accounts.values()) {
       for (const subscriber of account.subscribers) {
         subscriber.closed = true;
@@ -126,12 +139,30 @@ export class ThemeEvents {
     return this.total;
   }
 
+  private refreshAll(): void {
+    // A failed read (the database busy or closing) is retried at the next notice or tick.
+    for (const accountId of [...this.accounts.keys()]) this.refresh(accountId).catch(() => undefined);
+  }
+
+  /** Subscribes to theme notices once, at the first stream, for as long as the node runs (a failure is retried by the next stream). */
+  private async listen(): Promise<void> {
+    this.listening ??= this.notices.subscribe('theme', {
+      notice: (accountId) => {
+        if (this.accounts.has(accountId)) this.refresh(accountId).catch(() => undefined);
+      },
+      resync: () => this.refreshAll(),
+    });
+    try {
+      await this.listening;
+    } catch (error) {
+      this.listening = undefined;
+      throw error;
+    }
+  }
+
   private startPolling(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      // A failed read (the database busy or closing) is retried at the next tick.
-      for (const accountId of [...this.accounts.keys()]) this.changed(accountId).catch(() => undefined);
-    }, THEME_POLL_MS);
+    if (this.timer || this.notices.crossProcess) return;
+    this.timer = setInterval(() => this.refreshAll(), THEME_POLL_MS);
     this.timer.unref();
   }
 
@@ -139,6 +170,11 @@ export class ThemeEvents {
     clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+/** Tells every node's open streams of the account that its theme changed (called by the verbs that write it). */
+export async function themeChanged(ctx: ServiceContext, accountId: string): Promise<void> {
+  await ctx.store.notices.publish('theme', accountId);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context';
 import { conflictOnUnique, notFound } from '../errors';
 import { parseInput } from '../validate';
 import { ThemeInput, type Theme } from './schemas';
+import { themeChanged } from './theme-events';
 
 /** Creates the account's one theme. Throws validation_failed, conflict (the account already has a theme). */
 export async function createTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Promise<Theme> {
@@ -13,7 +14,7 @@ export async function createTheme(ctx: ServiceContext, accountId: string, input:
   const row: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
   // The unique index on account_id keeps one theme per account even under concurrent creates.
   await conflictOnUnique(ctx.store.themes.insert(row), 'the account already has a theme; change it with PUT /v1/themes');
-  await ctx.themeEvents.changed(accountId);
+  await themeChanged(ctx, accountId);
   return toTheme(row);
 }
 
@@ -22,7 +23,7 @@ export async function updateTheme(ctx: ServiceContext, accountId: string, input:
   const data = parseInput(ThemeInput, input);
   const row = await ctx.store.themes.update(accountId, { ...serialize(data), updatedAt: isoTime(ctx.clock) });
   if (!row) throw notFound('theme');
-  await ctx.themeEvents.changed(accountId);
+  await themeChanged(ctx, accountId);
   return toTheme(row);
 }
 
@@ -35,7 +36,7 @@ export async function setTheme(ctx: ServiceContext, accountId: string, input: Th
   const now = isoTime(ctx.clock);
   const fresh: ThemeRow = { id: newId(), accountId, ...serialize(data), createdAt: now, updatedAt: now };
   const stored = await ctx.store.themes.upsert(fresh);
-  await ctx.themeEvents.changed(accountId);
+  await themeChanged(ctx, accountId);
   return { theme: toTheme(stored), created: stored.id === fresh.id };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { ApiKeyRow, EnvironmentRow } from '../../store';
 import type { PgExecutor } from '../open-database';
 import { apiKeys, environments, sessions } from '../schema';
@@ -64,9 +64,13 @@ export async function setKeyExpiry(db: PgExecutor, keyId: string, at: string): P
   await db.update(apiKeys).set({ expiresAt: at }).where(eq(apiKeys.id, keyId));
 }
 
+/** Never moves a time backwards: several nodes touch the same key, each throttling its own writes. */
 export async function touchApiKey(db: PgExecutor, key: Pick<ApiKeyRow, 'id' | 'environmentId'>, at: string): Promise<void> {
-  await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, key.id));
-  await db.update(environments).set({ lastUsedAt: at }).where(eq(environments.id, key.environmentId));
+  await db.update(apiKeys).set({ lastUsedAt: at }).where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, at))));
+  await db
+    .update(environments)
+    .set({ lastUsedAt: at })
+    .where(and(eq(environments.id, key.environmentId), or(isNull(environments.lastUsedAt), lt(environments.lastUsedAt, at))));
 }
 
 /** Every key deactivated, every session revoked, the row marked deleted; returns how many keys and sessions were live. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
 import { imports } from '../schema';
@@ -7,33 +7,66 @@ export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void
   await db.insert(imports).values(row);
 }
 
+/** The import is still being written by `writerNode` (not hidden, not taken over by a clean-up). */
+const writtenBy = (id: string, writerNode: string) => and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerNode, writerNode));
+
+/** An unfinished import nobody holds: no writer (hidden for deletion), or a lease that ran out. */
+const unheld = (now: string) => and(eq(imports.status, 'writing'), or(isNull(imports.leaseUntil), lte(imports.leaseUntil, now)));
+
 /** Makes a written import visible in one statement; false when it is no longer this writer's. */
 export async function completeImport(
   db: PgExecutor,
   id: string,
-  writerPid: number,
+  writerNode: string,
   values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
 ): Promise<boolean> {
   const result = await db
     .update(imports)
-    .set({ ...values, status: 'complete', writerPid: null })
-    .where(and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerPid, writerPid)));
+    .set({ ...values, status: 'complete', writerNode: null, leaseUntil: null })
+    .where(writtenBy(id, writerNode));
+  return result.rowCount === 1;
+}
+
+export async function renewImportLease(db: PgExecutor, id: string, writerNode: string, until: string): Promise<boolean> {
+  return (await db.update(imports).set({ leaseUntil: until }).where(writtenBy(id, writerNode))).rowCount === 1;
+}
+
+/** Takes over unfinished imports nobody holds, in one statement; rows another node is claiming are skipped. */
+export async function claimAbandonedImports(db: PgExecutor, node: string, now: string, until: string, limit: number): Promise<string[]> {
+  const ids = db.select({ id: imports.id }).from(imports).where(unheld(now)).limit(limit).for('update', { skipLocked: true });
+  const rows = await db.update(imports).set({ writerNode: node, leaseUntil: until }).where(inArray(imports.id, ids)).returning({ id: imports.id });
+  return rows.map((row) => row.id);
+}
+
+/** Takes one unfinished import for removal, unless another node holds it. */
+export async function claimImport(db: PgExecutor, id: string, node: string, now: string, until: string): Promise<boolean> {
+  const mine = and(eq(imports.status, 'writing'), eq(imports.writerNode, node));
+  const result = await db
+    .update(imports)
+    .set({ writerNode: node, leaseUntil: until })
+    .where(and(eq(imports.id, id), or(unheld(now), mine)));
   return result.rowCount === 1;
 }
 
 /** Hides imports for deletion in one statement (status 'writing' with no writer); returns their ids. */
 export async function hideImports(db: PgExecutor, where: SQL): Promise<string[]> {
-  const rows = await db.update(imports).set({ status: 'writing', writerPid: null }).where(where).returning({ id: imports.id });
+  const rows = await db.update(imports).set({ status: 'writing', writerNode: null, leaseUntil: null }).where(where).returning({ id: imports.id });
   return rows.map((row) => row.id);
 }
 
+/**
+ * Deletes the import row (its rows by cascade). A writer still streaming rows into it from another node holds
+ * a key-share lock on it until its transaction ends: wait at most DELETE_LOCK_TIMEOUT for that, then fail, so
+ * a clean-up never hangs behind a stalled node; the next clean-up tries again.
+ */
 export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
-  await db.delete(imports).where(eq(imports.id, id));
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('lock_timeout', ${DELETE_LOCK_TIMEOUT}, true)`);
+    await tx.delete(imports).where(eq(imports.id, id));
+  });
 }
 
-export async function writingImports(db: PgExecutor): Promise<Pick<ImportRow, 'id' | 'writerPid'>[]> {
-  return await db.select({ id: imports.id, writerPid: imports.writerPid }).from(imports).where(eq(imports.status, 'writing'));
-}
+const DELETE_LOCK_TIMEOUT = '2s';
 
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import { apiKeys, environments, sessions } from '../schema';
@@ -62,9 +62,13 @@ export function deactivateApiKey(db: Db, keyId: string, at: string): void {
   db.update(apiKeys).set({ active: false, deactivatedAt: at }).where(eq(apiKeys.id, keyId)).run();
 }
 
+/** Never moves a time backwards: several nodes touch the same key, each throttling its own writes. */
 export function touchApiKey(db: Db, key: Pick<ApiKeyRow, 'id' | 'environmentId'>, at: string): void {
-  db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, key.id)).run();
-  db.update(environments).set({ lastUsedAt: at }).where(eq(environments.id, key.environmentId)).run();
+  db.update(apiKeys).set({ lastUsedAt: at }).where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, at)))).run();
+  db.update(environments)
+    .set({ lastUsedAt: at })
+    .where(and(eq(environments.id, key.environmentId), or(isNull(environments.lastUsedAt), lt(environments.lastUsedAt, at))))
+    .run();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, lt, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import type { ImportFilters, PageQuery } from '../../store';
@@ -12,21 +12,55 @@ export function insertImport(db: Db, row: ImportRow): void {
   db.insert(imports).values(row).run();
 }
 
+/** The import is still being written by `writerNode` (not hidden, not taken over by a clean-up). */
+const writtenBy = (id: string, writerNode: string) => and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerNode, writerNode));
+
 /**
  * Makes a written import visible: counts, statistics and times are set in the same statement as the status.
- * False when the import is no longer its writer's (hidden for deletion meanwhile): nothing then changes.
+ * False when the import is no longer its writer's (hidden or taken over meanwhile): nothing then changes.
  */
 export function completeImport(
   db: Db,
   id: string,
-  writerPid: number,
+  writerNode: string,
   values: { rowCount: number; cellStats: string; createdAt: string; updatedAt: string },
 ): boolean {
   return (
     db
       .update(imports)
-      .set({ ...values, status: 'complete', writerPid: null })
-      .where(and(eq(imports.id, id), eq(imports.status, 'writing'), eq(imports.writerPid, writerPid)))
+      .set({ ...values, status: 'complete', writerNode: null, leaseUntil: null })
+      .where(writtenBy(id, writerNode))
+      .run().changes === 1
+  );
+}
+
+export function renewImportLease(db: Db, id: string, writerNode: string, until: string): boolean {
+  return db.update(imports).set({ leaseUntil: until }).where(writtenBy(id, writerNode)).run().changes === 1;
+}
+
+/** An unfinished import nobody holds: no writer (hidden for deletion), or a lease that ran out. */
+const unheld = (now: string) => and(eq(imports.status, 'writing'), or(isNull(imports.leaseUntil), lte(imports.leaseUntil, now)));
+
+/** Takes over unfinished imports nobody holds, in one statement. */
+export function claimAbandonedImports(db: Db, node: string, now: string, until: string, limit: number): string[] {
+  const ids = db.select({ id: imports.id }).from(imports).where(unheld(now)).limit(limit);
+  return db
+    .update(imports)
+    .set({ writerNode: node, leaseUntil: until })
+    .where(inArray(imports.id, ids))
+    .returning({ id: imports.id })
+    .all()
+    .map((row) => row.id);
+}
+
+/** Takes one unfinished import for removal, unless another node holds it. */
+export function claimImport(db: Db, id: string, node: string, now: string, until: string): boolean {
+  const mine = and(eq(imports.status, 'writing'), eq(imports.writerNode, node));
+  return (
+    db
+      .update(imports)
+      .set({ writerNode: node, leaseUntil: until })
+      .where(and(eq(imports.id, id), or(unheld(now), mine)))
       .run().changes === 1
   );
 }
@@ -39,7 +73,7 @@ export function completeImport(
 export function hideImports(db: Db, where: SQL): string[] {
   return db
     .update(imports)
-    .set({ status: 'writing', writerPid: null })
+    .set({ status: 'writing', writerNode: null, leaseUntil: null })
     .where(where)
     .returning({ id: imports.id })
     .all()
@@ -48,11 +82,6 @@ export function hideImports(db: Db, where: SQL): string[] {
 
 export function deleteImport(db: Db, id: string): void {
   db.delete(imports).where(eq(imports.id, id)).run();
-}
-
-/** Imports still being written (or left over by a process that died while writing). */
-export function writingImports(db: Db): { id: string; writerPid: number | null }[] {
-  return db.select({ id: imports.id, writerPid: imports.writerPid }).from(imports).where(eq(imports.status, 'writing')).all();
 }
 
 const completeImportById = preparedQuery((db) =>
