@@ -31,7 +31,7 @@ describe('the webhook store contract', () => {
     id, accountId: env.accountId, environmentId: e?.environmentId ?? null, type, importId: null, endUserId: null, payload: `{"id":"${id}"}`, createdAt: at,
   });
   const writingImport = (id: string): ImportRow => ({
-    id, accountId: env.accountId, environmentId: env.environmentId, templateId: 't', status: 'writing', writerPid: 42, meta: '{}', originalSchema: '{}',
+    id, accountId: env.accountId, environmentId: env.environmentId, templateId: 't', status: 'writing', writerNode: 'writer', leaseUntil: '2999-01-01T00:00:00.000Z', meta: '{}', originalSchema: '{}',
     file: null, fileId: null, endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: 'api', sessionJti: null, rowCount: 0, cellStats: '{}',
     createdAt: at, updatedAt: at,
   });
@@ -52,8 +52,8 @@ describe('the webhook store contract', () => {
   it('writes the event with the completion, for the subscribed endpoints of its environment only; none when the completion fails', async () => {
     await store.imports.insert(writingImport('i1'));
     const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
-    assert.equal(await store.imports.complete('i1', 99, values, event('e0', env)), false);
-    assert.equal(await store.imports.complete('i1', 42, values, event('e1', env)), true);
+    assert.equal(await store.imports.complete('i1', 'another-node', values, event('e0', env)), false);
+    assert.equal(await store.imports.complete('i1', 'writer', values, event('e1', env)), true);
     assert.deepEqual((await store.webhooks.pageDeliveries('w1', undefined, 10)).map((d) => d.eventId), ['e1']);
     assert.equal(await store.webhooks.countDeliveries('w2'), 0, 'not subscribed to import.completed');
     assert.equal(await store.webhooks.countDeliveries('w4'), 0, 'another environment');
@@ -91,7 +91,7 @@ describe('the webhook store contract', () => {
     assert.equal(disabled!.disabledReason, 'failing');
     assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
     await store.imports.insert(writingImport('i2'));
-    await store.imports.complete('i2', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e2', env));
+    await store.imports.complete('i2', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e2', env));
     assert.equal(await store.webhooks.countDeliveries('w1'), 1);
   });
 
@@ -110,9 +110,9 @@ describe('the webhook store contract', () => {
     await store.webhooks.insertEndpoint({ ...endpoint('w5', env, ['import.completed', 'import.deleted', 'end_user.deleted']) }, 10);
     await store.imports.insert({ ...writingImport('i3'), endUserId: 'ada' });
     const about = { importId: 'i3', endUserId: 'ada' };
-    await store.imports.complete('i3', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e5', env), ...about });
+    await store.imports.complete('i3', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e5', env), ...about });
     await store.imports.insert({ ...writingImport('i4'), endUserId: 'bob' });
-    await store.imports.complete('i4', 42, { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e6', env), importId: 'i4', endUserId: 'bob' });
+    await store.imports.complete('i4', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e6', env), importId: 'i4', endUserId: 'bob' });
     assert.ok((await events()).includes('e5') && (await events()).includes('e6'));
     await store.compliance.hideComplete(env.accountId, 'i4', { ...event('e7', env, 'import.deleted'), importId: 'i4', endUserId: 'bob' });
     assert.ok(!(await events()).includes('e6') && (await events()).includes('e7'));
