@@ -21,8 +21,8 @@ import { countTemplates } from './queries/templates';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
-export function createImportStores(db: PgDb, pool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
-  const copies = new RowCopies(pool);
+export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+  const copies = new RowCopies(writerPool);
   return {
     imports: {
       insert: (row) => insertImport(db, row),

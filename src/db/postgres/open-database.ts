@@ -14,6 +14,11 @@ export type PgExecutor = PgDatabase<NodePgQueryResultHKT, typeof schema>;
 export interface PgStorage {
   db: PgDb;
   pool: pg.Pool;
+  /**
+   * The connections of imports being written (each holds one, in its COPY's transaction, until it completes):
+   * a pool of their own, so imports in progress never take the connections every other request needs.
+   */
+  writerPool: pg.Pool;
   /** True when this open applied the first migration (the database had no tables of importd before). */
   created: boolean;
   close(): Promise<void>;
@@ -23,8 +28,10 @@ export interface PgOpenOptions {
   migrations?: MigrationSource;
   /** Migrate a database that has no importd tables yet; default true. Otherwise such a database is an error. */
   create?: boolean;
-  /** Connections this process keeps at most (node-postgres' default is 10). */
+  /** Connections this process keeps at most for queries (node-postgres' default is 10). */
   poolSize?: number;
+  /** Connections for imports being written at once; further imports wait for one (default 10). */
+  writerPoolSize?: number;
 }
 
 /**
@@ -42,14 +49,19 @@ const MIGRATION_LOCK = 0x696d706f727464;
  */
 export async function openPostgres(url: string, options: PgOpenOptions = {}): Promise<PgStorage> {
   const pool = answerNulComparisons(new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 }));
+  const writerPool = new pg.Pool({ connectionString: url, max: options.writerPoolSize ?? 10 });
   // An idle client losing its server (a restart, a failover) must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
+  writerPool.on('error', () => undefined);
   const db = drizzle({ client: pool, schema });
+  const close = async () => {
+    await Promise.all([pool.end(), writerPool.end()]);
+  };
   try {
     const created = await migrate(pool, options.migrations ?? folderMigrationSource(__dirname, 'postgres'), options.create ?? true, redactDatabaseUrl(url));
-    return { db, pool, created, close: () => pool.end() };
+    return { db, pool, writerPool, created, close };
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    await close().catch(() => undefined);
     if (error instanceof DatabaseFileError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new DatabaseFileError('unusable', redactDatabaseUrl(url), `cannot use ${redactDatabaseUrl(url)} as the database: ${reason}`);

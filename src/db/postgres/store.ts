@@ -13,12 +13,12 @@ import { createWebhookStore } from './webhook-store';
  * The store over a pool of PostgreSQL connections. An atomic method is one transaction on one pooled client
  * (it may span awaits: nothing else runs on that client meanwhile). No online file copy: `pg_dump` backs up.
  */
-export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool'>, nodeId: string = randomUUID()): Store {
-  const { db, pool } = storage;
+export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'writerPool'>, nodeId: string = randomUUID()): Store {
+  const { db, pool, writerPool } = storage;
   return {
     nodeId,
     ...createKeyedStores(db),
-    ...createImportStores(db, pool),
+    ...createImportStores(db, pool, writerPool),
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(db),
     locks: {
