@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { runBinAsync, startServe, type ServerProcess } from '../helpers/process';
+import { testEngine } from '../helpers/test-database';
 
 const WRITERS = 10;
 const READERS = 10;
@@ -19,7 +20,7 @@ describe('20 concurrent writers and readers against ./bin/importd serve', () => 
   before(async () => {
     h = await createHarness();
     env = await createTestEnvironment(h);
-    h.storage.close();
+    if (testEngine === 'sqlite') h.storage.close();
     server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0', IMPORTD_LOG_LEVEL: 'warn' });
   });
   after(async () => {

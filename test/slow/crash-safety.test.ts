@@ -4,12 +4,15 @@ import Database from 'better-sqlite3';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { waitFor } from '../helpers/live-server';
 import { startServe, type ServerProcess } from '../helpers/process';
+import { sqliteOnly } from '../helpers/test-database';
 
 const LARGE_ROWS = 300_000;
 
 const rowsOf = (tag: string, count: number) => Array.from({ length: count }, (_, i) => ({ tag, index: i, name: `row ${i} of ${tag}`, ok: i % 2 === 0 }));
 
-describe('crash safety: SIGKILL in the middle of a large import', () => {
+// About SQLite's file (read beside the server while it writes); PostgreSQL's counterpart is in
+// test/nodes/multi-node.test.ts (SIGKILL of a node mid-import).
+describe('crash safety: SIGKILL in the middle of a large import', sqliteOnly, () => {
   let h: Harness;
   let env: TestEnvironment;
   let server: ServerProcess;
