@@ -37,7 +37,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
           // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the two statements together.
           return event && tx === db ? db.transaction(work) : work(tx);
         }),
-      // A separate connection: the open COPY holds only a key-share lock on the import row, so this never waits.
+      // A separate connection: the open COPY holds no lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
       claimAbandoned: (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
       claim: (id, node, now, until) => claimImport(db, id, node, now, until),

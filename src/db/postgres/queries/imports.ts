@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
-import { imports } from '../schema';
+import { importRows, imports } from '../schema';
 
 export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
   await db.insert(imports).values(row);
@@ -55,13 +55,16 @@ export async function hideImports(db: PgExecutor, where: SQL): Promise<string[]>
 }
 
 /**
- * Deletes the import row (its rows by cascade). A writer still streaming rows into it from another node holds
- * a key-share lock on it until its transaction ends: wait at most DELETE_LOCK_TIMEOUT for that, then fail, so
- * a clean-up never hangs behind a stalled node; the next clean-up tries again.
+ * Deletes the import row with whatever rows removal left. A writer still streaming rows into it from another
+ * node holds no lock on it (its rows are uncommitted, and its completion then finds no import and rolls them
+ * back); one completing it right now locks the row briefly: wait at most DELETE_LOCK_TIMEOUT for that, then
+ * fail, so a clean-up never hangs behind a stalled node; the next clean-up tries again.
  */
 export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('lock_timeout', ${DELETE_LOCK_TIMEOUT}, true)`);
+    // Rows have no foreign key to cascade from (schema.ts says why): whatever removal left goes here.
+    await tx.delete(importRows).where(eq(importRows.importId, id));
     await tx.delete(imports).where(eq(imports.id, id));
   });
 }
