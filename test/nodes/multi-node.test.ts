@@ -180,17 +180,20 @@ for (const NODES of NODE_COUNTS) {
       await Promise.all(limited.map((node) => node.stop()));
     });
 
-    it('a node joining (its start-up clean-up included) while another writes a 150 000-row import leaves it intact', async () => {
-      const writing = post(nodes[0]!, rowsOf(150_000, 'big'));
+    it('a node joining (its start-up clean-up included) while another writes a 400 000-row import leaves it intact', async () => {
+      // Large enough that a node starting (0.5-1 s) joins while it is written: 150 000 rows, the issue's
+      // figure, were sometimes written whole first once rows went into PostgreSQL without a foreign key.
+      const BIG = 400_000;
+      const writing = post(nodes[0]!, rowsOf(BIG, 'big'));
       await until(async () => (await copyingRows()) > 0, 60_000, 'the import to start');
       const joined = await start();
       const stillWriting = await count("SELECT count(*) AS n FROM imports WHERE status = 'writing'");
       const response = await writing;
       assert.equal(response.status, 201, await response.clone().text());
       const { id } = (await response.json()) as { id: string };
-      assert.equal(await storedRows(id), 150_000);
+      assert.equal(await storedRows(id), BIG);
       const detail = (await (await ask(joined, 'GET', `/v1/imports/${id}`, { key: env.secretKey })).json()) as { cellStats: { rowCount: number } };
-      assert.equal(detail.cellStats.rowCount, 150_000);
+      assert.equal(detail.cellStats.rowCount, BIG);
       assert.ok(!joined.output().includes('removed imports left unfinished'), 'the joining node removed nothing');
       assert.equal(stillWriting, 1, 'the import finished before the node had joined: nothing was tested');
     });
