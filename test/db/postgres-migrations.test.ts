@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres/open-database';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
-import { createPgTestDatabase, testEngine } from '../helpers/test-database';
+import { createPgTestDatabase, postgresOnly } from '../helpers/test-database';
 
-describe('PostgreSQL migrations', { skip: testEngine === 'sqlite' ? 'about PostgreSQL (npm run test:pg)' : false }, () => {
+describe('PostgreSQL migrations', postgresOnly, () => {
   it('three nodes opening one empty database together all come up; one of them created it', async () => {
     const database = await createPgTestDatabase({ migrated: false });
     try {

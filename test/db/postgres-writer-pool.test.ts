@@ -3,11 +3,11 @@ import { describe, it } from 'node:test';
 import type { ImportRow } from '../../src/db/store';
 import { openPostgres } from '../../src/db/postgres/open-database';
 import { createPostgresStore } from '../../src/db/postgres/store';
-import { createPgTestDatabase, testEngine } from '../helpers/test-database';
+import { createPgTestDatabase, postgresOnly } from '../helpers/test-database';
 
 const at = '2026-01-01T00:00:00.000Z';
 
-describe('PostgreSQL connections of imports in progress', { skip: testEngine === 'sqlite' ? 'about PostgreSQL (npm run test:pg)' : false }, () => {
+describe('PostgreSQL connections of imports in progress', postgresOnly, () => {
   it('imports being written (one connection each, until they complete) never take the connections other requests need', { timeout: 60_000 }, async () => {
     const database = await createPgTestDatabase();
     const storage = await openPostgres(database.url, { poolSize: 2, writerPoolSize: 3 });

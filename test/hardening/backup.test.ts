@@ -8,7 +8,7 @@ import { ServiceError } from '../../src/services/errors';
 import { runBinAsync, startServe, type ServerProcess } from '../helpers/process';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { insertImport } from '../helpers/imports-fixture';
-import { sqliteOnly, testEngine } from '../helpers/test-database';
+import { postgresOnly, sqliteOnly } from '../helpers/test-database';
 
 const TABLES = ['accounts', 'environments', 'api_keys', 'templates', 'imports', 'import_rows', 'themes', 'sessions', 'settings'];
 
@@ -165,7 +165,7 @@ describe('importd backup while importd serve is writing', sqliteOnly, () => {
   });
 });
 
-describe('importd backup on PostgreSQL', { skip: testEngine === 'sqlite' ? 'about PostgreSQL' : false }, () => {
+describe('importd backup on PostgreSQL', postgresOnly, () => {
   let h: Harness;
   before(async () => {
     h = await createHarness();

@@ -16,6 +16,9 @@ export const testEngine: 'sqlite' | 'postgres' = TEST_PG_TEMPLATE ? 'postgres' :
  */
 export const sqliteOnly = { skip: testEngine === 'postgres' ? 'about SQLite itself' : false } as const;
 
+/** Test options for a test or suite about PostgreSQL itself: skipped with the reason on SQLite (`npm test`). */
+export const postgresOnly = { skip: testEngine === 'sqlite' ? 'about PostgreSQL (npm run test:pg)' : false } as const;
+
 let admin: pg.Pool | undefined;
 
 /** Connections to the server's `postgres` database, for CREATE and DROP DATABASE; let the test process exit when idle. */
