@@ -52,7 +52,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const { ctx, created, close } = await open(overrides, { create: true });
       if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
-      const metrics = settings.metricsAddr ? createMetrics(ctx) : undefined;
+      const metrics = settings.metricsAddr ? createMetrics({ parsePool: ctx.parsePool, pools: ctx.store.admin.pools }) : undefined;
       const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
       const server = await startServer(createApp({ ctx, logger, embedSource, metrics }).fetch, settings, logger).catch((error: unknown) => {
         void metricsListener?.close();
@@ -75,6 +75,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const webhooks = startWebhookSender(ctx, {
         attempted: (delivery, attempt, outcome) => {
           const fields = { eventId: delivery.eventId, webhookId: delivery.endpointId, attempt, statusCode: outcome.statusCode, error: outcome.error };
+          metrics?.webhookAttempt(outcome.ok ? 'delivered' : 'failed');
           if (outcome.ok) logger.info('webhook delivered', fields);
           else logger.warn('webhook attempt failed', fields);
         },

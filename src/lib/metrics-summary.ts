@@ -16,6 +16,9 @@ export interface MetricsSummary {
   ingested: { rows: number; bytes: number };
   exported: { rows: number; bytes: number };
   parseWorkerJobs: number;
+  webhooks: { delivered: number; failed: number };
+  /** PostgreSQL's connection pools; none on SQLite. */
+  pools: { pool: string; busy: number; idle: number; max: number; waiting: number }[];
   process: { residentMemoryBytes: number | null; heapUsedBytes: number | null; cpuSeconds: number | null; eventLoopLagP99Seconds: number | null };
 }
 
@@ -61,6 +64,17 @@ export function summarizeMetrics(text: string, nowSeconds: number): MetricsSumma
     ingested: { rows: sum('importd_ingested_rows_total'), bytes: sum('importd_ingested_bytes_total') },
     exported: { rows: sum('importd_exported_rows_total'), bytes: sum('importd_exported_bytes_total') },
     parseWorkerJobs: sum('importd_parse_worker_jobs'),
+    webhooks: {
+      delivered: sum('importd_webhook_deliveries_total', (l) => l.outcome === 'delivered'),
+      failed: sum('importd_webhook_deliveries_total', (l) => l.outcome === 'failed'),
+    },
+    pools: (byName.get('importd_db_pool_max_connections') ?? []).map(({ labels: { pool = '' }, value: max }) => ({
+      pool,
+      busy: sum('importd_db_pool_connections', (l) => l.pool === pool && l.state === 'busy'),
+      idle: sum('importd_db_pool_connections', (l) => l.pool === pool && l.state === 'idle'),
+      max,
+      waiting: sum('importd_db_pool_waiting_requests', (l) => l.pool === pool),
+    })),
     process: {
       residentMemoryBytes: single('process_resident_memory_bytes'),
       heapUsedBytes: single('nodejs_heap_size_used_bytes'),

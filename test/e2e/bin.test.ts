@@ -4,13 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runBin, startServe } from '../helpers/process';
+import { binDatabases } from '../helpers/test-database';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const databases = binDatabases(dir);
+after(async () => {
+  await databases.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('./bin/importd end to end', () => {
   it('creates an environment, serves authenticated requests, refuses bad credentials, and stops cleanly on SIGTERM', async () => {
-    const db = path.join(dir, 'importd.db');
+    const db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--origin', 'https://app.example.com', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);

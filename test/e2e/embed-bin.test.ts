@@ -7,10 +7,15 @@ import { after, describe, it } from 'node:test';
 import { validTheme } from '../helpers/fixtures';
 import { waitFor } from '../helpers/live-server';
 import { BIN, runBin, startServe } from '../helpers/process';
+import { binDatabases } from '../helpers/test-database';
 import { readEvents } from '../helpers/sse';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-embed-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const databases = binDatabases(dir);
+after(async () => {
+  await databases.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** An environment with a theme and a template, through the real binary and API. */
 async function setUp(db: string, url: string) {
@@ -24,7 +29,7 @@ async function setUp(db: string, url: string) {
 
 describe('importd serve with open theme streams', () => {
   it('ends the streams on SIGTERM and exits 0 instead of waiting for them', async () => {
-    const db = path.join(dir, 'sigterm.db');
+    const db = await databases.create('sigterm.db');
     const server = await startServe(db);
     const { keys } = await setUp(db, server.url);
     const events = readEvents(await fetch(`${server.url}/v1/themes/events`, { headers: { 'X-Public-Key': keys.publicKey.key, Origin: 'https://app.example.com' } }));
@@ -40,8 +45,9 @@ describe('importd serve with open theme streams', () => {
 });
 
 describe('importd embed demo', () => {
+  let db: string;
   it('serves a page with the element, a fresh session token on each load, and names the origin to allow', async () => {
-    const db = path.join(dir, 'demo.db');
+    db = await databases.create('demo.db');
     const server = await startServe(db);
     const { keys, templateId } = await setUp(db, server.url);
     const demo = spawn(BIN, ['embed', 'demo', '--env', 'demo', '--template', 'contacts', '--port', '0', '--server', server.url, '--db', db], {
@@ -72,7 +78,6 @@ describe('importd embed demo', () => {
   });
 
   it('fails at once with a clear error for an unknown template or a key of another environment', () => {
-    const db = path.join(dir, 'demo.db');
     const unknown = runBin(['embed', 'demo', '--env', 'demo', '--template', 'nope', '--port', '0', '--db', db]);
     assert.equal(unknown.code, 3);
     assert.match(unknown.stderr, /template nope not found/);

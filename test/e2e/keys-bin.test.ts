@@ -5,14 +5,17 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import { runBin, startServe, type ServerProcess } from '../helpers/process';
+import { binDatabases } from '../helpers/test-database';
 
 // Runs the built bundle (`npm test` builds it first; alone: `node scripts/build.mjs`) beside a running server.
 describe('./bin/importd env roll, env delete and session rotate-secret against a running server', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-keys-'));
-  const db = path.join(dir, 'importd.db');
+  const databases = binDatabases(dir);
+  let db: string;
   let server: ServerProcess;
   let secretKey: string;
   before(async () => {
+    db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--origin', 'https://app.example.com', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
@@ -21,6 +24,7 @@ describe('./bin/importd env roll, env delete and session rotate-secret against a
   });
   after(async () => {
     await server?.stop();
+    await databases.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 

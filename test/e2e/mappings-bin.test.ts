@@ -4,13 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runBin, startServe } from '../helpers/process';
+import { binDatabases } from '../helpers/test-database';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-mappings-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const databases = binDatabases(dir);
+after(async () => {
+  await databases.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('./bin/importd mappings', () => {
   it('lists and forgets what imports of the served API taught, per account', async () => {
-    const db = path.join(dir, 'importd.db');
+    const db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
     assert.equal(runBin(['account', 'create', 'acme', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--json', '--db', db]);

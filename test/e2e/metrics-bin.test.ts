@@ -4,16 +4,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parsePrometheusText, type PrometheusSample } from '../../src/lib/prometheus-text';
+import { waitFor } from '../helpers/live-server';
 import { freePort, runBin, runBinAsync, startServe, type ServerProcess } from '../helpers/process';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { binDatabases, testEngine } from '../helpers/test-database';
 
 const DASHBOARD = path.resolve(__dirname, '..', '..', 'docs', 'grafana-dashboard.json');
 
 // Runs the built bundle (`npm test` builds it first; alone: `node scripts/build.mjs`).
 describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-metrics-'));
-  const db = path.join(dir, 'importd.db');
+  const databases = binDatabases(dir);
+  let db: string;
   const RATE_LIMIT = 12;
   let server: ServerProcess;
+  let receiver: Receiver;
   let metricsAddr: string;
   let secretKey: string;
   let samples: PrometheusSample[];
@@ -31,12 +36,18 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     fetch(`${server.url}${pathname}`, { ...init, headers: { Authorization: `Bearer ${secretKey}`, ...init.headers } });
 
   before(async () => {
+    db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'production', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
     secretKey = JSON.parse(created.stdout).secretKey.key;
+    // Two endpoints: one answers 200, the other 500 (retried only an hour later, so each event fails once).
+    receiver = await startReceiver();
+    receiver.answer((response) => response.writeHead(response.req.url === '/fails' ? 500 : 200).end());
+    const webhooks = { IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true', IMPORTD_WEBHOOK_RETRY_SCHEDULE: '3600' };
+    for (const hook of ['/works', '/fails']) assert.equal(runBin(['webhooks', 'add', receiver.url(hook), '--env', 'production', '--db', db], webhooks).code, 0);
     metricsAddr = `127.0.0.1:${await freePort()}`;
-    server = await startServe(db, { IMPORTD_METRICS_ADDR: metricsAddr, IMPORTD_RATE_LIMIT: String(RATE_LIMIT), IMPORTD_RATE_WINDOW_SECONDS: '3600' });
+    server = await startServe(db, { IMPORTD_METRICS_ADDR: metricsAddr, IMPORTD_RATE_LIMIT: String(RATE_LIMIT), IMPORTD_RATE_WINDOW_SECONDS: '3600', ...webhooks });
 
     const body = JSON.stringify({ meta: { schemaKey: 'contacts' }, rows: [{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { a: 3, b: 'z' }] });
     const imported = await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
@@ -57,10 +68,16 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     // 7 authenticated requests so far: the rest of the window's budget, then refusals (counted as seen, since
     // a window boundary may fall in between).
     for (let i = 0; i < RATE_LIMIT; i++) if ((await api('/v1/environments')).status === 429) expected.rateLimited++;
-    samples = await scrape();
+    // Two completed imports, two endpoints: four attempts, counted once each has ended.
+    await waitFor(async () => {
+      samples = await scrape();
+      return value('importd_webhook_deliveries_total') === 4;
+    }, 10_000);
   });
   after(async () => {
     await server?.stop();
+    await receiver?.close();
+    await databases.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -103,6 +120,30 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     assert.equal(value('importd_http_request_duration_seconds_count', { route: '/v1/environments', status: '429' }), expected.rateLimited);
   });
 
+  it('counts webhook delivery attempts by outcome', () => {
+    assert.equal(receiver.received.length, 4);
+    assert.equal(value('importd_webhook_deliveries_total', { outcome: 'delivered' }), 2);
+    assert.equal(value('importd_webhook_deliveries_total', { outcome: 'failed' }), 2);
+  });
+
+  it('exports the PostgreSQL connection pools, and nothing of the kind on SQLite', () => {
+    const pools = ['queries', 'writers'];
+    if (testEngine === 'sqlite') {
+      assert.equal(samples.filter((s) => s.name.startsWith('importd_db_pool_')).length, 0);
+      return;
+    }
+    for (const pool of pools) {
+      assert.equal(value('importd_db_pool_max_connections', { pool }), 10);
+      assert.equal(value('importd_db_pool_waiting_requests', { pool }), 0);
+      const busy = value('importd_db_pool_connections', { pool, state: 'busy' });
+      const idle = value('importd_db_pool_connections', { pool, state: 'idle' });
+      assert.ok(busy >= 0 && idle >= 0 && busy + idle <= 10, `${pool}: ${busy} busy, ${idle} idle`);
+    }
+    // Every request used the query pool, and the two imports each took a writer.
+    assert.ok(value('importd_db_pool_connections', { pool: 'queries' }) >= 1);
+    assert.ok(value('importd_db_pool_connections', { pool: 'writers' }) >= 1);
+  });
+
   it('exports the process default metrics', () => {
     for (const name of ['process_resident_memory_bytes', 'process_cpu_seconds_total', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
       assert.ok(value(name) > 0, name);
@@ -114,7 +155,13 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     const used = new Set(dashboard.match(/\b(?:importd|process|nodejs)_[a-z0-9_]+/g));
     assert.ok(used.size >= 10);
     const exported = new Set(samples.map((s) => s.name));
-    for (const name of used) assert.ok(exported.has(name), `the dashboard uses ${name}, which the server does not export`);
+    // The pools exist on PostgreSQL only (their panel stays empty on SQLite).
+    const postgresOnly = (name: string) => name.startsWith('importd_db_pool_');
+    assert.ok([...used].some(postgresOnly), 'the dashboard shows the PostgreSQL pools');
+    for (const name of used) {
+      if (testEngine === 'sqlite' && postgresOnly(name)) continue;
+      assert.ok(exported.has(name), `the dashboard uses ${name}, which the server does not export`);
+    }
   });
 
   it('serves metrics only on their own listener, and only GET /metrics there', async () => {
@@ -130,6 +177,8 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     assert.deepEqual(status.imports, { completed: 2, rejected: 1, failed: 0 });
     assert.deepEqual(status.ingested, { rows: 5, bytes: expected.importBytes });
     assert.deepEqual(status.exported, { rows: 3, bytes: expected.exportBytes });
+    assert.deepEqual(status.webhooks, { delivered: 2, failed: 2 });
+    assert.deepEqual(status.pools.map((p: { pool: string; max: number }) => [p.pool, p.max]), testEngine === 'sqlite' ? [] : [['queries', 10], ['writers', 10]]);
     assert.ok(status.requests.rateLimited >= expected.rateLimited);
     assert.ok(status.requests.byClass['4xx'] >= 40 + 1 + 1 + expected.rateLimited);
     assert.ok(status.process.residentMemoryBytes > 0);
@@ -139,6 +188,8 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     assert.match(text.stdout, /^importd status \(http:\/\/127\.0\.0\.1:\d+\/metrics\)\n/);
     assert.match(text.stdout, /imports +completed 2, rejected 1, failed 0\n/);
     assert.match(text.stdout, /ingested +5 rows, /);
+    assert.match(text.stdout, /webhooks +2 delivered, 2 failed attempt\(s\)\n/);
+    if (testEngine === 'postgres') assert.match(text.stdout, /db pool writers +\d+ busy, \d+ idle of 10; 0 waiting\n/);
     assert.match(text.stdout, /GET \/v1\/imports\/:importId\/rows +1 requests/);
   });
 });

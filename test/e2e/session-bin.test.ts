@@ -6,17 +6,23 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { BIN, runBin } from '../helpers/process';
+import { binDatabases } from '../helpers/test-database';
 
 // Runs the built bundle (`npm test` builds it first; alone: `node scripts/build.mjs`).
 describe('./bin/importd session issue', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-session-'));
-  const db = path.join(dir, 'importd.db');
-  before(() => {
+  const databases = binDatabases(dir);
+  let db: string;
+  before(async () => {
+    db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
     const created = runBin(['env', 'create', 'ci', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    await databases.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('works as TOKEN=$(importd session issue ...): the captured value is exactly the token', () => {
     const script = 'TOKEN=$("$BIN" session issue --env ci --end-user ci-user --expires-in 600 --db "$DB") && printf %s "$TOKEN"';

@@ -33,9 +33,9 @@ export function openSocket(port: number): Promise<Socket & { received(): string;
 }
 
 /** Resolves once `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

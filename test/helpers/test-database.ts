@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
@@ -52,6 +53,25 @@ export async function createPgTestDatabase({ migrated = true } = {}): Promise<Te
     url: url.toString(),
     drop: async () => {
       await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/**
+ * The `--db` values of tests that run the real binary: files in `dir` on SQLite; on PostgreSQL new, empty
+ * databases (the binary migrates them, as it would an operator's), all dropped by `drop`.
+ */
+export function binDatabases(dir: string) {
+  const made: TestDatabase[] = [];
+  return {
+    async create(file = 'importd.db'): Promise<string> {
+      if (testEngine === 'sqlite') return path.join(dir, file);
+      const database = await createPgTestDatabase({ migrated: false });
+      made.push(database);
+      return database.url;
+    },
+    async drop(): Promise<void> {
+      for (const database of made.splice(0)) await database.drop();
     },
   };
 }

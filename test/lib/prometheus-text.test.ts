@@ -41,4 +41,28 @@ describe('Prometheus text parsing for importd status', () => {
     assert.deepEqual(summary.imports, { completed: 4, rejected: 0, failed: 0 });
     assert.equal(summary.process.residentMemoryBytes, null);
   });
+
+  it('reads webhook outcomes and each PostgreSQL pool; none of either when absent (SQLite)', () => {
+    const text = [
+      'importd_webhook_deliveries_total{outcome="delivered"} 7',
+      'importd_webhook_deliveries_total{outcome="failed"} 3',
+      'importd_db_pool_connections{pool="queries",state="busy"} 2',
+      'importd_db_pool_connections{pool="queries",state="idle"} 5',
+      'importd_db_pool_max_connections{pool="queries"} 10',
+      'importd_db_pool_waiting_requests{pool="queries"} 0',
+      'importd_db_pool_connections{pool="writers",state="busy"} 4',
+      'importd_db_pool_connections{pool="writers",state="idle"} 0',
+      'importd_db_pool_max_connections{pool="writers"} 4',
+      'importd_db_pool_waiting_requests{pool="writers"} 6',
+    ].join('\n');
+    const summary = summarizeMetrics(text, 0);
+    assert.deepEqual(summary.webhooks, { delivered: 7, failed: 3 });
+    assert.deepEqual(summary.pools, [
+      { pool: 'queries', busy: 2, idle: 5, max: 10, waiting: 0 },
+      { pool: 'writers', busy: 4, idle: 0, max: 4, waiting: 6 },
+    ]);
+    const none = summarizeMetrics('process_start_time_seconds 1', 2);
+    assert.deepEqual(none.webhooks, { delivered: 0, failed: 0 });
+    assert.deepEqual(none.pools, []);
+  });
 });

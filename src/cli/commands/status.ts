@@ -66,6 +66,8 @@ function formatSummary(url: string, s: MetricsSummary): string {
     `  ingested        ${n(s.ingested.rows)} rows, ${formatBytes(s.ingested.bytes)}`,
     `  exported        ${n(s.exported.rows)} rows, ${formatBytes(s.exported.bytes)}`,
     `  parse worker    ${n(s.parseWorkerJobs)} job(s) in progress or queued`,
+    `  webhooks        ${n(s.webhooks.delivered)} delivered, ${n(s.webhooks.failed)} failed attempt(s)`,
+    ...s.pools.map((p) => `  db pool ${p.pool.padEnd(8)}${n(p.busy)} busy, ${n(p.idle)} idle of ${n(p.max)}; ${n(p.waiting)} waiting`),
     `  process         RSS ${size(s.process.residentMemoryBytes)}, heap ${size(s.process.heapUsedBytes)}, CPU ${s.process.cpuSeconds === null ? '-' : `${s.process.cpuSeconds.toFixed(1)} s`}, event loop lag p99 ${s.process.eventLoopLagP99Seconds === null ? '-' : `${(s.process.eventLoopLagP99Seconds * 1000).toFixed(1)} ms`}`,
   ];
   if (s.requests.routes.length > 0) {

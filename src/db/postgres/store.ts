@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/store';
+import type pg from 'pg';
+import type { PoolFigures, Store } from '../store/store';
 import { createImportStores } from './import-store';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
@@ -31,6 +32,11 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'wr
       async ping() {
         await pool.query('SELECT 1');
       },
+      pools: () => [poolFigures('queries', pool), poolFigures('writers', writerPool)],
     },
   };
+}
+
+function poolFigures(name: string, pool: pg.Pool): PoolFigures {
+  return { pool: name, max: pool.options.max, busy: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }

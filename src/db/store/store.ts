@@ -339,6 +339,18 @@ export interface StoreAdmin {
    * verdict. Absent where the engine's own tool backs up (PostgreSQL: `pg_dump`).
    */
   backup?(file: string): Promise<{ pages: number; check: string }>;
+  /** The connection pools and how busy they are, for metrics. Absent where there is none (SQLite). */
+  pools?(): PoolFigures[];
+}
+
+export interface PoolFigures {
+  /** `queries` (every request) or `writers` (imports in progress, each holding one until it completes). */
+  pool: string;
+  max: number;
+  busy: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 export interface Store {

@@ -1,14 +1,11 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolFigures } from '../../db/store/store';
 import type { ServiceContext } from '../../services/context';
 
 /**
  * Every metric importd exports, in one registry per running server (never prom-client's global one, so
  * several apps in one process, as in tests, keep their own figures). Names are the contract of
  * docs/grafana-dashboard.json and `importd status`.
- *
- * Hooks for what does not exist yet: webhook deliveries (a counter `importd_webhook_deliveries_total` by
- * `outcome`, counted where a delivery attempt ends) and the PostgreSQL pool (gauges
- * `importd_db_pool_connections` by `state`, read from the pool in a `collect()` like the parse worker's).
  */
 export interface ImportdMetrics {
   registry: Registry;
@@ -19,12 +16,15 @@ export interface ImportdMetrics {
   ingested(rows: number, bytes: number): void;
   /** A piece of an export written to the client. */
   exported(rows: number, bytes: number): void;
+  /** One webhook delivery attempt ended. */
+  webhookAttempt(outcome: 'delivered' | 'failed'): void;
 }
 
 /** Request durations from 0.5 ms (a cached read) to 2 min (a 1M-row import), in seconds. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
 
-export function createMetrics(ctx: Pick<ServiceContext, 'parsePool'>): ImportdMetrics {
+/** `pools`: the database's connection pools (`Store.admin.pools`: PostgreSQL's), read at each scrape. */
+export function createMetrics(ctx: Pick<ServiceContext, 'parsePool'> & { pools?: () => PoolFigures[] }): ImportdMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const counter = (name: string, help: string) => new Counter({ name, help, registers: [registry] });
@@ -39,6 +39,32 @@ export function createMetrics(ctx: Pick<ServiceContext, 'parsePool'>): ImportdMe
     collect() {
       this.set(ctx.parsePool.pending);
     },
+  });
+  const { pools } = ctx;
+  if (pools) {
+    // Read from the pools at scrape time, like the parse worker's queue: nothing is counted per query.
+    const gauge = (name: string, help: string, labelNames: string[], read: (figures: PoolFigures, set: (labels: Record<string, string>, value: number) => void) => void) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [registry],
+        collect() {
+          for (const figures of pools()) read(figures, (labels, value) => this.set(labels, value));
+        },
+      });
+    gauge('importd_db_pool_connections', 'PostgreSQL connections open per pool, by state (busy or idle)', ['pool', 'state'], (f, set) => {
+      set({ pool: f.pool, state: 'busy' }, f.busy);
+      set({ pool: f.pool, state: 'idle' }, f.idle);
+    });
+    gauge('importd_db_pool_max_connections', 'The most connections each PostgreSQL pool opens', ['pool'], (f, set) => set({ pool: f.pool }, f.max));
+    gauge('importd_db_pool_waiting_requests', 'Queries or imports waiting for a connection of a full PostgreSQL pool', ['pool'], (f, set) => set({ pool: f.pool }, f.waiting));
+  }
+  const webhookDeliveries = new Counter({
+    name: 'importd_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered (a 2xx answer) or failed (to be retried, or the endpoint disabled)',
+    labelNames: ['outcome'],
+    registers: [registry],
   });
   return {
     registry,
@@ -63,6 +89,9 @@ export function createMetrics(ctx: Pick<ServiceContext, 'parsePool'>): ImportdMe
     exported(rows, bytes) {
       if (rows > 0) exportedRows.inc(rows);
       exportedBytes.inc(bytes);
+    },
+    webhookAttempt(outcome) {
+      webhookDeliveries.inc({ outcome });
     },
   };
 }
