@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
-import { importRows, imports } from '../schema';
+import { environments, importRows, imports } from '../schema';
 
 export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
   await db.insert(imports).values(row);
@@ -85,7 +85,7 @@ const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableC
 /** One keyset page of the account's complete imports matching the filters (never OFFSET). */
 export async function listImportPage(db: PgExecutor, accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]> {
   const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
-  const conditions = filterConditions(accountId, query.filters);
+  const conditions = await filterConditions(db, accountId, query.filters);
   if (query.after) {
     const position = sql`(${column}, ${imports.id})`;
     const cursor = sql`(${query.after.value}, ${query.after.id})`;
@@ -101,7 +101,7 @@ export async function listImportPage(db: PgExecutor, accountId: string, query: P
 }
 
 export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
-  return (await db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters))))[0]?.n ?? 0;
+  return (await db.select({ n: count() }).from(imports).where(and(...(await filterConditions(db, accountId, filters)))))[0]?.n ?? 0;
 }
 
 /** The newest complete imports of the account, in the overview's columns. */
@@ -134,7 +134,7 @@ export async function hideExpiredImports(db: PgExecutor, cutoff: string, limit: 
   return await hideImports(db, inArray(imports.id, ids));
 }
 
-function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
+async function filterConditions(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<SQL[]> {
   const conditions: SQL[] = [eq(imports.accountId, accountId), eq(imports.status, 'complete')];
   if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
   if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
@@ -142,7 +142,15 @@ function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
   // strpos() instead of LIKE: `%` and `_` in the filter are plain characters (SQLite's instr()).
   if (filters.userEmail) conditions.push(sql`strpos(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
   if (filters.environment) {
-    conditions.push(sql`${imports.environmentId} in (select id from environments where account_id = ${accountId} and name = ${filters.environment})`);
+    // The environments of that name (deleted ones included) looked up first: compared with a known id,
+    // PostgreSQL reads the page through the (account, environment, time) index in order; as a subquery it
+    // joined and sorted all of the environment's imports on every page (test/db/postgres-query-plans.test.ts).
+    const named = await db
+      .select({ id: environments.id })
+      .from(environments)
+      .where(and(eq(environments.accountId, accountId), eq(environments.name, filters.environment)));
+    const ids = named.map((e) => e.id);
+    conditions.push(ids.length === 1 ? eq(imports.environmentId, ids[0]!) : inArray(imports.environmentId, ids));
   }
   return conditions;
 }
