@@ -104,6 +104,22 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(schema, file), { contact: 'c2' });
   });
 
+  it('counts a shared sample value by its rarity: a value under one header a side pairs them, "Unknown" under many does not', () => {
+    const schema: HeaderItem[] = [
+      { key: 'histology', label: 'Histology', samples: ['Serous carcinoma', 'Unknown'] },
+      { key: 'vital', label: 'Vital status', samples: ['Alive', 'Dead', 'Unknown'] },
+      { key: 'grade', label: 'Grade', samples: ['G1', 'G2', 'Unknown'] },
+      { key: 'race', label: 'Race', samples: ['Asian', 'White', 'Unknown'] },
+    ];
+    const file: HeaderItem[] = [
+      { key: 'site', label: 'Site', samples: ['ovary', 'unknown'] },
+      { key: 'subtype', label: 'Subtype', samples: ['serous carcinoma', 'clear cell carcinoma'] },
+      { key: 'status', label: 'Vital status', samples: ['alive', 'unknown'] },
+      { key: 'g', label: 'Grade', samples: ['g3', 'unknown'] },
+    ];
+    assert.deepEqual(pairs(schema, file), { histology: 'subtype', vital: 'status', grade: 'g' });
+  });
+
   it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
     const { mappings } = matchHeaders({
       schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],

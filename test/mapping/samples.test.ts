@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap } from '../../src/services/mapping/samples';
+import { inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap, valueSpread } from '../../src/services/mapping/samples';
 
 describe('inferValueKind', () => {
   const cases: [string, string][] = [
@@ -28,8 +28,14 @@ describe('kindCompatibility and sampleOverlap', () => {
     assert.ok(kindCompatibility('integer', 'decimal') > 0.5);
     assert.ok(kindCompatibility('text', 'email') < 0.3);
   });
-  it('measures shared values', () => {
-    assert.equal(sampleOverlap(new Set(['a', 'b']), new Set(['b', 'c', 'd'])), 0.5);
-    assert.equal(sampleOverlap(new Set(), new Set(['a'])), 0);
+  it('measures shared values, each weighted by how few headers of one list carry it', () => {
+    const a = new Set(['a', 'b']);
+    const b = new Set(['b', 'c', 'd']);
+    assert.equal(sampleOverlap(a, b, valueSpread([a], [b])), 0.5);
+    // "b" also under two other file headers: a third of its weight.
+    const spread = valueSpread([a], [b, new Set(['b']), new Set(['b', 'e'])]);
+    assert.equal(spread.get('b'), 3);
+    assert.equal(sampleOverlap(a, b, spread), 0.5 / 3);
+    assert.equal(sampleOverlap(new Set(), new Set(['a']), spread), 0);
   });
 });

@@ -7,7 +7,7 @@
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
 import { MUTUAL_DROP, mutualBestPairs, TopTwo } from './mutual-best';
-import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
+import { kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, type ValueKind, type ValueSpread } from './samples';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
 import { runAll, type Steps } from './steps';
@@ -241,6 +241,7 @@ interface Sides {
   schema: QualifiedConcepts;
   file: QualifiedConcepts;
   rarity: Rarity;
+  values: ValueSpread;
 }
 
 function nameScore(a: Variant, b: Variant, sides: Sides): number {
@@ -272,8 +273,10 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
   else if (f.kind && expectedS) score = kindEvidence(score, kindCompatibility(expectedS, f.kind), 0.6);
   else if (s.kind && expectedF) score = kindEvidence(score, kindCompatibility(s.kind, expectedF), 0.6);
-  const overlap = sampleOverlap(s.values, f.values);
-  if (overlap > 0 && s.kind !== 'boolean' && s.kind !== 'gender') score += (1 - score) * 0.3 * overlap;
+  const overlap = sampleOverlap(s.values, f.values, sides.values);
+  // Shared rare values are strong evidence of the same column whatever the names say (see sampleOverlap);
+  // yes/no are shared by any two flags.
+  if (overlap > 0 && s.kind !== 'boolean' && f.kind !== 'boolean') score += (1 - score) * 0.7 * overlap;
   return Math.min(1, Math.max(0, score));
 }
 
@@ -430,7 +433,9 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   expandInitialisms(file, schema);
   checkBudget(pairwiseCost(schema, file), input, options.budget);
   const columnsFor = candidateColumns(schema, file);
-  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]) };
+  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]),
+    values: valueSpread(schema.map((p) => p.values), file.map((p) => p.values)),
+  };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = [];
   const best = new TopTwo(schema.length, file.length);
