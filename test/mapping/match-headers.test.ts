@@ -120,6 +120,20 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(schema, file), { histology: 'subtype', vital: 'status', grade: 'g' });
   });
 
+  it('reads descriptions by their rare words: shared specific words pair unrelated names, a word in every description does not', () => {
+    const schema: HeaderItem[] = [
+      { key: 'ref', label: 'Account reference', description: 'Unique identifier of the customer in the billing system' },
+      { key: 'signup', label: 'Signup', description: 'Date on which the customer first registered' },
+      { key: 'tier', label: 'Tier', description: 'Loyalty programme level of the customer: bronze, silver or gold' },
+    ];
+    const file: HeaderItem[] = [
+      { key: 'reg', label: 'REGDT', description: 'When the customer registered' },
+      { key: 'lp', label: 'LP', description: 'Loyalty programme level of the customer' },
+      { key: 'note', label: 'NOTE', description: 'Free text about the customer' },
+    ];
+    assert.deepEqual(pairs(schema, file), { signup: 'reg', tier: 'lp' });
+  });
+
   it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
     const { mappings } = matchHeaders({
       schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],
