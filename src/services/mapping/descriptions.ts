@@ -1,8 +1,9 @@
 /**
  * Descriptions as evidence: a header's label and description words (concept units, so synonyms meet) as a
  * TF-IDF vector over the headers of one call, compared by cosine. A word found in many of the call's
- * headers ("patient", "record", "identifier" in a clinical schema) weighs little; one that two headers alone
- * share weighs much, whatever the words' order or the descriptions' lengths.
+ * headers ("patient", "record", "identifier" in a clinical schema) weighs little, and one in every header
+ * almost nothing (IDF ln((n + 1) / df)); one that two headers alone share weighs much, whatever the words'
+ * order or the descriptions' lengths.
  */
 import type { Unit } from './concepts';
 
@@ -38,7 +39,7 @@ export function termVectors(docs: readonly (readonly Unit[] | null)[]): (TermVec
   }
   return counts.map((tf) => {
     if (!tf) return null;
-    const entries = [...tf].map(([id, w]) => [id, w * Math.log(1 + n / df.get(id)!)] as const).sort((a, b) => a[0] - b[0]);
+    const entries = [...tf].map(([id, w]) => [id, w * Math.log((n + 1) / df.get(id)!)] as const).sort((a, b) => a[0] - b[0]);
     const norm = Math.hypot(...entries.map(([, w]) => w)) || 1;
     return { terms: Int32Array.from(entries, ([id]) => id), weights: Float64Array.from(entries, ([, w]) => w / norm) };
   });
