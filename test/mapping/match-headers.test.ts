@@ -134,6 +134,20 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(schema, file), { signup: 'reg', tier: 'lp' });
   });
 
+  it('prefers, between look-alike names, the text column whose values share a word with the example values', () => {
+    const schema: HeaderItem[] = [
+      { key: 'status', label: 'Status', samples: ['Approved', 'Rescinded'] },
+      // One example value says too little: "Jane" against "Lucía" is no clash.
+      { key: 'name', label: 'Name', samples: ['Jane'] },
+    ];
+    const file: HeaderItem[] = [
+      { key: 's1', label: 'Status 1', samples: ['pass', 'fail'] },
+      { key: 's2', label: 'Status 2', samples: ['approved by the board', 'pending'] },
+      { key: 'n', label: 'Name', samples: ['Lucía', 'Javier'] },
+    ];
+    assert.deepEqual(pairs(schema, file), { status: 's2', name: 'n' });
+  });
+
   it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
     const { mappings } = matchHeaders({
       schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap, valueSpread } from '../../src/services/mapping/samples';
+import { disjointTextValues, inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap, valueSpread, valueWords } from '../../src/services/mapping/samples';
 
 describe('inferValueKind', () => {
   const cases: [string, string][] = [
@@ -37,5 +37,14 @@ describe('kindCompatibility and sampleOverlap', () => {
     assert.equal(spread.get('b'), 3);
     assert.equal(sampleOverlap(a, b, spread), 0.5 / 3);
     assert.equal(sampleOverlap(new Set(), new Set(['a']), spread), 0);
+  });
+
+  it('finds text columns with several values and no word in common', () => {
+    const col = (kind: 'text' | 'integer', ...values: string[]) => ({ kind, values: new Set(values), words: valueWords(values) });
+    assert.deepEqual([...valueWords(['stage iia', 'stage ib'])], ['stage', 'iia', 'ib']);
+    assert.equal(disjointTextValues(col('text', 'uploading', 'uploaded'), col('text', 'asian', 'western')), true);
+    assert.equal(disjointTextValues(col('text', 'stage iia', 'stage ib'), col('text', 'stage iv', 'n/a')), false);
+    assert.equal(disjointTextValues(col('text', 'jane'), col('text', 'lucía', 'javier')), false);
+    assert.equal(disjointTextValues(col('integer', '1', '2'), col('text', 'a', 'b')), false);
   });
 });

@@ -7,7 +7,7 @@
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
 import { MUTUAL_DROP, mutualBestPairs, TopTwo } from './mutual-best';
-import { kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, type ValueKind, type ValueSpread } from './samples';
+import { disjointTextValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
 import { cosine, termVectors, type TermVector } from './descriptions';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
@@ -58,6 +58,8 @@ const INITIALISM_TRUST = 0.85;
 // The description cosine (descriptions.ts) at which a score moves all the way to 1; below it, part of the way.
 // Descriptions of a few dozen words that share their rare words reach about 0.3-0.5.
 const FULL_DESCRIPTION_COSINE = 0.5;
+// Score factor for two text columns whose several sample values share no word (samples.ts).
+const DISJOINT_VALUES = 0.8;
 
 interface Prepared {
   /** The label, and the key when it reads differently. */
@@ -69,6 +71,8 @@ interface Prepared {
   vector: TermVector | null;
   /** Normalised distinct sample values. */
   values: Set<string>;
+  /** Distinct words of those values. */
+  words: Set<string>;
   kind: ValueKind | null;
 }
 
@@ -89,7 +93,7 @@ function prepare(item: HeaderItem): Prepared {
   const desc = item.description?.trim();
   const doc = desc ? [...main.units, ...analyzeHeader(desc.split(/\s+/).slice(0, 40).join(' ')).units] : main.units;
   const values = new Set((item.samples ?? []).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
-  return { variants, doc, described: desc !== undefined && desc !== '', vector: null, values, kind: inferSamplesKind(item.samples) };
+  return { words: valueWords(values), variants, doc, described: desc !== undefined && desc !== '', vector: null, values, kind: inferSamplesKind(item.samples) };
 }
 
 function unitSimilarity(a: Unit, b: Unit): number {
@@ -281,6 +285,7 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
   else if (f.kind && expectedS) score = kindEvidence(score, kindCompatibility(expectedS, f.kind), 0.6);
   else if (s.kind && expectedF) score = kindEvidence(score, kindCompatibility(s.kind, expectedF), 0.6);
+  if (disjointTextValues(s, f)) score *= DISJOINT_VALUES;
   const overlap = sampleOverlap(s.values, f.values, sides.values);
   // Shared rare values are strong evidence of the same column whatever the names say (see sampleOverlap);
   // yes/no are shared by any two flags.

@@ -129,6 +129,24 @@ export function kindCompatibility(a: ValueKind, b: ValueKind): number {
   return 0;
 }
 
+/** Distinct words of normalised sample values ("stage iia" -> stage, iia). */
+export function valueWords(values: Iterable<string>): Set<string> {
+  const words = new Set<string>();
+  for (const v of values) for (const w of v.match(/[\p{L}\p{N}]+/gu) ?? []) words.add(w);
+  return words;
+}
+
+/**
+ * Two text columns each shown with at least two distinct values, no word in common ("uploading, uploaded"
+ * against "asian, western"): different data more often than not. A single example value (a template's
+ * "Jane" against a file's "Lucía") says too little.
+ */
+export function disjointTextValues(a: { kind: ValueKind | null; values: ReadonlySet<string>; words: ReadonlySet<string> }, b: typeof a): boolean {
+  if (a.kind !== 'text' || b.kind !== 'text' || a.values.size < 2 || b.values.size < 2) return false;
+  for (const w of a.words) if (b.words.has(w)) return false;
+  return true;
+}
+
 /** Per call: for each normalised sample value, the most headers of one list that carry it. */
 export type ValueSpread = Map<string, number>;
 
