@@ -148,6 +148,27 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(schema, file), { status: 's2', name: 'n' });
   });
 
+  it('charges the description merges to the budget, also when only one side has descriptions', () => {
+    // The cost a call is refused at: a budget of 0 is past the estimate made before the headers are analysed,
+    // a budget of that estimate is past it only when the exact cost is higher.
+    const refusedAt = (input: Parameters<typeof matchHeaders>[0], budget: number): number | undefined => {
+      try {
+        matchHeaders(input, { budget });
+        return undefined;
+      } catch (error) {
+        return Number(/cost (\d+)/.exec((error as Error).message)?.[1]);
+      }
+    };
+    const cost = (input: Parameters<typeof matchHeaders>[0]) => {
+      const estimate = refusedAt(input, 0)!;
+      return refusedAt(input, estimate) ?? estimate;
+    };
+    const plain = items(['Order date', 'Customer', 'Total']);
+    const described = plain.map((h) => ({ ...h, description: 'The value as the shop system exported it for the monthly accounting report' }));
+    const file = items(['Datum', 'Kunde', 'Summe']);
+    assert.ok(cost({ schemaHeaders: described, fileHeaders: file }) > cost({ schemaHeaders: plain, fileHeaders: file }));
+  });
+
   it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
     const { mappings } = matchHeaders({
       schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],
