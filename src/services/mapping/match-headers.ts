@@ -60,6 +60,8 @@ const INITIALISM_TRUST = 0.85;
 const FULL_DESCRIPTION_COSINE = 0.5;
 // Score factor for two text columns whose several sample values share no word (samples.ts).
 const DISJOINT_VALUES = 0.8;
+// How far sample values the two columns share (weighted by rarity, samples.ts) move a score towards 1.
+const SHARED_VALUES = 0.7;
 
 interface Prepared {
   /** The label, and the key when it reads differently. */
@@ -93,7 +95,8 @@ function prepare(item: HeaderItem): Prepared {
   const desc = item.description?.trim();
   const doc = desc ? [...main.units, ...analyzeHeader(desc.split(/\s+/).slice(0, 40).join(' ')).units] : main.units;
   const values = new Set((item.samples ?? []).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
-  return { words: valueWords(values), variants, doc, described: desc !== undefined && desc !== '', vector: null, values, kind: inferSamplesKind(item.samples) };
+  const described = desc !== undefined && desc !== '';
+  return { variants, doc, described, vector: null, values, words: valueWords(values), kind: inferSamplesKind(item.samples) };
 }
 
 function unitSimilarity(a: Unit, b: Unit): number {
@@ -289,7 +292,7 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   const overlap = sampleOverlap(s.values, f.values, sides.values);
   // Shared rare values are strong evidence of the same column whatever the names say (see sampleOverlap);
   // yes/no are shared by any two flags.
-  if (overlap > 0 && s.kind !== 'boolean' && f.kind !== 'boolean') score += (1 - score) * 0.7 * overlap;
+  if (overlap > 0 && s.kind !== 'boolean' && f.kind !== 'boolean') score += (1 - score) * SHARED_VALUES * overlap;
   return Math.min(1, Math.max(0, score));
 }
 
@@ -366,7 +369,7 @@ const TOKEN_COST = 3;
 
 /**
  * Work of scoring every schema x file pair, in unit comparisons: the pairs' fixed cost, every unit of one
- * side against every unit of the other (names and descriptions), and the trigram merges. Known from the
+ * side's names against every unit of the other's, and the trigram and description-vector merges. Known from the
  * prepared headers alone, so it is checked before the quadratic work is paid.
  */
 function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
@@ -450,7 +453,10 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   const columnsFor = candidateColumns(schema, file);
   const all = [...schema, ...file];
   if (all.some((p) => p.described)) termVectors(all.map((p) => p.doc)).forEach((v, k) => (all[k]!.vector = v));
-  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity(all),
+  const sides: Sides = {
+    schema: qualifiedConcepts(schema),
+    file: qualifiedConcepts(file),
+    rarity: unitRarity(all),
     values: valueSpread(schema.map((p) => p.values), file.map((p) => p.values)),
   };
   // Per schema row, its strongest candidates (score-descending, then column order).
