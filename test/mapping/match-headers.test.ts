@@ -104,6 +104,71 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(schema, file), { contact: 'c2' });
   });
 
+  it('counts a shared sample value by its rarity: a value under one header a side pairs them, "Unknown" under many does not', () => {
+    const schema: HeaderItem[] = [
+      { key: 'histology', label: 'Histology', samples: ['Serous carcinoma', 'Unknown'] },
+      { key: 'vital', label: 'Vital status', samples: ['Alive', 'Dead', 'Unknown'] },
+      { key: 'grade', label: 'Grade', samples: ['G1', 'G2', 'Unknown'] },
+      { key: 'race', label: 'Race', samples: ['Asian', 'White', 'Unknown'] },
+    ];
+    const file: HeaderItem[] = [
+      { key: 'site', label: 'Site', samples: ['ovary', 'unknown'] },
+      { key: 'subtype', label: 'Subtype', samples: ['serous carcinoma', 'clear cell carcinoma'] },
+      { key: 'status', label: 'Vital status', samples: ['alive', 'unknown'] },
+      { key: 'g', label: 'Grade', samples: ['g3', 'unknown'] },
+    ];
+    assert.deepEqual(pairs(schema, file), { histology: 'subtype', vital: 'status', grade: 'g' });
+  });
+
+  it('reads descriptions by their rare words: shared specific words pair unrelated names, a word in every description does not', () => {
+    const schema: HeaderItem[] = [
+      { key: 'ref', label: 'Account reference', description: 'Unique identifier of the customer in the billing system' },
+      { key: 'signup', label: 'Signup', description: 'Date on which the customer first registered' },
+      { key: 'tier', label: 'Tier', description: 'Loyalty programme level of the customer: bronze, silver or gold' },
+    ];
+    const file: HeaderItem[] = [
+      { key: 'reg', label: 'REGDT', description: 'When the customer registered' },
+      { key: 'lp', label: 'LP', description: 'Loyalty programme level of the customer' },
+      { key: 'note', label: 'NOTE', description: 'Free text about the customer' },
+    ];
+    assert.deepEqual(pairs(schema, file), { signup: 'reg', tier: 'lp' });
+  });
+
+  it('prefers, between look-alike names, the text column whose values share a word with the example values', () => {
+    const schema: HeaderItem[] = [
+      { key: 'status', label: 'Status', samples: ['Approved', 'Rescinded'] },
+      // One example value says too little: "Jane" against "Lucía" is no clash.
+      { key: 'name', label: 'Name', samples: ['Jane'] },
+    ];
+    const file: HeaderItem[] = [
+      { key: 's1', label: 'Status 1', samples: ['pass', 'fail'] },
+      { key: 's2', label: 'Status 2', samples: ['approved by the board', 'pending'] },
+      { key: 'n', label: 'Name', samples: ['Lucía', 'Javier'] },
+    ];
+    assert.deepEqual(pairs(schema, file), { status: 's2', name: 'n' });
+  });
+
+  it('charges the description merges to the budget, also when only one side has descriptions', () => {
+    // The cost a call is refused at: a budget of 0 is past the estimate made before the headers are analysed,
+    // a budget of that estimate is past it only when the exact cost is higher.
+    const refusedAt = (input: Parameters<typeof matchHeaders>[0], budget: number): number | undefined => {
+      try {
+        matchHeaders(input, { budget });
+        return undefined;
+      } catch (error) {
+        return Number(/cost (\d+)/.exec((error as Error).message)?.[1]);
+      }
+    };
+    const cost = (input: Parameters<typeof matchHeaders>[0]) => {
+      const estimate = refusedAt(input, 0)!;
+      return refusedAt(input, estimate) ?? estimate;
+    };
+    const plain = items(['Order date', 'Customer', 'Total']);
+    const described = plain.map((h) => ({ ...h, description: 'The value as the shop system exported it for the monthly accounting report' }));
+    const file = items(['Datum', 'Kunde', 'Summe']);
+    assert.ok(cost({ schemaHeaders: described, fileHeaders: file }) > cost({ schemaHeaders: plain, fileHeaders: file }));
+  });
+
   it('does not veto integer codes against text labels: a coded column and its labelled copy', () => {
     const { mappings } = matchHeaders({
       schemaHeaders: [{ key: 'smoker', label: 'Smoking status', samples: ['1', '2', '3'] }, { key: 'age', label: 'Age', samples: ['34', '51'] }],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap } from '../../src/services/mapping/samples';
+import { disjointTextValues, inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap, valueSpread, valueWords } from '../../src/services/mapping/samples';
 
 describe('inferValueKind', () => {
   const cases: [string, string][] = [
@@ -28,8 +28,23 @@ describe('kindCompatibility and sampleOverlap', () => {
     assert.ok(kindCompatibility('integer', 'decimal') > 0.5);
     assert.ok(kindCompatibility('text', 'email') < 0.3);
   });
-  it('measures shared values', () => {
-    assert.equal(sampleOverlap(new Set(['a', 'b']), new Set(['b', 'c', 'd'])), 0.5);
-    assert.equal(sampleOverlap(new Set(), new Set(['a'])), 0);
+  it('measures shared values, each weighted by how few headers of one list carry it', () => {
+    const a = new Set(['a', 'b']);
+    const b = new Set(['b', 'c', 'd']);
+    assert.equal(sampleOverlap(a, b, valueSpread([a], [b])), 0.5);
+    // "b" also under two other file headers: a third of its weight.
+    const spread = valueSpread([a], [b, new Set(['b']), new Set(['b', 'e'])]);
+    assert.equal(spread.get('b'), 3);
+    assert.equal(sampleOverlap(a, b, spread), 0.5 / 3);
+    assert.equal(sampleOverlap(new Set(), new Set(['a']), spread), 0);
+  });
+
+  it('finds text columns with several values and no word in common', () => {
+    const col = (kind: 'text' | 'integer', ...values: string[]) => ({ kind, values: new Set(values), words: valueWords(values) });
+    assert.deepEqual([...valueWords(['stage iia', 'stage ib'])], ['stage', 'iia', 'ib']);
+    assert.equal(disjointTextValues(col('text', 'uploading', 'uploaded'), col('text', 'asian', 'western')), true);
+    assert.equal(disjointTextValues(col('text', 'stage iia', 'stage ib'), col('text', 'stage iv', 'n/a')), false);
+    assert.equal(disjointTextValues(col('text', 'jane'), col('text', 'lucía', 'javier')), false);
+    assert.equal(disjointTextValues(col('integer', '1', '2'), col('text', 'a', 'b')), false);
   });
 });

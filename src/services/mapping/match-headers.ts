@@ -7,7 +7,8 @@
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
 import { MUTUAL_DROP, mutualBestPairs, TopTwo } from './mutual-best';
-import { kindCompatibility, inferSamplesKind, sampleOverlap, type ValueKind } from './samples';
+import { disjointTextValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
+import { cosine, termVectors, type TermVector } from './descriptions';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
 import { runAll, type Steps } from './steps';
@@ -54,14 +55,26 @@ interface Variant {
 
 // An initialism read from the other list is likely, not certain: its pair stays below an exact match.
 const INITIALISM_TRUST = 0.85;
+// The description cosine (descriptions.ts) at which a score moves all the way to 1; below it, part of the way.
+// Descriptions of a few dozen words that share their rare words reach about 0.3-0.5.
+const FULL_DESCRIPTION_COSINE = 0.5;
+// Score factor for two text columns whose several sample values share no word (samples.ts).
+const DISJOINT_VALUES = 0.8;
+// How far sample values the two columns share (weighted by rarity, samples.ts) move a score towards 1.
+const SHARED_VALUES = 0.7;
 
 interface Prepared {
   /** The label, and the key when it reads differently. */
   variants: Variant[];
-  /** Units of label plus description, when a description is given. */
-  description: Unit[] | null;
+  /** Units of the label, and of the description when one is given. */
+  doc: Unit[];
+  described: boolean;
+  /** `doc` weighed across the call (descriptions.ts); set once every header is prepared. */
+  vector: TermVector | null;
   /** Normalised distinct sample values. */
   values: Set<string>;
+  /** Distinct words of those values. */
+  words: Set<string>;
   kind: ValueKind | null;
 }
 
@@ -80,9 +93,10 @@ function prepare(item: HeaderItem): Prepared {
   }
   // Long descriptions add little beyond their first words and cost time.
   const desc = item.description?.trim();
-  const description = desc ? [...main.units, ...analyzeHeader(desc.split(/\s+/).slice(0, 40).join(' ')).units] : null;
+  const doc = desc ? [...main.units, ...analyzeHeader(desc.split(/\s+/).slice(0, 40).join(' ')).units] : main.units;
   const values = new Set((item.samples ?? []).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
-  return { variants, description, values, kind: inferSamplesKind(item.samples) };
+  const described = desc !== undefined && desc !== '';
+  return { variants, doc, described, vector: null, values, words: valueWords(values), kind: inferSamplesKind(item.samples) };
 }
 
 function unitSimilarity(a: Unit, b: Unit): number {
@@ -241,6 +255,7 @@ interface Sides {
   schema: QualifiedConcepts;
   file: QualifiedConcepts;
   rarity: Rarity;
+  values: ValueSpread;
 }
 
 function nameScore(a: Variant, b: Variant, sides: Sides): number {
@@ -265,15 +280,19 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   let score = 0;
   for (const vs of s.variants)
     for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides) * (vs.trust ?? 1) * (vf.trust ?? 1));
-  // Two descriptions are a second opinion; they can raise a score, never lower it.
-  if (s.description && f.description) score = 0.75 * score + 0.25 * Math.max(score, softDice(s.description, f.description, sides.rarity));
+  // A description is a second opinion, against the other's description or label: it can raise a score, never lower it.
+  if ((s.described || f.described) && s.vector && f.vector)
+    score += (1 - score) * Math.min(1, cosine(s.vector, f.vector) / FULL_DESCRIPTION_COSINE);
   const expectedS = s.variants[0]!.features.expectedKind;
   const expectedF = f.variants[0]!.features.expectedKind;
   if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
   else if (f.kind && expectedS) score = kindEvidence(score, kindCompatibility(expectedS, f.kind), 0.6);
   else if (s.kind && expectedF) score = kindEvidence(score, kindCompatibility(s.kind, expectedF), 0.6);
-  const overlap = sampleOverlap(s.values, f.values);
-  if (overlap > 0 && s.kind !== 'boolean' && s.kind !== 'gender') score += (1 - score) * 0.3 * overlap;
+  if (disjointTextValues(s, f)) score *= DISJOINT_VALUES;
+  const overlap = sampleOverlap(s.values, f.values, sides.values);
+  // Shared rare values are strong evidence of the same column whatever the names say (see sampleOverlap);
+  // yes/no are shared by any two flags.
+  if (overlap > 0 && s.kind !== 'boolean' && f.kind !== 'boolean') score += (1 - score) * SHARED_VALUES * overlap;
   return Math.min(1, Math.max(0, score));
 }
 
@@ -350,7 +369,7 @@ const TOKEN_COST = 3;
 
 /**
  * Work of scoring every schema x file pair, in unit comparisons: the pairs' fixed cost, every unit of one
- * side against every unit of the other (names and descriptions), and the trigram merges. Known from the
+ * side's names against every unit of the other's, and the trigram and description-vector merges. Known from the
  * prepared headers alone, so it is checked before the quadratic work is paid.
  */
 function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
@@ -358,12 +377,14 @@ function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
   const units = (p: Prepared) =>
     p.variants.reduce((sum, v) => sum + v.features.units.reduce((n, u) => n + (u.concept === TOKEN ? TOKEN_COST : 1), 0), 0);
   const grams = (p: Prepared) => p.variants.reduce((sum, v) => sum + v.grams.length, 0);
-  const described = (p: Prepared) => p.description?.length ?? 0;
+  // Description vectors are merged, like trigrams, for every pair once any header is described.
+  const anyDescribed = schema.some((p) => p.described) || file.some((p) => p.described);
+  const doc = (p: Prepared) => (anyDescribed ? p.doc.length : 0);
   const pairs = schema.length * file.length;
   return (
     pairs * PAIR_COST +
     total(schema, units) * total(file, units) +
-    total(schema, described) * total(file, described) +
+    file.length * total(schema, doc) + schema.length * total(file, doc) +
     (file.length * total(schema, grams) + schema.length * total(file, grams)) / GRAMS_PER_UNIT
   );
 }
@@ -430,7 +451,14 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   expandInitialisms(file, schema);
   checkBudget(pairwiseCost(schema, file), input, options.budget);
   const columnsFor = candidateColumns(schema, file);
-  const sides: Sides = { schema: qualifiedConcepts(schema), file: qualifiedConcepts(file), rarity: unitRarity([...schema, ...file]) };
+  const all = [...schema, ...file];
+  if (all.some((p) => p.described)) termVectors(all.map((p) => p.doc)).forEach((v, k) => (all[k]!.vector = v));
+  const sides: Sides = {
+    schema: qualifiedConcepts(schema),
+    file: qualifiedConcepts(file),
+    rarity: unitRarity(all),
+    values: valueSpread(schema.map((p) => p.values), file.map((p) => p.values)),
+  };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = [];
   const best = new TopTwo(schema.length, file.length);

@@ -129,10 +129,47 @@ export function kindCompatibility(a: ValueKind, b: ValueKind): number {
   return 0;
 }
 
-/** Share of distinct normalised sample values two columns have in common (0 when either has none). */
-export function sampleOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+/** Distinct words of normalised sample values ("stage iia" -> stage, iia). */
+export function valueWords(values: Iterable<string>): Set<string> {
+  const words = new Set<string>();
+  for (const v of values) for (const w of v.match(/[\p{L}\p{N}]+/gu) ?? []) words.add(w);
+  return words;
+}
+
+/**
+ * Two text columns each shown with at least two distinct values, no word in common ("uploading, uploaded"
+ * against "asian, western"): different data more often than not. A single example value (a template's
+ * "Jane" against a file's "Lucía") says too little.
+ */
+export function disjointTextValues(a: { kind: ValueKind | null; values: ReadonlySet<string>; words: ReadonlySet<string> }, b: typeof a): boolean {
+  if (a.kind !== 'text' || b.kind !== 'text' || a.values.size < 2 || b.values.size < 2) return false;
+  for (const w of a.words) if (b.words.has(w)) return false;
+  return true;
+}
+
+/** Per call: for each normalised sample value, the most headers of one list that carry it. */
+export type ValueSpread = Map<string, number>;
+
+/** Counts, per value, the headers of each list carrying it: one pass over the samples the call sent. */
+export function valueSpread(schema: Iterable<ReadonlySet<string>>, file: Iterable<ReadonlySet<string>>): ValueSpread {
+  const spread: ValueSpread = new Map();
+  for (const side of [schema, file]) {
+    const count = new Map<string, number>();
+    for (const values of side) for (const v of values) count.set(v, (count.get(v) ?? 0) + 1);
+    for (const [v, n] of count) spread.set(v, Math.max(spread.get(v) ?? 0, n));
+  }
+  return spread;
+}
+
+/**
+ * Shared sample values of two columns, each weighted by its rarity (1 / the most headers of one list that
+ * carry it), over the smaller column's distinct values: "Stage IIA" shared by one header a side is strong
+ * evidence, "Unknown" or "Yes" under dozens of headers is none (0 when either column has no samples).
+ */
+export function sampleOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>, spread: ValueSpread): number {
   if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
-  for (const v of a) if (b.has(v)) shared++;
-  return shared / Math.min(a.size, b.size);
+  for (const v of small) if (large.has(v)) shared += 1 / (spread.get(v) ?? 1);
+  return shared / small.size;
 }
