@@ -27,7 +27,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
   const config = (overrides: Partial<RawConfig>) => loadConfig(env, overrides);
   const open = async (overrides: Partial<RawConfig>, { create = false } = {}) => {
     const settings = config(overrides);
-    const storage = await openStorage(settings.dbPath, { ...platform, create });
+    const storage = await openStorage(settings.dbPath, { ...platform, create, pgConnections: settings.postgres });
     const ctx = await createServiceContext(storage.store, settings, undefined, platform.parseWorker).catch(async (error: unknown) => {
       await storage.close();
       throw error;

@@ -77,6 +77,8 @@ export const ConfigSchema = z.object({
     .transform((value) => (value === undefined ? undefined : Number(value)))
     .pipe(z.number().int().min(1).max(36500).optional()),
   IMPORTD_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
+  IMPORTD_PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  IMPORTD_PG_WRITERS: z.coerce.number().int().min(1).max(1000).default(10),
   IMPORTD_METRICS_ADDR: optionalText.pipe(listenAddress.optional()),
   IMPORTD_LLM_URL: optionalText.pipe(z.url().optional()),
   IMPORTD_LLM_MODEL: optionalText,
@@ -124,6 +126,11 @@ export interface Config {
    * renewed every third of it while the work goes on, so a node that dies frees its work this long after.
    */
   leaseSeconds: number;
+  /**
+   * PostgreSQL connections of one process: `poolSize` for queries, `writers` for imports being written (each
+   * holds one until it completes; more imports wait for one). Unused on SQLite.
+   */
+  postgres: { poolSize: number; writers: number };
   /** Where `serve` exposes Prometheus metrics; off when undefined. Never the API port. */
   metricsAddr: { host: string; port: number } | undefined;
   llm:
@@ -216,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
     retentionDays: c.IMPORTD_RETENTION_DAYS,
     leaseSeconds: c.IMPORTD_LEASE_SECONDS,
+    postgres: { poolSize: c.IMPORTD_PG_POOL_SIZE, writers: c.IMPORTD_PG_WRITERS },
     metricsAddr: c.IMPORTD_METRICS_ADDR,
     llm: c.IMPORTD_LLM_URL
       ? {

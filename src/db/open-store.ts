@@ -16,6 +16,8 @@ export interface OpenedStore {
 export type OpenStoreOptions = OpenOptions & {
   /** PostgreSQL's migrations, when they are not in a `migrations/postgres/` folder (inside the executable). */
   pgMigrations?: MigrationSource;
+  /** PostgreSQL connections for queries and for imports being written (Config.postgres); 10 each by default. */
+  pgConnections?: { poolSize: number; writers: number };
 };
 
 /**
@@ -24,7 +26,12 @@ export type OpenStoreOptions = OpenOptions & {
  */
 export async function openStore(target: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   if (isPostgresUrl(target)) {
-    const storage = await openPostgres(target, { create: options.create, migrations: options.pgMigrations });
+    const storage = await openPostgres(target, {
+      create: options.create,
+      migrations: options.pgMigrations,
+      poolSize: options.pgConnections?.poolSize,
+      writerPoolSize: options.pgConnections?.writers,
+    });
     return opened(createPostgresStore(storage), storage);
   }
   const storage = openDatabase(target, options);

@@ -15,6 +15,11 @@ describe('configuration', () => {
     assert.equal(config.mapHeadersBudget, 20_000_000);
     assert.equal(config.metricsAddr, undefined);
     assert.equal(config.leaseSeconds, 30);
+    assert.deepEqual(config.postgres, { poolSize: 10, writers: 10 });
+  });
+
+  it('reads the PostgreSQL connection counts', () => {
+    assert.deepEqual(loadConfig({ IMPORTD_PG_POOL_SIZE: '3', IMPORTD_PG_WRITERS: '1' }).postgres, { poolSize: 3, writers: 1 });
   });
 
   it('reads the LLM prompt cap and cache size', () => {
@@ -53,6 +58,11 @@ describe('configuration', () => {
     [{ IMPORTD_LEASE_SECONDS: '2' }, 'IMPORTD_LEASE_SECONDS'],
     [{ IMPORTD_LEASE_SECONDS: '3601' }, 'IMPORTD_LEASE_SECONDS'],
     [{ IMPORTD_LEASE_SECONDS: 'soon' }, 'IMPORTD_LEASE_SECONDS'],
+    [{ IMPORTD_PG_POOL_SIZE: '0' }, 'IMPORTD_PG_POOL_SIZE'],
+    [{ IMPORTD_PG_POOL_SIZE: '1001' }, 'IMPORTD_PG_POOL_SIZE'],
+    [{ IMPORTD_PG_POOL_SIZE: 'lots' }, 'IMPORTD_PG_POOL_SIZE'],
+    [{ IMPORTD_PG_WRITERS: '0' }, 'IMPORTD_PG_WRITERS'],
+    [{ IMPORTD_PG_WRITERS: '2.5' }, 'IMPORTD_PG_WRITERS'],
     [{ IMPORTD_LLM_URL: 'not a url' }, 'IMPORTD_LLM_URL'],
     [{ IMPORTD_METRICS_ADDR: '9464' }, 'IMPORTD_METRICS_ADDR'],
     [{ IMPORTD_METRICS_ADDR: '127.0.0.1:99999' }, 'IMPORTD_METRICS_ADDR'],

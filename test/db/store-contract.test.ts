@@ -174,7 +174,7 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {
     await store.imports.insert(importRow(accountId, 'i2', 't1'));
-    const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓"}', '{"e":5}'];
+    const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓","😀":"𝄞"}', '{"e":5}'];
     await store.rows.append('i2', 0, texts.slice(0, 2));
     await store.rows.append('i2', 2, texts.slice(2));
     assert.equal(await store.imports.complete('i2', 'node-42', { ...completed, rowCount: 5 }), true);

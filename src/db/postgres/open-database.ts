@@ -48,8 +48,9 @@ const MIGRATION_LOCK = 0x696d706f727464;
  * was never migrated.
  */
 export async function openPostgres(url: string, options: PgOpenOptions = {}): Promise<PgStorage> {
-  const pool = answerNulComparisons(new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 }));
-  const writerPool = new pg.Pool({ connectionString: url, max: options.writerPoolSize ?? 10 });
+  // Named, so an operator tells importd's connections apart in pg_stat_activity.
+  const pool = answerNulComparisons(new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, application_name: 'importd' }));
+  const writerPool = new pg.Pool({ connectionString: url, max: options.writerPoolSize ?? 10, application_name: 'importd writer' });
   // An idle client losing its server (a restart, a failover) must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
   writerPool.on('error', () => undefined);

@@ -3,15 +3,13 @@ import type pg from 'pg';
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { PgExecutor } from './open-database';
+import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER, encodeRows } from './binary-rows';
 import * as schema from './schema';
-
-/** COPY's text format takes these four characters escaped; JSON text only ever holds the backslash. */
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** One import's rows on their way in: a transaction on a client of its own with one COPY open in it. */
 interface OpenCopy {
   client: pg.PoolClient;
+  importId: Buffer;
   stream: CopyStreamQuery;
   /** The server's refusal, once it has answered one (a constraint, a trigger, a lost connection). */
   failed?: Error;
@@ -34,11 +32,7 @@ export class RowCopies {
     if (texts.length === 0) return;
     const copy = this.open.get(importId) ?? (await this.start(importId));
     if (copy.failed) throw copy.failed;
-    let piece = '';
-    for (let i = 0; i < texts.length; i++) {
-      const text = texts[i]!;
-      piece += `${importId}\t${first + i}\t${COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : text}\n`;
-    }
+    const piece = encodeRows(copy.importId, first, texts);
     // Backpressure: a slow server makes the writer wait here instead of buffering the import in memory.
     if (!copy.stream.write(piece)) await Promise.race([once(copy.stream, 'drain'), once(copy.stream, 'error')]).catch(() => undefined);
     if (copy.failed) throw copy.failed;
@@ -54,7 +48,7 @@ export class RowCopies {
     this.open.delete(importId);
     try {
       if (copy.failed) throw copy.failed;
-      copy.stream.end();
+      copy.stream.end(BINARY_COPY_TRAILER);
       // Rejects with the server's refusal of any row (events.once rejects on 'error').
       await once(copy.stream, 'finish');
       const done = await finish(drizzle({ client: copy.client, schema }));
@@ -79,8 +73,9 @@ export class RowCopies {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const stream = client.query(copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN'));
-      const copy: OpenCopy = { client, stream };
+      const stream = client.query(copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN (FORMAT binary)'));
+      stream.write(BINARY_COPY_HEADER);
+      const copy: OpenCopy = { client, importId: Buffer.from(importId), stream };
       stream.on('error', (error: Error) => (copy.failed ??= error));
       this.open.set(importId, copy);
       return copy;

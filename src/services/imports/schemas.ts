@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JsonRecord } from '../json';
 import { ConfirmedMapping } from '../mapping/schemas';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
+import { storedText } from '../stored-text';
 
 // Inputs of the imports service (HTTP and CLI both hand it raw strings for query parameters) and the
 // response shapes, member for member as the spec lists them.
@@ -9,7 +10,7 @@ import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
 const text = z.string().max(2048);
 const count = z.int().min(0);
 
-export const TemplateKey = z.string().min(1).max(255);
+export const TemplateKey = storedText(z.string().min(1).max(255));
 
 /** Import meta: every member the spec names is typed; others are kept as sent. */
 export const ImportMeta = z.looseObject({
@@ -22,7 +23,7 @@ export const ImportMeta = z.looseObject({
   file: z
     .looseObject({
       name: text.optional(),
-      fileId: text.optional(),
+      fileId: storedText(text).optional(),
       extension: text.optional(),
       mime: text.optional(),
       sizeBytes: count.optional(),

@@ -4,6 +4,7 @@
  * OpenAPI (through the `.meta({ id })` names) and TypeScript types all derive from these schemas.
  */
 import { z } from 'zod';
+import { storedText } from '../stored-text';
 
 // Input caps (DESIGN.md "Limits"): the Public Key can call this route, so every dimension of the work is
 // bounded by the contract; the pairwise cost left over is checked against a budget before it is paid.
@@ -62,7 +63,7 @@ export type MapHeadersOutput = z.infer<typeof MapHeadersOutput>;
  * label it was mapped to. The account remembers it for later map-headers calls.
  */
 export const ConfirmedMapping = z
-  .record(z.string().min(1).max(MAX_LABEL_CHARS), z.string().min(1).max(MAX_LABEL_CHARS))
+  .record(storedText(z.string().min(1).max(MAX_LABEL_CHARS)), storedText(z.string().min(1).max(MAX_LABEL_CHARS)))
   .refine((mapping) => Object.keys(mapping).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} schema keys` })
   .meta({ id: 'ConfirmedMapping' });
 export type ConfirmedMapping = z.infer<typeof ConfirmedMapping>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedText } from '../stored-text';
 import { jsonObject } from '../json';
 
 /** Metadata travels inside the token, which travels in a header: kept small. */
@@ -8,7 +9,7 @@ export const SESSION_METADATA_MAX_BYTES = 4096;
 export const MAX_SESSION_SECONDS = 86400;
 
 export const IssueSessionInput = z.object({
-  endUserId: z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters'),
+  endUserId: storedText(z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters')),
   templateId: z.uuid().optional(),
   endUserEmail: z.email().max(320).optional(),
   endUserIp: z

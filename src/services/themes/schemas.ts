@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedText } from '../stored-text';
 import { ColorSet } from './colors';
 
 const between = (min: number, max: number) =>
@@ -16,8 +17,8 @@ const themeStyle = { lightColors: ColorSet, darkColors: ColorSet, radius: ThemeR
  * echoed back from a GET) are ignored; inside the nested objects they are rejected.
  */
 export const ThemeInput = z.object({
-  name: z.string().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
-  description: z.string().max(1000, 'must be at most 1000 characters'),
+  name: storedText(z.string().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters')),
+  description: storedText(z.string().max(1000, 'must be at most 1000 characters')),
   ...themeStyle,
 }).meta({ id: 'ThemeInput' });
 export type ThemeInput = z.input<typeof ThemeInput>;

@@ -1,0 +1,35 @@
+/**
+ * Rows of import_rows (import_id text, row_index integer, data text) in COPY's binary format. Unlike the text
+ * format, nothing is escaped or parsed back: each value is its length and its bytes, so neither this process
+ * nor the server scans a row's JSON for special characters, and the server reads row_index as 4 bytes.
+ * https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4
+ */
+
+/** Signature, flags (no OIDs) and an empty header extension. */
+export const BINARY_COPY_HEADER = Buffer.from([0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00, 0, 0, 0, 0, 0, 0, 0, 0]);
+
+/** A field count of -1: the end of the data. */
+export const BINARY_COPY_TRAILER = Buffer.from([0xff, 0xff]);
+
+/** Field count (2 bytes), then three length words (4 bytes each) and the row index (4 bytes). */
+const FIXED_BYTES = 2 + 4 + 4 + 4 + 4;
+
+/** Encodes rows `first`, `first + 1`, ... of one import; `importId` given as its UTF-8 bytes. */
+export function encodeRows(importId: Buffer, first: number, texts: readonly string[]): Buffer {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: the bound is exact enough to allocate once per slice.
+  let bound = 0;
+  for (let i = 0; i < texts.length; i++) bound += texts[i]!.length;
+  const out = Buffer.allocUnsafe(bound * 3 + texts.length * (FIXED_BYTES + importId.length));
+  let at = 0;
+  for (let i = 0; i < texts.length; i++) {
+    at = out.writeInt16BE(3, at);
+    at = out.writeInt32BE(importId.length, at);
+    at += importId.copy(out, at);
+    at = out.writeInt32BE(4, at);
+    at = out.writeInt32BE(first + i, at);
+    const length = out.write(texts[i]!, at + 4, 'utf8');
+    out.writeInt32BE(length, at);
+    at += 4 + length;
+  }
+  return out.subarray(0, at);
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { runBin, startServe, type ServerProcess } from '../helpers/process';
+import { createPgTestDatabase, postgresOnly, type TestDatabase } from '../helpers/test-database';
+
+// IMPORTD_PG_POOL_SIZE and IMPORTD_PG_WRITERS bound a real `importd serve`'s connections (npm run build first:
+// the process runs build/importd.cjs).
+describe('PostgreSQL connection settings of importd serve', postgresOnly, () => {
+  let database: TestDatabase;
+  let observer: pg.Pool;
+  let node: ServerProcess;
+  let key: string;
+  before(async () => {
+    database = await createPgTestDatabase();
+    observer = new pg.Pool({ connectionString: database.url, max: 1 });
+    key = JSON.parse(runBin(['env', 'create', 'pools', '--json', '--db', database.url]).stdout).secretKey.key;
+    node = await startServe(database.url, { IMPORTD_PG_POOL_SIZE: '2', IMPORTD_PG_WRITERS: '1' });
+  });
+  after(async () => {
+    await node?.stop();
+    await observer?.end();
+    await database?.drop();
+  });
+
+  /** importd's connections to the test database by pool, as PostgreSQL sees them (named by application_name). */
+  const connections = async () => {
+    const { rows } = await observer.query<{ name: string; n: number }>(
+      'SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() GROUP BY 1',
+    );
+    return { queries: rows.find((r) => r.name === 'importd')?.n ?? 0, writers: rows.find((r) => r.name === 'importd writer')?.n ?? 0 };
+  };
+
+  it('uses at most IMPORTD_PG_POOL_SIZE connections for queries, however many requests arrive at once', async () => {
+    let most = 0;
+    const requests = Array.from({ length: 40 }, () => fetch(`${node.url}/v1/imports`, { headers: { Authorization: `Bearer ${key}` } }));
+    const watching = (async () => {
+      for (let i = 0; i < 20; i++) most = Math.max(most, (await connections()).queries);
+    })();
+    for (const response of await Promise.all(requests)) assert.equal(response.status, 200);
+    await watching;
+    most = Math.max(most, (await connections()).queries);
+    assert.ok(most >= 1 && most <= 2, `query connections seen: ${most}`);
+  });
+
+  it('writes at most IMPORTD_PG_WRITERS imports at once: a further import waits for the writer connection, then completes', async () => {
+    const encoder = new TextEncoder();
+    const open = () => {
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+      const response = fetch(`${node.url}/v1/imports`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-ndjson' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      // More than one slice of rows: the import's COPY opens on the first.
+      const send = (from: number) => controller.enqueue(encoder.encode(Array.from({ length: 600 }, (_, i) => `{"n":${from + i}}\n`).join('')));
+      controller.enqueue(encoder.encode(`${JSON.stringify({ meta: { schemaKey: 'pools' } })}\n`));
+      send(0);
+      let ended = false;
+      const end = () => {
+        if (!ended) controller.close();
+        ended = true;
+      };
+      return { response, send, end };
+    };
+    const first = open();
+    let second: ReturnType<typeof open> | undefined;
+    try {
+      for (let i = 0; (await connections()).writers === 0; i++) {
+        assert.ok(i < 600, 'the first import never opened its writer connection');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      second = open();
+      second.send(600);
+      // Had it a connection of its own, the second import's COPY would open within these samples.
+      for (let i = 0; i < 20; i++) {
+        assert.equal((await connections()).writers, 1);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      // Never left open: the server's shutdown waits for requests in progress.
+      first.end();
+      second?.end();
+    }
+    assert.equal((await first.response).status, 201);
+    const created = (await (await second.response).json()) as { rowCount: number };
+    assert.equal(created.rowCount, 1200);
+  });
+});
