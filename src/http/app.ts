@@ -7,10 +7,11 @@ import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
-import { corsOnEarlyErrors, corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
+import { corsOnEarlyErrors, corsPreflight } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { requestLog } from './middleware/request-log';
 import { requestMetrics } from './metrics/request-metrics';
+import { finishHeaders, setHeader, startHeaders } from './respond';
 import { complianceRoutes } from './routes/compliance';
 import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
@@ -36,11 +37,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(async (c, next) => {
     const id = newRequestId();
     c.set('requestId', id);
-    c.header('X-Request-Id', id);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Cache-Control', 'no-store');
-    c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    startHeaders(c, id);
     await next();
+    finishHeaders(c);
     // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
     // the connection cannot carry another request; saying so keeps clients from reusing it.
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
@@ -116,7 +115,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const allowedMethods = allowedMethodsOf(app);
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
-    if (allowed.length > 0) c.header('Allow', allowed.join(', '));
+    if (allowed.length > 0) setHeader(c, 'Allow', allowed.join(', '));
     return errorResponse(c, notFoundOrNotAllowed(allowed));
   });
   app.onError(answerError);

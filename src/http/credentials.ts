@@ -5,6 +5,7 @@ import type { ServiceContext } from '../services/context';
 import { ServiceError } from '../services/errors';
 import type { AppEnv } from './env';
 import { limitKeyRate } from './middleware/rate-limit';
+import { setHeader } from './respond';
 
 /**
  * What each route accepts (DESIGN.md "Which credential each endpoint takes"):
@@ -69,8 +70,8 @@ export async function authenticateRequest(
   const caller: Caller = { principal: key };
   if (key.kind === 'public') {
     caller.origin = requireAllowedOrigin(key, c.req.header('Origin'));
-    c.header('Access-Control-Allow-Origin', caller.origin);
-    c.header('Vary', 'Origin', { append: true });
+    setHeader(c, 'Access-Control-Allow-Origin', caller.origin);
+    setHeader(c, 'Vary', 'Origin', { append: true });
     const token = c.req.header(SESSION_HEADER);
     if (token !== undefined) caller.session = await verifySession(ctx, token, key);
   }

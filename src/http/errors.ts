@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ServiceError, type ErrorCode, type ErrorDetail } from '../services/errors';
 import type { Logger } from '../core/logger';
+import { respondJson, setHeader } from './respond';
 
 /** The HTTP status of every error code: the one place this mapping lives. */
 export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -46,11 +47,11 @@ export function errorResponse(c: Context, error: ServiceError): Response {
       requestId: c.get('requestId') as string,
     },
   };
-  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+  if (error.retryAfterSeconds !== undefined) setHeader(c, 'Retry-After', String(error.retryAfterSeconds));
   const status = ERROR_STATUS[error.code];
   // RFC 9110: a 401 names the scheme it wants (RFC 6750 adds the error for a refused token).
-  if (status === 401) c.header('WWW-Authenticate', `Bearer realm="importd"${error.code === 'missing_credentials' ? '' : ', error="invalid_token"'}`);
-  return c.json(body, status);
+  if (status === 401) setHeader(c, 'WWW-Authenticate', `Bearer realm="importd"${error.code === 'missing_credentials' ? '' : ', error="invalid_token"'}`);
+  return respondJson(c, body, status);
 }
 
 /** Converts anything thrown while handling a request into a ServiceError; unknown errors become internal_error. */

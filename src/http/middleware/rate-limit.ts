@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { countKeyRequest } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
+import { setHeader } from '../respond';
 
 /**
  * Counts one request of the key (services/auth/count-key-request.ts) and sets the RateLimit-* headers, on
@@ -8,8 +9,8 @@ import type { ServiceContext } from '../../services/context';
  */
 export async function limitKeyRate(c: Context, ctx: ServiceContext, keyId: string): Promise<void> {
   await countKeyRequest(ctx, keyId, (state) => {
-    c.header('RateLimit-Limit', String(state.limit));
-    c.header('RateLimit-Remaining', String(state.remaining));
-    c.header('RateLimit-Reset', String(state.resetSeconds));
+    setHeader(c, 'RateLimit-Limit', String(state.limit));
+    setHeader(c, 'RateLimit-Remaining', String(state.remaining));
+    setHeader(c, 'RateLimit-Reset', String(state.resetSeconds));
   });
 }
