@@ -221,6 +221,23 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 2, 20)).map((row) => row.rowIndex), [0, 1]);
   });
+
+  it('rows: a chunk with rows over its share of the byte budget (SQLite reads the rest row by row) is the same chunk', async () => {
+    await store.imports.insert(importRow(accountId, 'i6', 't1'));
+    // A budget of 1 MiB over 10 rows is 104 857 bytes a row: rows 2, 4 and 5 are over it.
+    const big = (n: number) => `{"n":"${String(n).repeat(600 * 1024)}"}`;
+    const texts = [0, 1, 2, 3, 4, 5, 6].map((n) => ([2, 4, 5].includes(n) ? big(n) : `{"n":${n}}`));
+    await store.rows.append('i6', 0, texts);
+    assert.equal(await store.imports.complete('i6', 'node-42', { ...completed, rowCount: 7 }), true);
+    const chunk = async (direction: 'asc' | 'desc', from: number, limit: number) =>
+      (await store.rows.chunk('i6', direction, from, limit, 1024 * 1024)).map((row) => [row.rowIndex, row.data]);
+    // Once the rows read hold 1 MiB (two big rows), one more row ends the chunk.
+    assert.deepEqual(await chunk('asc', -1, 10), [0, 1, 2, 3, 4, 5].map((n) => [n, texts[n]]));
+    assert.deepEqual(await chunk('desc', 7, 10), [6, 5, 4, 3].map((n) => [n, texts[n]]));
+    assert.deepEqual(await chunk('asc', 2, 10), [3, 4, 5, 6].map((n) => [n, texts[n]]));
+    // Small rows only, read in one call.
+    assert.deepEqual(await chunk('asc', -1, 2), [0, 1].map((n) => [n, texts[n]]));
+  });
 });
 
 async function waitUntil(done: () => boolean): Promise<void> {
