@@ -1,7 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { LogLevel } from '../core/logger';
 import { newRequestId } from '../core/ids';
 import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
@@ -9,7 +8,7 @@ import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
 import { corsOnEarlyErrors, corsPreflight } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
-import { requestLog } from './middleware/request-log';
+import { logsRequests, requestLog } from './middleware/request-log';
 import { requestMetrics } from './metrics/request-metrics';
 import { finishHeaders, setHeader, startHeaders } from './respond';
 import { complianceRoutes } from './routes/compliance';
@@ -25,8 +24,6 @@ import { themeRoutes } from './routes/themes';
 import { webhookRoutes } from './routes/webhooks';
 import { VERSION } from '../version';
 import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
-
-const LOGS_REQUESTS = new Set<LogLevel>(['debug', 'info']);
 
 /** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
@@ -46,7 +43,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
   });
   // At a level above info the per-request line would be dropped anyway: no layer at all.
-  if (LOGS_REQUESTS.has(deps.ctx.config.logLevel)) app.use(requestLog(deps.logger));
+  if (logsRequests(deps.ctx.config.logLevel)) app.use(requestLog(deps.logger));
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   const { maxBodyBytes, maxJsonBodyBytes, limits } = deps.ctx.config;
   // Every other route parses its body whole on the request thread, so its limit is small (config.ts).

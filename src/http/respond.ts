@@ -18,12 +18,17 @@ const built = new WeakSet<Response>();
 
 /** Starts a request's headers: the ones every answer carries (DESIGN.md "Errors": every response has X-Request-Id). */
 export function startHeaders(c: Context, requestId: string): void {
-  c.set(RESPONSE_HEADERS, {
+  c.set(RESPONSE_HEADERS, commonHeaders(requestId));
+}
+
+/** A fresh record of the headers every answer carries. */
+export function commonHeaders(requestId: string): HeaderRecord {
+  return {
     'X-Request-Id': requestId,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
     'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-  } satisfies HeaderRecord);
+  };
 }
 
 /** Sets (or appends to) a header of the answer; once a handler has answered, of that answer. */
