@@ -57,6 +57,8 @@ describe(`the store contract (${testEngine})`, () => {
   it('creates an environment with its keys atomically: a taken name writes no key at all', async () => {
     const first = environment(accountId, 'env-1', 'prod');
     await store.environments.create(first, [key(first, 'k1', 'secret'), key(first, 'k2', 'public', ['https://a.example'])]);
+    // Found by hash as written: flags and origins in their types.
+    assert.deepEqual({ ...(await store.environments.findKeyByHash('hash-k2')) }, key(first, 'k2', 'public', ['https://a.example']));
     const second = environment(accountId, 'env-2', 'prod');
     await assert.rejects(store.environments.create(second, [key(second, 'k3', 'secret'), key(second, 'k4', 'public')]), UniqueViolationError);
     assert.deepEqual(await store.environments.activeKeysOf(['env-2']), []);
@@ -161,12 +163,17 @@ describe(`the store contract (${testEngine})`, () => {
   it('imports: hidden while writing, completed only by their writer, then found', async () => {
     await store.imports.insert(importRow(accountId, 'i1', 't1'));
     assert.equal(await store.imports.find(accountId, 'i1'), undefined);
+    assert.equal(await store.imports.findView(accountId, 'i1'), undefined);
     assert.equal(await store.imports.claim('i1', 'node-43', at, later), false, "another node cannot take it while its writer's lease runs");
     const values = { rowCount: 0, cellStats: '{"rowCount":0}', createdAt: at, updatedAt: at };
     assert.equal(await store.imports.complete('i1', 'node-43', values), false);
     assert.equal(await store.imports.complete('i1', 'node-42', values), true);
     const found = (await store.imports.find(accountId, 'i1'))!;
     assert.deepEqual([found.status, found.writerNode, found.leaseUntil, found.cellStats], ['complete', null, null, '{"rowCount":0}']);
+    // The view of it: every member but the originalSchema, the same values; only within its account.
+    const { originalSchema: _schema, ...view } = found;
+    assert.deepEqual({ ...(await store.imports.findView(accountId, 'i1')) }, view);
+    assert.equal(await store.imports.findView('another-account', 'i1'), undefined);
     assert.deepEqual(await store.imports.claimAbandoned('node-43', later, later, 10), [], 'a complete import is never claimed');
   });
 

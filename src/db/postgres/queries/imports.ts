@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, PageQuery } from '../../store';
+import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
 import { importRows, imports } from '../schema';
 
@@ -80,7 +80,18 @@ export async function findImport(db: PgExecutor, accountId: string, id: string):
   return rows[0];
 }
 
-const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+const { originalSchema: _schema, ...viewColumns } = getTableColumns(imports);
+const { cellStats: _stats, ...listColumns } = viewColumns;
+
+/** A complete import of the account, all but its originalSchema (the detail and rows reads). */
+export async function findImportView(db: PgExecutor, accountId: string, id: string): Promise<ImportViewRow | undefined> {
+  const rows = await db
+    .select(viewColumns)
+    .from(imports)
+    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
+    .limit(1);
+  return rows[0];
+}
 
 /** One keyset page of the account's complete imports matching the filters (never OFFSET). */
 export async function listImportPage(db: PgExecutor, accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]> {

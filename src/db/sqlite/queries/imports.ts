@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
-import { preparedQuery } from '../prepared';
-import type { ImportFilters, PageQuery } from '../../store';
+import { preparedQuery, rawQuery } from '../prepared';
+import type { ImportFilters, ImportViewRow, PageQuery } from '../../store';
 import { imports } from '../schema';
 
 export type ImportRow = typeof imports.$inferSelect;
@@ -95,6 +95,23 @@ const completeImportById = preparedQuery((db) =>
 /** A complete import of the account (every detail, rows and export request reads it: prepared once). */
 export function findImport(db: Db, accountId: string, id: string): ImportRow | undefined {
   return completeImportById(db).get({ accountId, id });
+}
+
+// Every detail and rows read: a raw statement of the columns they need (drizzle maps each of the twenty
+// columns per row; the originalSchema, up to 1 MiB, is left in the database).
+const importViewById = rawQuery((sqlite) =>
+  sqlite.prepare<[string, string], ImportViewRow>(
+    `SELECT id, account_id AS accountId, environment_id AS environmentId, template_id AS templateId, status, writer_node AS writerNode,
+       lease_until AS leaseUntil, meta, file, file_id AS fileId, end_user_id AS endUserId, end_user_email AS endUserEmail,
+       end_user_ip AS endUserIp, imported_from AS importedFrom, session_jti AS sessionJti, row_count AS rowCount,
+       cell_stats AS cellStats, created_at AS createdAt, updated_at AS updatedAt
+     FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`,
+  ),
+);
+
+/** A complete import of the account, all but its originalSchema. */
+export function findImportView(db: Db, accountId: string, id: string): ImportViewRow | undefined {
+  return importViewById(db).get(accountId, id);
 }
 
 /** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
