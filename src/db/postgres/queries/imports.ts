@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
@@ -80,17 +81,18 @@ export async function findImport(db: PgExecutor, accountId: string, id: string):
   return rows[0];
 }
 
-const { originalSchema: _schema, ...viewColumns } = getTableColumns(imports);
-const { cellStats: _stats, ...listColumns } = viewColumns;
+const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+
+// Every detail and rows read: a named statement of the columns they need (see findApiKeyByHash).
+const IMPORT_VIEW = `SELECT id, account_id AS "accountId", environment_id AS "environmentId", template_id AS "templateId", status,
+  writer_node AS "writerNode", lease_until AS "leaseUntil", meta, file, file_id AS "fileId", end_user_id AS "endUserId",
+  end_user_email AS "endUserEmail", end_user_ip AS "endUserIp", imported_from AS "importedFrom", session_jti AS "sessionJti",
+  row_count AS "rowCount", cell_stats AS "cellStats", created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM imports WHERE account_id = $1 AND id = $2 AND status = 'complete'`;
 
 /** A complete import of the account, all but its originalSchema (the detail and rows reads). */
-export async function findImportView(db: PgExecutor, accountId: string, id: string): Promise<ImportViewRow | undefined> {
-  const rows = await db
-    .select(viewColumns)
-    .from(imports)
-    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
-    .limit(1);
-  return rows[0];
+export async function findImportView(pool: pg.Pool, accountId: string, id: string): Promise<ImportViewRow | undefined> {
+  return (await pool.query<ImportViewRow>({ name: 'import-view', text: IMPORT_VIEW, values: [accountId, id] })).rows[0];
 }
 
 /** One keyset page of the account's complete imports matching the filters (never OFFSET). */
