@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, l
 import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
 import { importRows, imports } from '../schema';
+import { cachedStatement } from '../../statement-cache';
 
 export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
   await db.insert(imports).values(row);
@@ -95,26 +96,53 @@ export async function findImportView(pool: pg.Pool, accountId: string, id: strin
   return (await pool.query<ImportViewRow>({ name: 'import-view', text: IMPORT_VIEW, values: [accountId, id] })).rows[0];
 }
 
+// Building a query with drizzle costs more than running it: each query shape (sort, direction, cursor or not,
+// which filters are set) is built once with placeholders and prepared under a name of its own (node-postgres
+// parses it once per connection); a request only binds its values. As SQLite's queries/imports.ts.
+type QueryValues = { accountId: string; afterValue?: string; afterId?: string } & { [K in keyof ImportFilters]?: string };
+type Prepared<T> = { execute(values: QueryValues & { limit?: number }): Promise<T[]> };
+const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
+const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
+const placeholder = (name: keyof QueryValues | 'limit') => sql.placeholder(name);
+const pageStatements = new WeakMap<PgExecutor, Map<string, Prepared<ImportListRow>>>();
+const countStatements = new WeakMap<PgExecutor, Map<string, Prepared<{ n: number }>>>();
+
+
+function queryValues(accountId: string, query: { filters: ImportFilters; after?: PageQuery['after'] }): QueryValues {
+  const values: QueryValues = { accountId, afterValue: query.after?.value, afterId: query.after?.id };
+  for (const key of FILTER_KEYS) if (query.filters[key]) values[key] = query.filters[key];
+  return values;
+}
+
 /** One keyset page of the account's complete imports matching the filters (never OFFSET). */
 export async function listImportPage(db: PgExecutor, accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]> {
-  const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
-  const conditions = filterConditions(accountId, query.filters);
-  if (query.after) {
-    const position = sql`(${column}, ${imports.id})`;
-    const cursor = sql`(${query.after.value}, ${query.after.id})`;
-    conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
-  }
-  const order = query.direction === 'desc' ? desc : asc;
-  return await db
-    .select(listColumns)
-    .from(imports)
-    .where(and(...conditions))
-    .orderBy(order(column), order(imports.id))
-    .limit(query.limit);
+  const shape = `${query.orderBy}-${query.direction}-${query.after ? 1 : 0}-${filterShape(query.filters)}`;
+  const statement = cachedStatement(db, pageStatements, shape, () => {
+    const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
+    const conditions = filterConditions(query.filters);
+    if (query.after) {
+      const position = sql`(${column}, ${imports.id})`;
+      const cursor = sql`(${placeholder('afterValue')}, ${placeholder('afterId')})`;
+      conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
+    }
+    const order = query.direction === 'desc' ? desc : asc;
+    return db
+      .select(listColumns)
+      .from(imports)
+      .where(and(...conditions))
+      .orderBy(order(column), order(imports.id))
+      .limit(placeholder('limit'))
+      .prepare(`import-page-${shape}`);
+  });
+  return await statement.execute({ ...queryValues(accountId, query), limit: query.limit });
 }
 
 export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
-  return (await db.select({ n: count() }).from(imports).where(and(...filterConditions(accountId, filters))))[0]?.n ?? 0;
+  const shape = filterShape(filters);
+  const statement = cachedStatement(db, countStatements, shape, () =>
+    db.select({ n: count() }).from(imports).where(and(...filterConditions(filters))).prepare(`import-count-${shape}`),
+  );
+  return (await statement.execute(queryValues(accountId, { filters })))[0]?.n ?? 0;
 }
 
 /** The newest complete imports of the account, in the overview's columns. */
@@ -147,15 +175,16 @@ export async function hideExpiredImports(db: PgExecutor, cutoff: string, limit: 
   return await hideImports(db, inArray(imports.id, ids));
 }
 
-function filterConditions(accountId: string, filters: ImportFilters): SQL[] {
-  const conditions: SQL[] = [eq(imports.accountId, accountId), eq(imports.status, 'complete')];
-  if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
-  if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
-  if (filters.endDate) conditions.push(lt(imports.createdAt, filters.endDate));
+/** The conditions of a filter shape, its values as placeholders (queryValues binds them). */
+function filterConditions(filters: ImportFilters): SQL[] {
+  const conditions: SQL[] = [eq(imports.accountId, placeholder('accountId')), eq(imports.status, 'complete')];
+  if (filters.templateId) conditions.push(eq(imports.templateId, placeholder('templateId')));
+  if (filters.startDate) conditions.push(gte(imports.createdAt, placeholder('startDate')));
+  if (filters.endDate) conditions.push(lt(imports.createdAt, placeholder('endDate')));
   // strpos() instead of LIKE: `%` and `_` in the filter are plain characters (SQLite's instr()).
-  if (filters.userEmail) conditions.push(sql`strpos(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
+  if (filters.userEmail) conditions.push(sql`strpos(lower(${imports.endUserEmail}), lower(${placeholder('userEmail')})) > 0`);
   if (filters.environment) {
-    conditions.push(sql`${imports.environmentId} in (select id from environments where account_id = ${accountId} and name = ${filters.environment})`);
+    conditions.push(sql`${imports.environmentId} in (select id from environments where account_id = ${placeholder('accountId')} and name = ${placeholder('environment')})`);
   }
   return conditions;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../open-database';
 import { preparedQuery, rawQuery } from '../prepared';
 import type { ImportFilters, ImportViewRow, PageQuery } from '../../store';
 import { imports } from '../schema';
+import { cachedStatement } from '../../statement-cache';
 
 export type ImportRow = typeof imports.$inferSelect;
 
@@ -165,13 +166,6 @@ const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filter
 const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListRow[] }>>();
 const countStatements = new WeakMap<Db, Map<string, { get(values: QueryValues): { n: number } | undefined }>>();
 
-function cachedStatement<T>(db: Db, caches: WeakMap<Db, Map<string, T>>, shape: string, prepare: () => T): T {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  let statement = cache.get(shape);
-  if (!statement) cache.set(shape, (statement = prepare()));
-  return statement;
-}
 
 function buildPageQuery(db: Db, param: Param, query: ImportPageQuery, limit: number | Placeholder) {
   const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
