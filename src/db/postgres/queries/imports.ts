@@ -104,6 +104,8 @@ type Prepared<T> = { execute(values: QueryValues & { limit?: number }): Promise<
 const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
 const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
 const placeholder = (name: keyof QueryValues | 'limit') => sql.placeholder(name);
+/** A prepared statement's name (not SQL): one per query shape, a string of our own (no request value). */
+const statementName = (query: string, shape: string) => `${query}-${shape}`;
 const pageStatements = new WeakMap<PgExecutor, Map<string, Prepared<ImportListRow>>>();
 const countStatements = new WeakMap<PgExecutor, Map<string, Prepared<{ n: number }>>>();
 
@@ -132,7 +134,7 @@ export async function listImportPage(db: PgExecutor, accountId: string, query: P
       .where(and(...conditions))
       .orderBy(order(column), order(imports.id))
       .limit(placeholder('limit'))
-      .prepare(`import-page-${shape}`);
+      .prepare(statementName('import-page', shape));
   });
   return await statement.execute({ ...queryValues(accountId, query), limit: query.limit });
 }
@@ -140,7 +142,7 @@ export async function listImportPage(db: PgExecutor, accountId: string, query: P
 export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
   const shape = filterShape(filters);
   const statement = cachedStatement(db, countStatements, shape, () =>
-    db.select({ n: count() }).from(imports).where(and(...filterConditions(filters))).prepare(`import-count-${shape}`),
+    db.select({ n: count() }).from(imports).where(and(...filterConditions(filters))).prepare(statementName('import-count', shape)),
   );
   return (await statement.execute(queryValues(accountId, { filters })))[0]?.n ?? 0;
 }
