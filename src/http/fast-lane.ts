@@ -84,9 +84,12 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     const key = read && secretKeyOf(incoming);
     if (!read || !key) return hono(incoming, outgoing);
     answer(incoming, outgoing, read, key).catch((error: unknown) => {
-      logger.error('fast lane failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      if (!outgoing.headersSent) outgoing.writeHead(500);
-      outgoing.end();
+      // Logged with its request id, answered in the one error shape (internal_error), as the app's onError does.
+      const requestId = newRequestId();
+      const failed = errorAnswer(toServiceError(error, logger, requestId), requestId);
+      if (outgoing.headersSent) return void outgoing.end();
+      outgoing.writeHead(failed.status, { ...commonHeaders(requestId), ...failed.headers, 'Content-Type': 'application/json' });
+      outgoing.end(JSON.stringify(failed.body));
     });
   };
 }
