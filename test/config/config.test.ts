@@ -15,6 +15,13 @@ describe('configuration', () => {
     assert.equal(config.mapHeadersBudget, 20_000_000);
     assert.equal(config.metricsAddr, undefined);
     assert.equal(config.leaseSeconds, 30);
+    assert.equal(config.fastLane, true);
+  });
+
+  it('reads IMPORTD_FAST_LANE as a boolean, naming it when it is not one', () => {
+    assert.equal(loadConfig({ IMPORTD_FAST_LANE: 'false' }).fastLane, false);
+    assert.equal(loadConfig({ IMPORTD_FAST_LANE: '1' }).fastLane, true);
+    assert.throws(() => loadConfig({ IMPORTD_FAST_LANE: 'sometimes' }), (error: Error) => error instanceof ConfigError && /IMPORTD_FAST_LANE/.test(error.message));
   });
 
   it('reads the LLM prompt cap and cache size', () => {
