@@ -2,8 +2,10 @@
 // node-postgres floors on the same server in the same run: a raw COPY of the same rows, a raw keyset read.
 import { runBin, startServe } from '../test/helpers/process';
 import { importBody, ORIGINAL_SCHEMA } from './data';
-import { drained, timed, type Api } from './http';
-import { copyFloor, csvKeysetFloor, pgScratch, rowsPageKeysetFloor } from './pg-floors';
+import type pg from 'pg';
+import { hashKey } from '../src/core/keys';
+import { drained, load, request, timed, type Api } from './http';
+import { copyFloor, csvKeysetFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
 
@@ -60,11 +62,53 @@ export async function benchPostgres(record: Record, sizes: { LARGE: number; SMAL
       record('pg: rows page (100) at the start', start, 'ms', await rowsPageKeysetFloor(floor, `floor-${sizes.LARGE}-0`, -1, 200));
       record(`pg: rows page (100) at the end of ${sizes.LARGE}`, end, 'ms', await rowsPageKeysetFloor(floor, `floor-${sizes.LARGE}-0`, sizes.LARGE - 101, 200));
       record('pg: rows page end / start', end / start, 'x', undefined, '<= 1.3');
+      await readsUnderLoad(record, api, db, serve.child.pid!, created.id, floor);
     } finally {
       await floor.end();
       await serve.stop();
     }
   } finally {
     server.stop();
+  }
+}
+
+const LOAD_SECONDS = 3;
+
+/**
+ * The authenticated reads under load (10 connections), server CPU per request, against a bare Hono route that
+ * runs the same raw queries (the key by hash, the import, the page and its count) and sends the same bytes.
+ */
+async function readsUnderLoad(record: Record, api: Api, db: string, serverPid: number, importId: string, pool: pg.Pool) {
+  const key = { text: 'SELECT id, account_id, environment_id, kind, active, allowed_origins, expires_at FROM api_keys WHERE hash = $1', values: [hashKey(api.key)] };
+  const accountId = (await pool.query<{ account_id: string }>(key.text, key.values)).rows[0]!.account_id;
+  const imported = {
+    text: "SELECT id, template_id, created_at, updated_at, meta, file, cell_stats, end_user_id, end_user_email, end_user_ip, imported_from, session_jti, row_count FROM imports WHERE account_id = $1 AND id = $2 AND status = 'complete'",
+    values: [accountId, importId],
+  };
+  const rows = { text: 'SELECT row_index, data FROM import_rows WHERE import_id = $1 AND row_index > $2 ORDER BY row_index LIMIT 101', values: [importId, -1] };
+  const list = {
+    text: "SELECT id, template_id, created_at, updated_at, meta, file, file_id, end_user_id, end_user_email, imported_from, row_count FROM imports WHERE account_id = $1 AND status = 'complete' ORDER BY created_at DESC, id DESC LIMIT 101",
+    values: [accountId],
+  };
+  const count = { text: "SELECT count(*) FROM imports WHERE account_id = $1 AND status = 'complete'", values: [accountId] };
+  const reads = [
+    ['GET /imports/{id}', `/v1/imports/${importId}`, [key, imported]],
+    ['GET /imports/{id}/rows (100)', `/v1/imports/${importId}/rows?limit=100`, [key, imported, rows]],
+    ['GET /imports (100)', '/v1/imports?limit=100', [key, list, count]],
+  ] as const;
+  for (const [name, target, queries] of reads) {
+    const payload = await (await request(api, 'GET', target)).text();
+    const bare = await startBarePgHono(db, payload, [...queries]);
+    try {
+      const cpu: number[] = [];
+      const floor: number[] = [];
+      for (let r = 0; r < 3; r++) {
+        floor.push((await load(bare.url, {}, LOAD_SECONDS, bare.pid)).cpuMicros);
+        cpu.push((await load(`${api.url}${target}`, { Authorization: `Bearer ${api.key}` }, LOAD_SECONDS, serverPid)).cpuMicros);
+      }
+      record(`pg: ${name} under load: server CPU per request`, median(cpu), 'µs', median(floor), name.startsWith('GET /imports (') ? 'ratio <= 3' : 'ratio <= 2');
+    } finally {
+      bare.stop();
+    }
   }
 }

@@ -1,6 +1,6 @@
 // Server CPU per request of the authenticated reads, for several builds of importd and a bare Hono route
 // sending the same bytes, measured round-robin (same moment, same machine load) under autocannon.
-// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds detail,rows,list] BUNDLE... (e.g. build/importd.cjs)
+// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] BUNDLE... (e.g. build/importd.cjs)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +69,7 @@ async function startBundle(bundle: string, db: string) {
   const headers = { Authorization: `Bearer ${key}` };
   const servers = await Promise.all(bundles.map((bundle) => startBundle(bundle, db)));
   const created = (await (await fetch(`${servers[0]!.url}/v1/imports`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: importBody(1000) })).json()) as { id: string };
-  const paths: Record<string, string> = { detail: `/v1/imports/${created.id}`, rows: `/v1/imports/${created.id}/rows?limit=100`, list: '/v1/imports?limit=100' };
+  const paths: Record<string, string> = { healthz: '/healthz', detail: `/v1/imports/${created.id}`, rows: `/v1/imports/${created.id}/rows?limit=100`, list: '/v1/imports?limit=100' };
   try {
     for (const kind of kinds) {
       const payload = await (await fetch(`${servers[0]!.url}${paths[kind]}`, { headers })).text();

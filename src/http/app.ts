@@ -1,16 +1,16 @@
 import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { LogLevel } from '../core/logger';
 import { newRequestId } from '../core/ids';
 import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
-import { corsOnEarlyErrors, corsPreflight, EXPOSED_HEADERS } from './middleware/cors-preflight';
+import { corsOnEarlyErrors, corsPreflight } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
-import { requestLog } from './middleware/request-log';
+import { logsRequests, requestLog } from './middleware/request-log';
 import { requestMetrics } from './metrics/request-metrics';
+import { finishHeaders, setHeader, startHeaders } from './respond';
 import { complianceRoutes } from './routes/compliance';
 import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
@@ -25,8 +25,6 @@ import { webhookRoutes } from './routes/webhooks';
 import { VERSION } from '../version';
 import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 
-const LOGS_REQUESTS = new Set<LogLevel>(['debug', 'info']);
-
 /** The HTTP adapter: middleware, every /v1 resource, the OpenAPI document and health checks. */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -36,18 +34,16 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(async (c, next) => {
     const id = newRequestId();
     c.set('requestId', id);
-    c.header('X-Request-Id', id);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Cache-Control', 'no-store');
-    c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    startHeaders(c, id);
     await next();
+    finishHeaders(c);
     // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
     // the connection cannot carry another request; saying so keeps clients from reusing it.
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
     if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
   });
   // At a level above info the per-request line would be dropped anyway: no layer at all.
-  if (LOGS_REQUESTS.has(deps.ctx.config.logLevel)) app.use(requestLog(deps.logger));
+  if (logsRequests(deps.ctx.config.logLevel)) app.use(requestLog(deps.logger));
   if (deps.metrics) app.use(requestMetrics(deps.metrics));
   const { maxBodyBytes, maxJsonBodyBytes, limits } = deps.ctx.config;
   // Every other route parses its body whole on the request thread, so its limit is small (config.ts).
@@ -116,7 +112,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const allowedMethods = allowedMethodsOf(app);
   app.notFound((c) => {
     const allowed = allowedMethods(c.req.path);
-    if (allowed.length > 0) c.header('Allow', allowed.join(', '));
+    if (allowed.length > 0) setHeader(c, 'Allow', allowed.join(', '));
     return errorResponse(c, notFoundOrNotAllowed(allowed));
   });
   app.onError(answerError);

@@ -4,7 +4,7 @@ import { newRequestId } from '../core/ids';
 import type { Logger } from '../core/logger';
 import type { ErrorCode } from '../services/errors';
 import { ERROR_STATUS, type ErrorBody } from './errors';
-import { EXPOSED_HEADERS } from './middleware/cors-preflight';
+import { EXPOSED_HEADERS } from './respond';
 
 /** Which of our codes answers each failure Node's HTTP parser reports before the app sees a request. */
 function codeOf(error: Error & { code?: string }): [ErrorCode, string] {

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../services/context';
 import { ServiceError } from '../services/errors';
 import type { AppEnv } from './env';
 import { limitKeyRate } from './middleware/rate-limit';
+import { setHeader } from './respond';
 
 /**
  * What each route accepts (DESIGN.md "Which credential each endpoint takes"):
@@ -35,7 +36,7 @@ export interface CredentialOptions {
 /** Authenticates the request for a route's credential and stores the caller in `c.var.caller`. */
 export function requireCredential(ctx: ServiceContext, credential: Credential, options: CredentialOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const presented = presentedKey(c);
+    const presented = presentedKey(c.req.header('Authorization'), c.req.header(PUBLIC_KEY_HEADER));
     if (presented || !(await options.keyInBody?.(c))) c.set('caller', await authenticateRequest(ctx, c, credential, presented));
     await next();
   };
@@ -64,13 +65,13 @@ export async function authenticateRequest(
     throw new ServiceError('secret_key_in_browser', 'a Secret Key must never be used from a browser: use the Public Key with a session token, and roll this Secret Key');
   }
   // Counted per key once the key is known, before any other check, so every authenticated answer has the headers.
-  await limitKeyRate(c, ctx, key.keyId);
+  await limitKeyRate(ctx, key.keyId, (name, value) => setHeader(c, name, value));
   requireKeyKind(key, credential === 'secret' ? ['secret'] : ['secret', 'public']);
   const caller: Caller = { principal: key };
   if (key.kind === 'public') {
     caller.origin = requireAllowedOrigin(key, c.req.header('Origin'));
-    c.header('Access-Control-Allow-Origin', caller.origin);
-    c.header('Vary', 'Origin', { append: true });
+    setHeader(c, 'Access-Control-Allow-Origin', caller.origin);
+    setHeader(c, 'Vary', 'Origin', { append: true });
     const token = c.req.header(SESSION_HEADER);
     if (token !== undefined) caller.session = await verifySession(ctx, token, key);
   }
@@ -89,15 +90,14 @@ export async function sessionFromBody(ctx: ServiceContext, caller: Caller, token
   return { ...caller, session: await verifySession(ctx, token, caller.principal) };
 }
 
-function presentedKey(c: Context): PresentedKey | undefined {
-  const authorization = c.req.header('Authorization');
+/** The key a request presents in its headers, if any. Throws invalid_api_key for a malformed Authorization. */
+export function presentedKey(authorization: string | undefined, publicKey: string | undefined): PresentedKey | undefined {
   if (authorization !== undefined) {
     // The scheme name is case-insensitive (RFC 9110 section 11.1).
     const match = /^bearer +([^\s]+)$/i.exec(authorization.trim());
     if (!match) throw new ServiceError('invalid_api_key', 'the Authorization header must be "Bearer <key>"');
     return { value: match[1]!, from: 'authorization' };
   }
-  const publicKey = c.req.header(PUBLIC_KEY_HEADER);
   if (publicKey !== undefined) return { value: publicKey.trim(), from: 'public-key' };
   return undefined;
 }

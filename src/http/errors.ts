@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ServiceError, type ErrorCode, type ErrorDetail } from '../services/errors';
 import type { Logger } from '../core/logger';
+import { respondJson, setHeader, type HeaderRecord } from './respond';
 
 /** The HTTP status of every error code: the one place this mapping lives. */
 export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -36,21 +37,29 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId: string };
 }
 
-/** Renders a ServiceError in the one error shape of the API. */
-export function errorResponse(c: Context, error: ServiceError): Response {
+/** A ServiceError in the one error shape of the API: its status, body and the headers that go with it. */
+export function errorAnswer(error: ServiceError, requestId: string): { status: ContentfulStatusCode; body: ErrorBody; headers: HeaderRecord } {
   const body: ErrorBody = {
     error: {
       code: error.code,
       message: error.message,
       ...(error.details && { details: error.details }),
-      requestId: c.get('requestId') as string,
+      requestId,
     },
   };
-  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
+  const headers: HeaderRecord = {};
+  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
   const status = ERROR_STATUS[error.code];
   // RFC 9110: a 401 names the scheme it wants (RFC 6750 adds the error for a refused token).
-  if (status === 401) c.header('WWW-Authenticate', `Bearer realm="importd"${error.code === 'missing_credentials' ? '' : ', error="invalid_token"'}`);
-  return c.json(body, status);
+  if (status === 401) headers['WWW-Authenticate'] = `Bearer realm="importd"${error.code === 'missing_credentials' ? '' : ', error="invalid_token"'}`;
+  return { status, body, headers };
+}
+
+/** Renders a ServiceError as the answer to the request. */
+export function errorResponse(c: Context, error: ServiceError): Response {
+  const { status, body, headers } = errorAnswer(error, c.get('requestId') as string);
+  for (const name in headers) setHeader(c, name, headers[name]!);
+  return respondJson(c, body, status);
 }
 
 /** Converts anything thrown while handling a request into a ServiceError; unknown errors become internal_error. */

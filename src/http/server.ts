@@ -1,6 +1,6 @@
 import { redactDatabaseUrl } from '../core/database-url';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Config } from '../config/config';
 import type { Logger } from '../core/logger';
 import { answerClientError } from './client-error';
@@ -14,12 +14,21 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the Node HTTP server with timeouts that cut off slow clients (slowloris) and oversized headers. */
-export function startServer(fetch: (request: Request) => Response | Promise<Response>, config: Config, logger: Logger): Promise<RunningServer> {
+/**
+ * Starts the Node HTTP server with timeouts that cut off slow clients (slowloris) and oversized headers.
+ * `wrap` may put a listener of its own in front of the app's (fast-lane.ts).
+ */
+export function startServer(
+  fetch: (request: Request) => Response | Promise<Response>,
+  config: Config,
+  logger: Logger,
+  wrap: (app: RequestListener) => RequestListener = (app) => app,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server: ServerType = serve(
       {
         fetch,
+        createServer: ((options: object, app: RequestListener) => createServer(options, wrap(app))) as typeof createServer,
         hostname: config.host,
         port: config.port,
         serverOptions: {

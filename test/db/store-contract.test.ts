@@ -57,6 +57,8 @@ describe(`the store contract (${testEngine})`, () => {
   it('creates an environment with its keys atomically: a taken name writes no key at all', async () => {
     const first = environment(accountId, 'env-1', 'prod');
     await store.environments.create(first, [key(first, 'k1', 'secret'), key(first, 'k2', 'public', ['https://a.example'])]);
+    // Found by hash as written: flags and origins in their types.
+    assert.deepEqual({ ...(await store.environments.findKeyByHash('hash-k2')) }, key(first, 'k2', 'public', ['https://a.example']));
     const second = environment(accountId, 'env-2', 'prod');
     await assert.rejects(store.environments.create(second, [key(second, 'k3', 'secret'), key(second, 'k4', 'public')]), UniqueViolationError);
     assert.deepEqual(await store.environments.activeKeysOf(['env-2']), []);
@@ -161,12 +163,17 @@ describe(`the store contract (${testEngine})`, () => {
   it('imports: hidden while writing, completed only by their writer, then found', async () => {
     await store.imports.insert(importRow(accountId, 'i1', 't1'));
     assert.equal(await store.imports.find(accountId, 'i1'), undefined);
+    assert.equal(await store.imports.findView(accountId, 'i1'), undefined);
     assert.equal(await store.imports.claim('i1', 'node-43', at, later), false, "another node cannot take it while its writer's lease runs");
     const values = { rowCount: 0, cellStats: '{"rowCount":0}', createdAt: at, updatedAt: at };
     assert.equal(await store.imports.complete('i1', 'node-43', values), false);
     assert.equal(await store.imports.complete('i1', 'node-42', values), true);
     const found = (await store.imports.find(accountId, 'i1'))!;
     assert.deepEqual([found.status, found.writerNode, found.leaseUntil, found.cellStats], ['complete', null, null, '{"rowCount":0}']);
+    // The view of it: every member but the originalSchema, the same values; only within its account.
+    const { originalSchema: _schema, ...view } = found;
+    assert.deepEqual({ ...(await store.imports.findView(accountId, 'i1')) }, view);
+    assert.equal(await store.imports.findView('another-account', 'i1'), undefined);
     assert.deepEqual(await store.imports.claimAbandoned('node-43', later, later, 10), [], 'a complete import is never claimed');
   });
 
@@ -220,6 +227,23 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 100, 20)).map((row) => row.rowIndex), [0, 1, 2]);
     assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 2, 20)).map((row) => row.rowIndex), [0, 1]);
+  });
+
+  it('rows: a chunk with rows over its share of the byte budget (SQLite reads the rest row by row) is the same chunk', async () => {
+    await store.imports.insert(importRow(accountId, 'i6', 't1'));
+    // A budget of 1 MiB over 10 rows is 104 857 bytes a row: rows 2, 4 and 5 are over it.
+    const big = (n: number) => `{"n":"${String(n).repeat(600 * 1024)}"}`;
+    const texts = [0, 1, 2, 3, 4, 5, 6].map((n) => ([2, 4, 5].includes(n) ? big(n) : `{"n":${n}}`));
+    await store.rows.append('i6', 0, texts);
+    assert.equal(await store.imports.complete('i6', 'node-42', { ...completed, rowCount: 7 }), true);
+    const chunk = async (direction: 'asc' | 'desc', from: number, limit: number) =>
+      (await store.rows.chunk('i6', direction, from, limit, 1024 * 1024)).map((row) => [row.rowIndex, row.data]);
+    // Once the rows read hold 1 MiB (two big rows), one more row ends the chunk.
+    assert.deepEqual(await chunk('asc', -1, 10), [0, 1, 2, 3, 4, 5].map((n) => [n, texts[n]]));
+    assert.deepEqual(await chunk('desc', 7, 10), [6, 5, 4, 3].map((n) => [n, texts[n]]));
+    assert.deepEqual(await chunk('asc', 2, 10), [3, 4, 5, 6].map((n) => [n, texts[n]]));
+    // Small rows only, read in one call.
+    assert.deepEqual(await chunk('asc', -1, 2), [0, 1].map((n) => [n, texts[n]]));
   });
 });
 

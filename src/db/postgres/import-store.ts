@@ -11,6 +11,7 @@ import {
   countImports,
   deleteImport,
   findImport,
+  findImportView,
   hideExpiredImports,
   insertImport,
   latestCompleteImports,
@@ -46,6 +47,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
         await deleteImport(db, id);
       },
       find: (accountId, id) => findImport(db, accountId, id),
+      findView: (accountId, id) => findImportView(pool, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
       // One snapshot: the counts and the list describe the same moment.

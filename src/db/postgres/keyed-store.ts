@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { AccountStore, EnvironmentStore, SessionStore, SettingStore, TemplateStore, ThemeStore } from '../store/store';
 import { uniqueChecked } from './errors';
@@ -24,7 +25,7 @@ import { countTemplates, findTemplate, findTemplateByKey, insertTemplate, insert
 import { findThemeOfAccount, insertTheme, updateThemeRow, upsertTheme } from './queries/themes';
 
 /** The repositories of accounts, environments and keys, templates, sessions, themes and settings. */
-export function createKeyedStores(db: PgDb): {
+export function createKeyedStores(db: PgDb, pool: pg.Pool): {
   accounts: AccountStore;
   environments: EnvironmentStore;
   templates: TemplateStore;
@@ -51,7 +52,7 @@ export function createKeyedStores(db: PgDb): {
           await insertApiKeys(tx, keys);
         }),
       activeKeysOf: (ids) => activeKeysOf(db, ids),
-      findKeyByHash: (hash) => findApiKeyByHash(db, hash),
+      findKeyByHash: (hash) => findApiKeyByHash(pool, hash),
       setPublicOrigins: (environmentId, origins) =>
         write(async (tx) => {
           await setAllowedOrigins(tx, environmentId, origins);

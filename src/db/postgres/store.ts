@@ -18,7 +18,7 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'wr
   const { db, pool, writerPool } = storage;
   return {
     nodeId,
-    ...createKeyedStores(db),
+    ...createKeyedStores(db, pool),
     ...createImportStores(db, pool, writerPool),
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(db),

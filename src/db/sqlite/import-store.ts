@@ -3,7 +3,7 @@ import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
-import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, insertImport, listImportPage, renewImportLease } from './queries/imports';
+import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { latestCompleteImports } from './queries/stats';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
@@ -30,6 +30,7 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
       claim: async (id, node, now, until) => claimImport(db, id, node, now, until),
       delete: async (id) => deleteImport(db, id),
       find: async (accountId, id) => findImport(db, accountId, id),
+      findView: async (accountId, id) => findImportView(db, accountId, id),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
       // One read transaction: the counts and the list describe the same moment.

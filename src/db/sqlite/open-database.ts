@@ -5,7 +5,8 @@ import { prepareDatabaseFile, unusable } from './database-file';
 import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
 import * as schema from './schema';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+// With the better-sqlite3 handle it wraps, for the raw statements of the hottest reads.
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export interface Storage {
   db: Db;

@@ -12,3 +12,8 @@ export function preparedQuery<T>(build: (db: Db) => T): (db: Db) => T {
     return query;
   };
 }
+
+/** A raw better-sqlite3 statement, prepared once per database: for the hottest reads, where drizzle's row mapping shows. */
+export function rawQuery<T>(build: (sqlite: Db['$client']) => T): (db: Db) => T {
+  return preparedQuery((db) => build(db.$client));
+}

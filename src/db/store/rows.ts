@@ -75,6 +75,9 @@ export interface ImportRow {
 /** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
 export type ImportListRow = Omit<ImportRow, 'originalSchema' | 'cellStats'>;
 
+/** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */
+export type ImportViewRow = Omit<ImportRow, 'originalSchema'>;
+
 /** A header mapping an account's end-users confirmed: schema key -> file label. */
 export interface LearnedMappingRow {
   accountId: string;

@@ -5,6 +5,7 @@ import type {
   EnvironmentRow,
   ImportListRow,
   ImportRow,
+  ImportViewRow,
   LearnedMappingRow,
   SessionRow,
   StoredRow,
@@ -137,6 +138,8 @@ export interface ImportStore {
   delete(id: string): Promise<void>;
   /** A complete import of the account. */
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
+  /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
+  findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */

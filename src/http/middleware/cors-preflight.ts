@@ -3,12 +3,12 @@ import { originAllowedByAnyKey } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 import { ServiceError } from '../../services/errors';
 import type { AppEnv } from '../env';
+import { headerOf, respond, setHeader } from '../respond';
 
 // Besides the API's own headers, the tracing headers that OpenTelemetry and Sentry browser set-ups add to
 // every fetch: a preflight refusing them would break every SDK call on such pages.
 const ALLOWED_HEADERS =
   'Authorization, Content-Type, X-Public-Key, X-Session-Token, If-None-Match, traceparent, tracestate, baggage, sentry-trace';
-export const EXPOSED_HEADERS = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
 /**
  * Answers CORS preflights. They carry no key, so one is answered for an origin allowed by any active Public
@@ -17,14 +17,14 @@ export const EXPOSED_HEADERS = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit
 export function corsPreflight(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'OPTIONS') return next();
-    c.header('Vary', 'Origin', { append: true });
+    setHeader(c, 'Vary', 'Origin', { append: true });
     const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) throw new ServiceError('origin_not_allowed', 'the request origin is not allowed by any public key');
-    c.header('Access-Control-Allow-Origin', origin);
-    c.header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
-    c.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    c.header('Access-Control-Max-Age', '600');
-    return c.body(null, 204);
+    setHeader(c, 'Access-Control-Allow-Origin', origin);
+    setHeader(c, 'Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+    setHeader(c, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
+    setHeader(c, 'Access-Control-Max-Age', '600');
+    return respond(c, null, 204);
   };
 }
 
@@ -39,10 +39,10 @@ const EARLY_ERROR_STATUSES = new Set([400, 401, 413, 429]);
 export function corsOnEarlyErrors(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
-    if (!EARLY_ERROR_STATUSES.has(c.res.status) || c.res.headers.has('Access-Control-Allow-Origin')) return;
+    if (!EARLY_ERROR_STATUSES.has(c.res.status) || headerOf(c, 'Access-Control-Allow-Origin') !== undefined) return;
     const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) return;
-    c.header('Access-Control-Allow-Origin', origin);
-    c.header('Vary', 'Origin', { append: true });
+    setHeader(c, 'Access-Control-Allow-Origin', origin);
+    setHeader(c, 'Vary', 'Origin', { append: true });
   };
 }

@@ -1,15 +1,14 @@
-import type { Context } from 'hono';
 import { countKeyRequest } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 
 /**
- * Counts one request of the key (services/auth/count-key-request.ts) and sets the RateLimit-* headers, on
- * every authenticated answer, the 429 included; throws rate_limited past the limit.
+ * Counts one request of the key (services/auth/count-key-request.ts) and sets the RateLimit-* headers with
+ * `setHeader`, on every authenticated answer, the 429 included; throws rate_limited past the limit.
  */
-export async function limitKeyRate(c: Context, ctx: ServiceContext, keyId: string): Promise<void> {
+export async function limitKeyRate(ctx: ServiceContext, keyId: string, setHeader: (name: string, value: string) => void): Promise<void> {
   await countKeyRequest(ctx, keyId, (state) => {
-    c.header('RateLimit-Limit', String(state.limit));
-    c.header('RateLimit-Remaining', String(state.remaining));
-    c.header('RateLimit-Reset', String(state.resetSeconds));
+    setHeader('RateLimit-Limit', String(state.limit));
+    setHeader('RateLimit-Remaining', String(state.remaining));
+    setHeader('RateLimit-Reset', String(state.resetSeconds));
   });
 }

@@ -3,6 +3,7 @@ import { DeletedEndUser, DeletedImport, deleteEndUserData, deleteImport } from '
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 /** Deletion on request: one end-user's data (GDPR/CCPA), or one import. */
 export function complianceRoutes(deps: AppDeps) {
@@ -24,7 +25,7 @@ export function complianceRoutes(deps: AppDeps) {
     },
   });
   router.openapi(deleteEndUser, async (c) =>
-    c.json(await deleteEndUserData(ctx, c.var.caller.principal.accountId, c.req.valid('param').endUserId), 200),
+    respondJson(c, await deleteEndUserData(ctx, c.var.caller.principal.accountId, c.req.valid('param').endUserId), 200),
   );
 
   const removeImport = defineRoute(deps, 'secret', {
@@ -41,7 +42,7 @@ export function complianceRoutes(deps: AppDeps) {
       ...errorResponses(404),
     },
   });
-  router.openapi(removeImport, async (c) => c.json(await deleteImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
+  router.openapi(removeImport, async (c) => respondJson(c, await deleteImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId), 200));
 
   return router;
 }

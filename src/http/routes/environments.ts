@@ -16,6 +16,7 @@ import type { KeyPrincipal } from '../../services/auth';
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 export function environmentRoutes(deps: AppDeps) {
   const { ctx } = deps;
@@ -35,7 +36,7 @@ export function environmentRoutes(deps: AppDeps) {
       ...errorResponses(400, 409, 413, 415),
     },
   });
-  router.openapi(create, async (c) => c.json(await createEnvironment(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
+  router.openapi(create, async (c) => respondJson(c, await createEnvironment(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
 
   const updateOrigins = defineRoute(deps, 'secret', {
     method: 'patch',
@@ -55,7 +56,7 @@ export function environmentRoutes(deps: AppDeps) {
     },
   });
   router.openapi(updateOrigins, async (c) =>
-    c.json(await updateEnvironmentOrigins(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
+    respondJson(c, await updateEnvironmentOrigins(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
   );
 
   const roll = defineRoute(deps, 'secret', {
@@ -79,7 +80,7 @@ export function environmentRoutes(deps: AppDeps) {
     },
   });
   router.openapi(roll, async (c) =>
-    c.json(await rollEnvironmentKey(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 201),
+    respondJson(c, await rollEnvironmentKey(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 201),
   );
 
   const list = defineRoute(deps, 'secret', {
@@ -95,7 +96,7 @@ export function environmentRoutes(deps: AppDeps) {
       ...errorResponses(),
     },
   });
-  router.openapi(list, async (c) => c.json({ data: await listEnvironments(ctx, c.var.caller.principal.accountId) }, 200));
+  router.openapi(list, async (c) => respondJson(c, { data: await listEnvironments(ctx, c.var.caller.principal.accountId) }, 200));
 
   return router;
 }

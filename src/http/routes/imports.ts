@@ -26,12 +26,11 @@ import type { AppDeps, AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
 import { pullStream } from '../stream';
-
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
+import { respond, respondJson, setHeader } from '../respond';
 
 /** JSON text a service built in the route's documented shape (stored JSON spliced in), answered as that shape. */
 function jsonText<T>(c: Context, text: string): TypedResponse<T, 200, 'json'> {
-  return c.body(text, 200, JSON_HEADERS) as unknown as TypedResponse<T, 200, 'json'>;
+  return respond(c, text, 200, 'application/json') as unknown as TypedResponse<T, 200, 'json'>;
 }
 
 const IMPORT_ID_MAX = 100;
@@ -98,7 +97,7 @@ export function importRoutes(deps: AppDeps) {
     }
     const created = await createImport(ctx, origin, body);
     deps.metrics?.ingested(created.rowCount, body.bytesRead());
-    return c.json(created, 201);
+    return respondJson(c, created, 201);
   });
 
   const list = defineRoute(deps, 'secret', {
@@ -145,7 +144,7 @@ export function importRoutes(deps: AppDeps) {
   router.openAPIRegistry.registerPath(rows);
   router.get('/imports/:importId/rows', ...rowsMiddleware, async (c) => {
     const text = await listRows(ctx, c.var.caller.principal.accountId, importIdOf(c), c.req.query());
-    return c.body(text, 200, JSON_HEADERS);
+    return respond(c, text, 200, 'application/json');
   });
 
   const exported = defineRoute(deps, 'secret', {
@@ -171,10 +170,10 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openapi(exported, async (c) => {
     const file = await exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
-    const headers = { 'Content-Type': file.contentType, 'Content-Disposition': `attachment; filename="${file.fileName}"` };
+    setHeader(c, 'Content-Disposition', `attachment; filename="${file.fileName}"`);
     // HEAD answers the headers only: not one row is read or encoded.
-    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-    return c.body(pullStream(file.pieces, deps.metrics?.exported), 200, headers);
+    if (c.req.method === 'HEAD') return respond(c, null, 200, file.contentType);
+    return respond(c, pullStream(file.pieces, deps.metrics?.exported), 200, file.contentType);
   });
 
   return router;

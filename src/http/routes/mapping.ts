@@ -2,6 +2,7 @@ import { mapHeaders, MapHeadersInput, MapHeadersOutput } from '../../services/ma
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 export function mappingRoutes(deps: AppDeps) {
   const { ctx } = deps;
@@ -21,7 +22,7 @@ export function mappingRoutes(deps: AppDeps) {
       ...errorResponses(400, 413, 415),
     },
   });
-  router.openapi(map, async (c) => c.json(await mapHeaders(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 200));
+  router.openapi(map, async (c) => respondJson(c, await mapHeaders(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 200));
 
   return router;
 }

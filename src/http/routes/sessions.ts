@@ -3,6 +3,7 @@ import { IssuedSession, IssueSessionInput, issueSession, RevokedSession, revokeS
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 export function sessionRoutes(deps: AppDeps) {
   const { ctx } = deps;
@@ -22,7 +23,7 @@ export function sessionRoutes(deps: AppDeps) {
       ...errorResponses(400, 404, 413, 415),
     },
   });
-  router.openapi(issue, async (c) => c.json(await issueSession(ctx, c.var.caller.principal, c.req.valid('json')), 201));
+  router.openapi(issue, async (c) => respondJson(c, await issueSession(ctx, c.var.caller.principal, c.req.valid('json')), 201));
 
   const revoke = defineRoute(deps, 'secret', {
     method: 'delete',
@@ -38,7 +39,7 @@ export function sessionRoutes(deps: AppDeps) {
       ...errorResponses(404),
     },
   });
-  router.openapi(revoke, async (c) => c.json(await revokeSession(ctx, c.var.caller.principal.accountId, c.req.valid('param').jti), 200));
+  router.openapi(revoke, async (c) => respondJson(c, await revokeSession(ctx, c.var.caller.principal.accountId, c.req.valid('param').jti), 200));
 
   return router;
 }

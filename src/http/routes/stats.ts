@@ -2,6 +2,7 @@ import { statsOverview, StatsOverview } from '../../services/stats';
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 export function statsRoutes(deps: AppDeps) {
   const router = createRouter();
@@ -15,6 +16,6 @@ export function statsRoutes(deps: AppDeps) {
     summary: "The account's totals and its 5 newest imports",
     responses: { 200: jsonResponse(StatsOverview, 'The overview'), ...errorResponses() },
   });
-  router.openapi(overview, async (c) => c.json(await statsOverview(deps.ctx, c.var.caller.principal.accountId), 200));
+  router.openapi(overview, async (c) => respondJson(c, await statsOverview(deps.ctx, c.var.caller.principal.accountId), 200));
   return router;
 }

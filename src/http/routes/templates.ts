@@ -13,6 +13,7 @@ import {
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 const TemplateId = z.object({ id: z.string().openapi({ description: 'template id (UUIDv7)' }) });
 
@@ -31,7 +32,7 @@ export function templateRoutes(deps: AppDeps) {
     request: { body: jsonBody(CreateTemplateInput) },
     responses: { 201: jsonResponse(Template, 'The template'), ...errorResponses(400, 409, 413, 415) },
   });
-  router.openapi(create, async (c) => c.json(await createTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
+  router.openapi(create, async (c) => respondJson(c, await createTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 201));
 
   const list = defineRoute(deps, 'secret', {
     method: 'get',
@@ -44,7 +45,7 @@ export function templateRoutes(deps: AppDeps) {
     request: { query: ListTemplatesInput },
     responses: { 200: jsonResponse(TemplatePage, 'A page of templates'), ...errorResponses(400) },
   });
-  router.openapi(list, async (c) => c.json(await listTemplates(ctx, c.var.caller.principal.accountId, c.req.valid('query')), 200));
+  router.openapi(list, async (c) => respondJson(c, await listTemplates(ctx, c.var.caller.principal.accountId, c.req.valid('query')), 200));
 
   const get = defineRoute(deps, 'secret-or-public', {
     method: 'get',
@@ -57,7 +58,7 @@ export function templateRoutes(deps: AppDeps) {
     request: { params: TemplateId },
     responses: { 200: jsonResponse(Template, 'The template'), ...errorResponses(404) },
   });
-  router.openapi(get, async (c) => c.json(await getTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id), 200));
+  router.openapi(get, async (c) => respondJson(c, await getTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id), 200));
 
   const update = defineRoute(deps, 'secret', {
     method: 'put',
@@ -71,7 +72,7 @@ export function templateRoutes(deps: AppDeps) {
     responses: { 200: jsonResponse(Template, 'The updated template'), ...errorResponses(400, 404, 409, 413, 415) },
   });
   router.openapi(update, async (c) =>
-    c.json(await updateTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id, c.req.valid('json')), 200),
+    respondJson(c, await updateTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   return router;

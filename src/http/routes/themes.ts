@@ -6,6 +6,7 @@ import type { AppDeps } from '../env';
 import { noneMatchHits, strongEtag } from '../etag';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { respond, respondJson, setHeader } from '../respond';
 
 export function themeRoutes(deps: AppDeps) {
   const { ctx } = deps;
@@ -25,8 +26,8 @@ export function themeRoutes(deps: AppDeps) {
   });
   router.openapi(create, async (c) => {
     const theme = await createTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
-    c.header('ETag', etagOf(theme));
-    return c.json(theme, 201);
+    setHeader(c, 'ETag', etagOf(theme));
+    return respondJson(c, theme, 201);
   });
 
   const update = defineRoute(deps, 'secret', {
@@ -42,8 +43,8 @@ export function themeRoutes(deps: AppDeps) {
   });
   router.openapi(update, async (c) => {
     const theme = await updateTheme(ctx, c.var.caller.principal.accountId, c.req.valid('json'));
-    c.header('ETag', etagOf(theme));
-    return c.json(theme, 200);
+    setHeader(c, 'ETag', etagOf(theme));
+    return respondJson(c, theme, 200);
   });
 
   const get = defineRoute(deps, 'secret-or-public', {
@@ -63,11 +64,11 @@ export function themeRoutes(deps: AppDeps) {
   router.openapi(get, async (c) => {
     const theme = await getTheme(ctx, c.var.caller.principal.accountId);
     // Browsers may keep it but must revalidate, so a changed theme takes effect on the next load.
-    c.header('Cache-Control', 'private, no-cache');
+    setHeader(c, 'Cache-Control', 'private, no-cache');
     const etag = etagOf(theme);
-    c.header('ETag', etag);
-    if (noneMatchHits(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
-    return c.json(theme, 200);
+    setHeader(c, 'ETag', etag);
+    if (noneMatchHits(c.req.header('If-None-Match'), etag)) return respond(c, null, 304);
+    return respondJson(c, theme, 200);
   });
 
   const events = defineRoute(deps, 'secret-or-public', {

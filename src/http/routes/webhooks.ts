@@ -18,6 +18,7 @@ import {
 import type { AppDeps } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
+import { respondJson } from '../respond';
 
 const WebhookId = z.object({ id: z.string().max(100).openapi({ description: 'webhook id (UUIDv7)' }) });
 const DeliveryId = WebhookId.extend({ eventId: z.string().max(100).openapi({ description: 'event id (the `webhook-id` header)' }) });
@@ -41,7 +42,7 @@ export function webhookRoutes(deps: AppDeps) {
     request: { body: jsonBody(CreateWebhookInput) },
     responses: { 201: jsonResponse(CreatedWebhook, 'The endpoint with its secret'), ...errorResponses(400, 413, 415) },
   });
-  router.openapi(create, async (c) => c.json(await createWebhook(ctx, own(c.var.caller.principal), c.req.valid('json')), 201));
+  router.openapi(create, async (c) => respondJson(c, await createWebhook(ctx, own(c.var.caller.principal), c.req.valid('json')), 201));
 
   const list = defineRoute(deps, 'secret', {
     method: 'get',
@@ -53,7 +54,7 @@ export function webhookRoutes(deps: AppDeps) {
     request: { query: ListWebhooksInput },
     responses: { 200: jsonResponse(WebhookPage, 'A page of endpoints'), ...errorResponses(400) },
   });
-  router.openapi(list, async (c) => c.json(await listWebhooks(ctx, own(c.var.caller.principal), c.req.valid('query')), 200));
+  router.openapi(list, async (c) => respondJson(c, await listWebhooks(ctx, own(c.var.caller.principal), c.req.valid('query')), 200));
 
   const remove = defineRoute(deps, 'secret', {
     method: 'delete',
@@ -65,7 +66,7 @@ export function webhookRoutes(deps: AppDeps) {
     request: { params: WebhookId },
     responses: { 200: jsonResponse(DeletedWebhook, 'The endpoint is removed'), ...errorResponses(404) },
   });
-  router.openapi(remove, async (c) => c.json(await deleteWebhook(ctx, own(c.var.caller.principal), c.req.valid('param').id), 200));
+  router.openapi(remove, async (c) => respondJson(c, await deleteWebhook(ctx, own(c.var.caller.principal), c.req.valid('param').id), 200));
 
   const deliveries = defineRoute(deps, 'secret', {
     method: 'get',
@@ -79,7 +80,7 @@ export function webhookRoutes(deps: AppDeps) {
     responses: { 200: jsonResponse(WebhookDeliveryPage, 'A page of deliveries'), ...errorResponses(400, 404) },
   });
   router.openapi(deliveries, async (c) =>
-    c.json(await listDeliveries(ctx, own(c.var.caller.principal), c.req.valid('param').id, c.req.valid('query')), 200),
+    respondJson(c, await listDeliveries(ctx, own(c.var.caller.principal), c.req.valid('param').id, c.req.valid('query')), 200),
   );
 
   const redeliver = defineRoute(deps, 'secret', {
@@ -94,7 +95,7 @@ export function webhookRoutes(deps: AppDeps) {
   });
   router.openapi(redeliver, async (c) => {
     const { id, eventId } = c.req.valid('param');
-    return c.json(await redeliverEvent(ctx, own(c.var.caller.principal), eventId, id), 200);
+    return respondJson(c, await redeliverEvent(ctx, own(c.var.caller.principal), eventId, id), 200);
   });
 
   return router;

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
-import { findAccountImport } from './get-import';
+import { findAccountImportView } from './get-import';
 import { ListRowsQuery } from './schemas';
 import { rowPageJson } from './views';
 
@@ -15,7 +15,7 @@ export const ROWS_PAGE_BYTES = 4 * 1024 * 1024;
  */
 export async function listRows(ctx: ServiceContext, accountId: string, importId: string, input: ListRowsQuery): Promise<string> {
   const { limit, cursor, sortBy, direction } = parseInput(ListRowsQuery, input);
-  const imported = await findAccountImport(ctx, accountId, importId);
+  const imported = await findAccountImportView(ctx, accountId, importId);
   const request: PageRequest<Record<string, never>, 'number'> = {
     scope: ['rows', accountId, imported.id],
     keyset: 'number',

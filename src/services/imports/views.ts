@@ -1,4 +1,4 @@
-import type { ImportListRow, ImportRow, StoredRow } from '../../db/store';
+import type { ImportListRow, ImportViewRow, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -20,7 +20,7 @@ export function toListItem(row: ImportListRow): ImportListItem {
 }
 
 /** The detail shape. */
-export function toDetail(row: ImportRow): ImportDetail {
+export function toDetail(row: ImportViewRow): ImportDetail {
   return {
     ...head(row),
     meta: parseJsonObject(row.meta),
@@ -43,7 +43,7 @@ export function listItemJson(row: ImportListRow): string {
 }
 
 /** toDetail's JSON text. */
-export function detailJson(row: ImportRow): string {
+export function detailJson(row: ImportViewRow): string {
   return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)}}`;
 }
 

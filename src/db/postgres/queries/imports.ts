@@ -1,7 +1,9 @@
+import type pg from 'pg';
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, PageQuery } from '../../store';
+import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
 import { environments, importRows, imports } from '../schema';
+import { cachedStatement } from '../../statement-cache';
 
 export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
   await db.insert(imports).values(row);
@@ -82,26 +84,72 @@ export async function findImport(db: PgExecutor, accountId: string, id: string):
 
 const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
 
+// Every detail and rows read: a named statement of the columns they need (see findApiKeyByHash).
+const IMPORT_VIEW = `SELECT id, account_id AS "accountId", environment_id AS "environmentId", template_id AS "templateId", status,
+  writer_node AS "writerNode", lease_until AS "leaseUntil", meta, file, file_id AS "fileId", end_user_id AS "endUserId",
+  end_user_email AS "endUserEmail", end_user_ip AS "endUserIp", imported_from AS "importedFrom", session_jti AS "sessionJti",
+  row_count AS "rowCount", cell_stats AS "cellStats", created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM imports WHERE account_id = $1 AND id = $2 AND status = 'complete'`;
+
+/** A complete import of the account, all but its originalSchema (the detail and rows reads). */
+export async function findImportView(pool: pg.Pool, accountId: string, id: string): Promise<ImportViewRow | undefined> {
+  return (await pool.query<ImportViewRow>({ name: 'import-view', text: IMPORT_VIEW, values: [accountId, id] })).rows[0];
+}
+
+// Building a query with drizzle costs more than running it: each query shape (sort, direction, cursor or not,
+// which filters are set) is built once with placeholders and prepared under a name of its own (node-postgres
+// parses it once per connection); a request only binds its values. As SQLite's queries/imports.ts.
+type QueryValues = { accountId: string; afterValue?: string; afterId?: string; environmentId?: string } & { [K in keyof ImportFilters]?: string };
+type Prepared<T> = { execute(values: QueryValues & { limit?: number }): Promise<T[]> };
+const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
+const filterShape = (filters: ImportFilters, named: string[] | undefined) =>
+  FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('') + (named?.length === 1 ? 'e' : '');
+const placeholder = (name: keyof QueryValues | 'limit') => sql.placeholder(name);
+/** A prepared statement's name (not SQL): one per query shape, a string of our own (no request value). */
+const statementName = (query: string, shape: string) => `${query}-${shape}`;
+const pageStatements = new WeakMap<PgExecutor, Map<string, Prepared<ImportListRow>>>();
+const countStatements = new WeakMap<PgExecutor, Map<string, Prepared<{ n: number }>>>();
+
+
+function queryValues(accountId: string, query: { filters: ImportFilters; after?: PageQuery['after'] }, named: string[] | undefined): QueryValues {
+  const values: QueryValues = { accountId, afterValue: query.after?.value, afterId: query.after?.id, environmentId: named?.length === 1 ? named[0] : undefined };
+  for (const key of FILTER_KEYS) if (query.filters[key]) values[key] = query.filters[key];
+  return values;
+}
+
 /** One keyset page of the account's complete imports matching the filters (never OFFSET). */
 export async function listImportPage(db: PgExecutor, accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]> {
-  const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
-  const conditions = await filterConditions(db, accountId, query.filters);
-  if (query.after) {
-    const position = sql`(${column}, ${imports.id})`;
-    const cursor = sql`(${query.after.value}, ${query.after.id})`;
-    conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
-  }
-  const order = query.direction === 'desc' ? desc : asc;
-  return await db
-    .select(listColumns)
-    .from(imports)
-    .where(and(...conditions))
-    .orderBy(order(column), order(imports.id))
-    .limit(query.limit);
+  const named = await namedEnvironments(db, accountId, query.filters);
+  if (named?.length === 0) return [];
+  const shape = `${query.orderBy}-${query.direction}-${query.after ? 1 : 0}-${filterShape(query.filters, named)}`;
+  const statement = cachedStatement(db, pageStatements, shape, () => {
+    const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;
+    const conditions = filterConditions(query.filters, named);
+    if (query.after) {
+      const position = sql`(${column}, ${imports.id})`;
+      const cursor = sql`(${placeholder('afterValue')}, ${placeholder('afterId')})`;
+      conditions.push(query.direction === 'desc' ? sql`${position} < ${cursor}` : sql`${position} > ${cursor}`);
+    }
+    const order = query.direction === 'desc' ? desc : asc;
+    return db
+      .select(listColumns)
+      .from(imports)
+      .where(and(...conditions))
+      .orderBy(order(column), order(imports.id))
+      .limit(placeholder('limit'))
+      .prepare(statementName('import-page', shape));
+  });
+  return await statement.execute({ ...queryValues(accountId, query, named), limit: query.limit });
 }
 
 export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
-  return (await db.select({ n: count() }).from(imports).where(and(...(await filterConditions(db, accountId, filters)))))[0]?.n ?? 0;
+  const named = await namedEnvironments(db, accountId, filters);
+  if (named?.length === 0) return 0;
+  const shape = filterShape(filters, named);
+  const statement = cachedStatement(db, countStatements, shape, () =>
+    db.select({ n: count() }).from(imports).where(and(...filterConditions(filters, named))).prepare(statementName('import-count', shape)),
+  );
+  return (await statement.execute(queryValues(accountId, { filters }, named)))[0]?.n ?? 0;
 }
 
 /** The newest complete imports of the account, in the overview's columns. */
@@ -134,23 +182,35 @@ export async function hideExpiredImports(db: PgExecutor, cutoff: string, limit: 
   return await hideImports(db, inArray(imports.id, ids));
 }
 
-async function filterConditions(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<SQL[]> {
-  const conditions: SQL[] = [eq(imports.accountId, accountId), eq(imports.status, 'complete')];
-  if (filters.templateId) conditions.push(eq(imports.templateId, filters.templateId));
-  if (filters.startDate) conditions.push(gte(imports.createdAt, filters.startDate));
-  if (filters.endDate) conditions.push(lt(imports.createdAt, filters.endDate));
+/**
+ * The ids of the account's environments named by the filter, deleted ones included (none: no such filter).
+ * Looked up first because compared with one known id PostgreSQL reads a page through the (account,
+ * environment, time) index in order; as a subquery it joined and sorted all of the environment's imports on
+ * every page (test/db/postgres-query-plans.test.ts). Several (a name deleted and reused) keep the subquery.
+ */
+async function namedEnvironments(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<string[] | undefined> {
+  if (!filters.environment) return undefined;
+  const named = await db
+    .select({ id: environments.id })
+    .from(environments)
+    .where(and(eq(environments.accountId, accountId), eq(environments.name, filters.environment)));
+  return named.map((e) => e.id);
+}
+
+/** The conditions of a filter shape, its values as placeholders (queryValues binds them). */
+function filterConditions(filters: ImportFilters, named: string[] | undefined): SQL[] {
+  const conditions: SQL[] = [eq(imports.accountId, placeholder('accountId')), eq(imports.status, 'complete')];
+  if (filters.templateId) conditions.push(eq(imports.templateId, placeholder('templateId')));
+  if (filters.startDate) conditions.push(gte(imports.createdAt, placeholder('startDate')));
+  if (filters.endDate) conditions.push(lt(imports.createdAt, placeholder('endDate')));
   // strpos() instead of LIKE: `%` and `_` in the filter are plain characters (SQLite's instr()).
-  if (filters.userEmail) conditions.push(sql`strpos(lower(${imports.endUserEmail}), lower(${filters.userEmail})) > 0`);
+  if (filters.userEmail) conditions.push(sql`strpos(lower(${imports.endUserEmail}), lower(${placeholder('userEmail')})) > 0`);
   if (filters.environment) {
-    // The environments of that name (deleted ones included) looked up first: compared with a known id,
-    // PostgreSQL reads the page through the (account, environment, time) index in order; as a subquery it
-    // joined and sorted all of the environment's imports on every page (test/db/postgres-query-plans.test.ts).
-    const named = await db
-      .select({ id: environments.id })
-      .from(environments)
-      .where(and(eq(environments.accountId, accountId), eq(environments.name, filters.environment)));
-    const ids = named.map((e) => e.id);
-    conditions.push(ids.length === 1 ? eq(imports.environmentId, ids[0]!) : inArray(imports.environmentId, ids));
+    conditions.push(
+      named?.length === 1
+        ? eq(imports.environmentId, placeholder('environmentId'))
+        : sql`${imports.environmentId} in (select id from environments where account_id = ${placeholder('accountId')} and name = ${placeholder('environment')})`,
+    );
   }
   return conditions;
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../open-database';
-import { preparedQuery } from '../prepared';
+import { preparedQuery, rawQuery } from '../prepared';
 import { apiKeys, environments, sessions } from '../schema';
 
 export type EnvironmentRow = typeof environments.$inferSelect;
@@ -47,11 +47,18 @@ export function activeKeysOf(db: Db, environmentIds: string[]): ApiKeyRow[] {
     .all();
 }
 
-const apiKeyByHash = preparedQuery((db) => db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder('hash'))).prepare());
+// Every authenticated request reads its key: a raw statement, its two non-text columns converted here.
+const apiKeyByHash = rawQuery((sqlite) =>
+  sqlite.prepare<[string], Omit<ApiKeyRow, 'active' | 'allowedOrigins'> & { active: number; allowedOrigins: string }>(
+    `SELECT id, account_id AS accountId, environment_id AS environmentId, kind, hash, prefix, active, allowed_origins AS allowedOrigins,
+       created_at AS createdAt, last_used_at AS lastUsedAt, deactivated_at AS deactivatedAt, expires_at AS expiresAt
+     FROM api_keys WHERE hash = ?`,
+  ),
+);
 
-/** Runs on every authenticated request, hence prepared once. */
 export function findApiKeyByHash(db: Db, hash: string): ApiKeyRow | undefined {
-  return apiKeyByHash(db).get({ hash });
+  const row = apiKeyByHash(db).get(hash);
+  return row && { ...row, active: row.active === 1, allowedOrigins: JSON.parse(row.allowedOrigins) as string[] };
 }
 
 export function setAllowedOrigins(db: Db, keyId: string, origins: string[]): void {

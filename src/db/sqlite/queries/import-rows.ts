@@ -12,6 +12,9 @@ interface RowStatements {
   insert: Database.Statement<[string, number, string]>;
   after: Database.Statement<[string, number, number], StoredRow>;
   before: Database.Statement<[string, number, number], StoredRow>;
+  /** [rowIndex, data, or null when the row's JSON is over the first parameter's bytes], raw. */
+  cappedAfter: Database.Statement<[number, string, number, number], [number, string | null]>;
+  cappedBefore: Database.Statement<[number, string, number, number], [number, string | null]>;
 }
 
 const cache = new WeakMap<Database.Database, RowStatements>();
@@ -27,6 +30,16 @@ function statements(sqlite: Database.Database): RowStatements {
       before: sqlite.prepare(
         'SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC LIMIT ?',
       ),
+      cappedAfter: sqlite
+        .prepare<[number, string, number, number], [number, string | null]>(
+          'SELECT row_index, CASE WHEN octet_length(data) <= ? THEN data END FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ?',
+        )
+        .raw(),
+      cappedBefore: sqlite
+        .prepare<[number, string, number, number], [number, string | null]>(
+          'SELECT row_index, CASE WHEN octet_length(data) <= ? THEN data END FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC LIMIT ?',
+        )
+        .raw(),
     };
     cache.set(sqlite, prepared);
   }
@@ -38,6 +51,12 @@ export function insertRowTexts(sqlite: Database.Database, importId: string, firs
   const insert = statements(sqlite).insert;
   for (let i = 0; i < texts.length; i++) insert.run(importId, first + i, texts[i]!);
 }
+
+// A chunk is read in one call (about a third cheaper than stepping a statement iterator row by row) when rows
+// of up to BATCH_ROW_BYTES each keep it within its byte budget (a rows page: 101 rows of 41 KiB; an export's
+// 1 000-row chunks are not); a row over its share of the budget comes back without its text, and the chunk
+// goes on from that row with the iterator, which stops reading once the budget is spent.
+const BATCH_ROW_BYTES = 16 * 1024;
 
 /**
  * Up to `limit` rows past `from` in row order (ascending: rowIndex > from; descending: rowIndex < from),
@@ -53,13 +72,29 @@ export function readRowChunk(
   limit: number,
   maxBytes: number,
 ): StoredRow[] {
-  const { after, before } = statements(sqlite);
+  const statement = statements(sqlite);
   const rows: StoredRow[] = [];
   let bytes = 0;
-  for (const row of (direction === 'asc' ? after : before).iterate(importId, from, limit)) {
+  /** Adds a row; false once the chunk is full. */
+  const take = (row: StoredRow) => {
     rows.push(row);
-    if (bytes >= maxBytes) break;
+    if (bytes >= maxBytes) return false;
     bytes += row.data.length;
+    return true;
+  };
+  let next = from;
+  const share = Math.floor(maxBytes / limit);
+  if (share >= BATCH_ROW_BYTES) {
+    const batch = (direction === 'asc' ? statement.cappedAfter : statement.cappedBefore).all(share, importId, from, limit);
+    for (const [rowIndex, data] of batch) {
+      if (data === null) break;
+      if (!take({ rowIndex, data })) return rows;
+      next = rowIndex;
+    }
+    if (rows.length === batch.length) return rows;
+  }
+  for (const row of (direction === 'asc' ? statement.after : statement.before).iterate(importId, next, limit - rows.length)) {
+    if (!take(row)) break;
   }
   return rows;
 }

@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
-import { preparedQuery } from '../prepared';
-import type { ImportFilters, PageQuery } from '../../store';
+import { preparedQuery, rawQuery } from '../prepared';
+import type { ImportFilters, ImportViewRow, PageQuery } from '../../store';
 import { imports } from '../schema';
+import { cachedStatement } from '../../statement-cache';
 
 export type ImportRow = typeof imports.$inferSelect;
 
@@ -97,6 +98,23 @@ export function findImport(db: Db, accountId: string, id: string): ImportRow | u
   return completeImportById(db).get({ accountId, id });
 }
 
+// Every detail and rows read: a raw statement of the columns they need (drizzle maps each of the twenty
+// columns per row; the originalSchema, up to 1 MiB, is left in the database).
+const importViewById = rawQuery((sqlite) =>
+  sqlite.prepare<[string, string], ImportViewRow>(
+    `SELECT id, account_id AS accountId, environment_id AS environmentId, template_id AS templateId, status, writer_node AS writerNode,
+       lease_until AS leaseUntil, meta, file, file_id AS fileId, end_user_id AS endUserId, end_user_email AS endUserEmail,
+       end_user_ip AS endUserIp, imported_from AS importedFrom, session_jti AS sessionJti, row_count AS rowCount,
+       cell_stats AS cellStats, created_at AS createdAt, updated_at AS updatedAt
+     FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`,
+  ),
+);
+
+/** A complete import of the account, all but its originalSchema. */
+export function findImportView(db: Db, accountId: string, id: string): ImportViewRow | undefined {
+  return importViewById(db).get(accountId, id);
+}
+
 /** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
 export type ImportListRow = Omit<ImportRow, 'originalSchema' | 'cellStats'>;
 
@@ -148,13 +166,6 @@ const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filter
 const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListRow[] }>>();
 const countStatements = new WeakMap<Db, Map<string, { get(values: QueryValues): { n: number } | undefined }>>();
 
-function cachedStatement<T>(db: Db, caches: WeakMap<Db, Map<string, T>>, shape: string, prepare: () => T): T {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  let statement = cache.get(shape);
-  if (!statement) cache.set(shape, (statement = prepare()));
-  return statement;
-}
 
 function buildPageQuery(db: Db, param: Param, query: ImportPageQuery, limit: number | Placeholder) {
   const column = query.orderBy === 'createdAt' ? imports.createdAt : imports.updatedAt;

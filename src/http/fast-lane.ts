@@ -1,0 +1,147 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { newRequestId } from '../core/ids';
+import { authenticateKey } from '../services/auth';
+import { ServiceError } from '../services/errors';
+import { getImportJson, listRows } from '../services/imports';
+import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
+import type { AppDeps } from './env';
+import { errorAnswer, toServiceError } from './errors';
+import { requestRecorder } from './metrics/request-metrics';
+import { logRequest, logsRequests } from './middleware/request-log';
+import { limitKeyRate } from './middleware/rate-limit';
+import { commonHeaders } from './respond';
+
+// The two hottest reads, GET /v1/imports/{id} and its rows page, answered without Hono: its router, context,
+// four async middleware layers and Response objects cost about as much as the read itself (bench/read-ab.ts).
+// The lane calls the same service functions and renders the same headers and JSON as the Hono routes
+// (routes/imports.ts), and only takes the plain success case: anything else (another method or path, HEAD,
+// an Origin, a body, a conditional or unusual request, a refused key, an unknown import, a bad cursor, ...)
+// is handed to the Hono app untouched, before the lane has counted or answered anything.
+
+/** The Hono routes these requests would take (metrics label them by route template). */
+const DETAIL_ROUTE = '/v1/imports/:importId';
+const ROWS_ROUTE = '/v1/imports/:importId/rows';
+
+// An import id of the route's accepted length, in characters that need no decoding; query values likewise.
+const READ_PATH = /^\/v1\/imports\/([A-Za-z0-9_-]{1,100})(\/rows)?(?:\?(.*))?$/;
+const PLAIN_VALUE = /^[A-Za-z0-9_-]*$/;
+const ROWS_PARAMETERS = new Set(['limit', 'cursor', 'sortBy', 'direction']);
+// What node-server needs to build the request URL the Hono path would see.
+const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
+// Headers whose presence changes what the Hono path answers or how: left to it.
+const HANDED_OVER_HEADERS = ['origin', 'content-length', 'transfer-encoding', 'if-none-match', 'if-modified-since', 'expect'];
+
+/** Wraps the Hono app's Node listener with the lane for the hot reads. */
+export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListener {
+  const { ctx, logger } = deps;
+  const record = deps.metrics ? requestRecorder(deps.metrics) : undefined;
+  const log = logsRequests(ctx.config.logLevel);
+
+  async function answer(incoming: IncomingMessage, outgoing: ServerResponse, read: Read, key: string): Promise<void> {
+    const started = performance.now();
+    const served = await readOrUndefined(read, key);
+    // Nothing counted or answered yet: the Hono path answers (and counts) whatever the lane does not take.
+    if (!served) return hono(incoming, outgoing);
+    const { text, keyId } = served;
+    const requestId = newRequestId();
+    const headers = commonHeaders(requestId);
+    let status: number;
+    let body: string;
+    // Counted last, once the answer is known to be a success: past the limit it is the lane's to answer.
+    try {
+      await limitKeyRate(ctx, keyId, (name, value) => (headers[name] = value));
+      status = 200;
+      body = text;
+    } catch (error) {
+      const refused = errorAnswer(toServiceError(error, logger, requestId), requestId);
+      Object.assign(headers, refused.headers);
+      status = refused.status;
+      body = JSON.stringify(refused.body);
+    }
+    headers['Content-Type'] = 'application/json';
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+    outgoing.writeHead(status, headers);
+    outgoing.end(body);
+    const route = read.rows ? ROWS_ROUTE : DETAIL_ROUTE;
+    record?.('GET', route, status, started);
+    if (log) logRequest(logger, 'GET', read.path, status, started, requestId);
+  }
+
+  /** The read's JSON text for a Secret Key, or undefined for anything else (refused key, unknown import, bad query). */
+  async function readOrUndefined(read: Read, key: string): Promise<{ text: string; keyId: string } | undefined> {
+    try {
+      const principal = await authenticateKey(ctx, key);
+      if (principal.kind !== 'secret') return undefined;
+      const { accountId, keyId } = principal;
+      return { text: read.rows ? await listRows(ctx, accountId, read.importId, read.query) : await getImportJson(ctx, accountId, read.importId), keyId };
+    } catch {
+      return undefined;
+    }
+  }
+
+  return (incoming, outgoing) => {
+    const read = incoming.method === 'GET' ? plainRead(incoming) : undefined;
+    const key = read && secretKeyOf(incoming);
+    if (!read || !key) return hono(incoming, outgoing);
+    answer(incoming, outgoing, read, key).catch((error: unknown) => {
+      // Logged with its request id, answered in the one error shape (internal_error), as the app's onError does.
+      const requestId = newRequestId();
+      const failed = errorAnswer(toServiceError(error, logger, requestId), requestId);
+      if (outgoing.headersSent) return void outgoing.end();
+      outgoing.writeHead(failed.status, { ...commonHeaders(requestId), ...failed.headers, 'Content-Type': 'application/json' });
+      outgoing.end(JSON.stringify(failed.body));
+    });
+  };
+}
+
+interface Read {
+  path: string;
+  importId: string;
+  rows: boolean;
+  query: Record<string, string>;
+}
+
+/** The read a plain request asks for, or undefined for anything the lane leaves to Hono. */
+function plainRead(incoming: IncomingMessage): Read | undefined {
+  const match = READ_PATH.exec(incoming.url ?? '');
+  if (!match) return undefined;
+  const headers = incoming.headers;
+  if (headers.host === undefined || !PLAIN_HOST.test(headers.host)) return undefined;
+  for (const name of HANDED_OVER_HEADERS) if (headers[name] !== undefined) return undefined;
+  const [, importId, rows, search] = match;
+  const path = search === undefined ? match[0] : match[0].slice(0, -(search.length + 1));
+  if (!rows) return search === undefined ? { path, importId: importId!, rows: false, query: {} } : undefined;
+  const query = search === undefined ? {} : rowsQuery(search);
+  return query && { path, importId: importId!, rows: true, query };
+}
+
+/** The rows page's parameters, each at most once with a value that needs no decoding; else undefined. */
+function rowsQuery(search: string): Record<string, string> | undefined {
+  const query: Record<string, string> = {};
+  for (const pair of search.split('&')) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at);
+    const value = pair.slice(at + 1);
+    if (at < 0 || !ROWS_PARAMETERS.has(name) || name in query || !PLAIN_VALUE.test(value)) return undefined;
+    query[name] = value;
+  }
+  return query;
+}
+
+/** The Secret Key of a request that presents exactly one credential, in one Authorization header. */
+function secretKeyOf(incoming: IncomingMessage): string | undefined {
+  const authorization = incoming.headers.authorization;
+  if (authorization === undefined || incoming.headers[PUBLIC_KEY_HEADER.toLowerCase()] !== undefined) return undefined;
+  // Node keeps the first of repeated Authorization headers, the Hono path sees them joined: left to it.
+  let seen = 0;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') seen++;
+  if (seen !== 1) return undefined;
+  try {
+    const presented = presentedKey(authorization, undefined);
+    return presented?.value.startsWith('sk_') ? presented.value : undefined;
+  } catch (error) {
+    if (error instanceof ServiceError) return undefined;
+    throw error;
+  }
+}

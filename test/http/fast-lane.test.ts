@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../src/core/logger';
+import { createApp } from '../../src/http/app';
+import { withFastLane } from '../../src/http/fast-lane';
+import { createMetrics, type ImportdMetrics } from '../../src/http/metrics/registry';
+import { startServer, type RunningServer } from '../../src/http/server';
+import { rollEnvironmentKey } from '../../src/services/environments';
+import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { contactRows, createImportOk } from '../imports/helpers';
+
+// The fast lane answers GET /v1/imports/{id} and its rows page before Hono. Two real servers on one database,
+// one with the lane and one without, get the same requests (each with keys of its own environment, so rate
+// limits count apart): every answer must be the same, byte for byte, but for the date and the request id;
+// the lane must have answered the successes itself and handed everything else to Hono; metrics and the
+// request log must see the same requests.
+
+const RATE_LIMIT = 40;
+
+interface Served {
+  server: RunningServer;
+  url: string;
+  metrics: ImportdMetrics;
+  logs: string[];
+  /** Requests that reached the Hono app. */
+  honoRequests: string[];
+}
+
+async function serve(h: Harness, lane: boolean): Promise<Served> {
+  const logs: string[] = [];
+  const logger = createLogger('info', (line) => logs.push(line));
+  const metrics = createMetrics(h.ctx);
+  const deps = { ctx: h.ctx, logger, metrics };
+  const honoRequests: string[] = [];
+  const counted = (app: RequestListener): RequestListener => (incoming, outgoing) => {
+    honoRequests.push(`${incoming.method} ${incoming.url}`);
+    return app(incoming, outgoing);
+  };
+  const wrap = lane ? (app: RequestListener) => withFastLane(deps, counted(app)) : counted;
+  const server = await startServer(createApp(deps).fetch, { ...h.ctx.config, host: '127.0.0.1', port: 0 }, logger, wrap);
+  return { server, url: `http://127.0.0.1:${server.port}`, metrics, logs, honoRequests };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function send(served: Served, method: string, path: string, headers: Record<string, string>): Promise<Answer> {
+  const response = await fetch(`${served.url}${path}`, { method, headers });
+  const body = await response.text();
+  const kept: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'date' && name !== 'x-request-id') kept[name] = value;
+  });
+  return { status: response.status, headers: kept, body: body.replace(/"requestId":"req_[A-Za-z0-9_-]+"/, '"requestId":"req_"') };
+}
+
+describe('fast lane: the same answers as the Hono routes', () => {
+  let h: Harness;
+  let on: Served;
+  let off: Served;
+  let envOn: TestEnvironment;
+  let envOff: TestEnvironment;
+  let importId: string;
+  let otherImportId: string;
+  let revokedOn: string;
+  let revokedOff: string;
+
+  before(async () => {
+    // A clock that stands still: both servers count into the same rate-limit window.
+    h = await createHarness({ clock: testClock(), config: { IMPORTD_RATE_LIMIT: String(RATE_LIMIT) } });
+    envOn = await createTestEnvironment(h, { name: 'lane-on' });
+    envOff = await createTestEnvironment(h, { name: 'lane-off' });
+    const writer = await createTestEnvironment(h, { name: 'writer' });
+    importId = (await createImportOk(h, writer, { rows: contactRows(250) })).id;
+    const other = await createTestEnvironment(h, { account: 'other' });
+    otherImportId = (await createImportOk(h, other, { rows: contactRows(3) })).id;
+    const revoked = async (env: TestEnvironment) => {
+      const scope = { accountId: env.accountId };
+      const first = await createTestEnvironment(h, { name: `${env.name}-revoked` });
+      await rollEnvironmentKey(h.ctx, scope, first.name, { kind: 'secret' });
+      return first.secretKey;
+    };
+    revokedOn = await revoked(envOn);
+    revokedOff = await revoked(envOff);
+    on = await serve(h, true);
+    off = await serve(h, false);
+  });
+  after(async () => {
+    await on?.server.close();
+    await off?.server.close();
+    await h?.close();
+  });
+
+  /** Sends one request to both servers (each with its own environment's keys) and compares the answers. */
+  async function both(method: string, path: (env: TestEnvironment) => string, headers: (env: TestEnvironment, revoked: string) => Record<string, string>) {
+    const fromOn = await send(on, method, path(envOn), headers(envOn, revokedOn));
+    const fromOff = await send(off, method, path(envOff), headers(envOff, revokedOff));
+    assert.deepEqual(fromOn, fromOff, `${method} ${path(envOn)}`);
+    return fromOn;
+  }
+  const secret = (env: TestEnvironment) => ({ Authorization: `Bearer ${env.secretKey}` });
+
+  it('answers the successes itself, the same bytes as Hono', async () => {
+    const before = on.honoRequests.length;
+    const detail = await both('GET', () => `/v1/imports/${importId}`, secret);
+    assert.equal(detail.status, 200);
+    assert.equal(JSON.parse(detail.body).id, importId);
+    const first = await both('GET', () => `/v1/imports/${importId}/rows?limit=100`, secret);
+    assert.equal(first.status, 200);
+    const { nextCursor } = JSON.parse(first.body).pagination.paging;
+    assert.ok(nextCursor);
+    const successes = [
+      `/v1/imports/${importId}/rows`,
+      `/v1/imports/${importId}/rows?limit=2&cursor=${nextCursor}`,
+      `/v1/imports/${importId}/rows?cursor=${nextCursor}&limit=100`,
+      `/v1/imports/${importId}/rows?sortBy=rowIndex&direction=desc&limit=3`,
+    ];
+    for (const path of successes) assert.equal((await both('GET', () => path, secret)).status, 200, path);
+    // Each answer carries the rate-limit state, counted once per request.
+    assert.equal(detail.headers['ratelimit-remaining'], String(RATE_LIMIT - 1));
+    assert.equal(on.honoRequests.length, before, 'no success went through Hono');
+  });
+
+  it('hands every other request to Hono, which answers as without the lane', async () => {
+    const cases: [string, (env: TestEnvironment) => string, (env: TestEnvironment, revoked: string) => Record<string, string>, number][] = [
+      ['GET', () => `/v1/imports/${importId}`, () => ({}), 401],
+      ['GET', () => `/v1/imports/${importId}`, () => ({ Authorization: 'Bearer sk_unknown00000000000000000000000000' }), 401],
+      ['GET', () => `/v1/imports/${importId}`, () => ({ Authorization: 'Basic abc' }), 401],
+      ['GET', () => `/v1/imports/${importId}/rows`, (_, revoked) => ({ Authorization: `Bearer ${revoked}` }), 401],
+      ['GET', () => `/v1/imports/${importId}`, (env) => ({ Authorization: `Bearer ${env.publicKey}`, Origin: env.origin }), 403],
+      ['GET', () => `/v1/imports/${importId}`, (env) => ({ 'X-Public-Key': env.publicKey, Origin: env.origin }), 403],
+      ['GET', () => `/v1/imports/${importId}`, (env) => ({ ...secret(env), Origin: 'https://app.example.com' }), 403],
+      ['GET', () => `/v1/imports/${otherImportId}`, secret, 404],
+      ['GET', () => `/v1/imports/${otherImportId}/rows`, secret, 404],
+      ['GET', () => '/v1/imports/00000000-0000-7000-8000-000000000000', secret, 404],
+      ['GET', () => `/v1/imports/${'x'.repeat(101)}`, secret, 400],
+      ['GET', () => `/v1/imports/${'x'.repeat(101)}/rows`, secret, 400],
+      ['GET', () => '/v1/imports/a%20b', secret, 404],
+      ['GET', () => `/v1/imports/${importId}/`, secret, 405],
+      ['GET', () => `/v1/imports/${importId}?x=1`, secret, 200],
+      ['GET', () => `/v1/imports/${importId}/rows?cursor=abc`, secret, 400],
+      ['GET', () => `/v1/imports/${importId}/rows?limit=0`, secret, 400],
+      ['GET', () => `/v1/imports/${importId}/rows?limit=101`, secret, 400],
+      ['GET', () => `/v1/imports/${importId}/rows?limit=ten`, secret, 400],
+      ['GET', () => `/v1/imports/${importId}/rows?limit=1&limit=2`, secret, 200],
+      ['GET', () => `/v1/imports/${importId}/rows?limit=%32`, secret, 200],
+      ['GET', () => `/v1/imports/${importId}/rows?sortBy=name`, secret, 400],
+      ['GET', () => `/v1/imports/${importId}/rows?other=1`, secret, 200],
+      ['HEAD', () => `/v1/imports/${importId}`, secret, 200],
+      ['GET', () => `/v1/imports/${importId}`, (env) => ({ ...secret(env), 'If-None-Match': '"x"' }), 200],
+      ['POST', () => `/v1/imports/${importId}`, secret, 405],
+    ];
+    for (const [method, path, headers, status] of cases) {
+      const before = on.honoRequests.length;
+      const answer = await both(method, path, headers);
+      assert.equal(answer.status, status, `${method} ${path(envOn)}: ${answer.body}`);
+      assert.equal(on.honoRequests.length, before + 1, `${method} ${path(envOn)} went through Hono`);
+    }
+  });
+
+  it('metrics and the request log see the same requests', () => {
+    const counts = async (served: Served) =>
+      (await served.metrics.registry.getSingleMetricAsString('importd_http_request_duration_seconds'))
+        .split('\n')
+        .filter((line) => line.startsWith('importd_http_request_duration_seconds_count'));
+    const requests = (served: Served) =>
+      served.logs
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.msg === 'request')
+        .map((line) => `${line.method} ${line.path} ${line.status}`);
+    return (async () => {
+      const fromOn = await counts(on);
+      assert.deepEqual(fromOn, await counts(off));
+      assert.ok(fromOn.some((line) => line.includes('route="/v1/imports/:importId"') && line.includes('status="200"')));
+      assert.ok(fromOn.some((line) => line.includes('route="/v1/imports/:importId/rows"') && line.includes('status="200"')));
+      assert.deepEqual(requests(on), requests(off));
+      assert.ok(requests(on).length > 30, `${requests(on).length} request lines`);
+    })();
+  });
+
+  it('past the rate limit: the same 429 from the lane as from Hono, counted the same', async () => {
+    let last: Answer | undefined;
+    for (let i = 0; i < RATE_LIMIT; i++) last = await both('GET', () => `/v1/imports/${importId}`, secret);
+    assert.equal(last?.status, 429);
+    assert.equal(last?.headers['ratelimit-remaining'], '0');
+    assert.ok(last?.headers['retry-after']);
+    assert.equal(JSON.parse(last!.body).error.code, 'rate_limited');
+    const limited = async (served: Served) => (await served.metrics.registry.getSingleMetricAsString('importd_rate_limited_requests_total')).split('\n').at(-1);
+    assert.deepEqual(await limited(on), await limited(off));
+  });
+});
