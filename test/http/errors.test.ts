@@ -31,6 +31,13 @@ describe('error model', () => {
     await expectShape(await call(h, 'GET', '/'), 404, 'not_found');
   });
 
+  it('answers a served path with a trailing slash with 404, as the router does for every method (not 405)', async () => {
+    for (const method of ['GET', 'DELETE', 'POST']) {
+      await expectShape(await call(h, method, '/v1/environments/', { key: env.secretKey }), 404, 'not_found');
+      await expectShape(await call(h, method, '/v1/imports/00000000-0000-7000-8000-000000000000/', { key: env.secretKey }), 404, 'not_found');
+    }
+  });
+
   it('answers a wrong method with 405 and Allow', async () => {
     const response = await call(h, 'DELETE', '/v1/environments', { key: env.secretKey });
     assert.match(response.headers.get('Allow') ?? '', /GET/);

@@ -140,7 +140,7 @@ describe('fast lane: the same answers as the Hono routes', () => {
       ['GET', () => `/v1/imports/${'x'.repeat(101)}`, secret, 400],
       ['GET', () => `/v1/imports/${'x'.repeat(101)}/rows`, secret, 400],
       ['GET', () => '/v1/imports/a%20b', secret, 404],
-      ['GET', () => `/v1/imports/${importId}/`, secret, 405],
+      ['GET', () => `/v1/imports/${importId}/`, secret, 404],
       ['GET', () => `/v1/imports/${importId}?x=1`, secret, 200],
       ['GET', () => `/v1/imports/${importId}/rows?cursor=abc`, secret, 400],
       ['GET', () => `/v1/imports/${importId}/rows?limit=0`, secret, 400],

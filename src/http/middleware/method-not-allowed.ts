@@ -9,7 +9,9 @@ export function allowedMethodsOf(app: Hono<any>): (path: string) => string[] {
       .filter((route) => route.method !== 'ALL')
       .map((route) => ({
         method: route.method,
-        pattern: new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}/?$`),
+        // Exactly the paths the router serves (strict: no trailing slash), so a path it does not serve for any
+        // method is a 404, never a 405 naming methods that would not reach a route either.
+        pattern: new RegExp(`^${route.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}$`),
       }));
     return [...new Set(table.filter((entry) => entry.pattern.test(path)).map((entry) => entry.method))];
   };
