@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
-import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
+import { ParsePool, parseWorkerScript } from '../../src/services/imports/parse-pool';
 import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
@@ -103,7 +103,7 @@ describe('large JSON bodies, parsed by the worker thread', () => {
 
 describe('ParsePool', () => {
   it('answers jobs in order, each with its own rows, and releases a discarded one', async () => {
-    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
+    const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS);
     try {
       const body = (n: number) => new TextEncoder().encode(JSON.stringify({ meta: { n }, rows: contactRows(n) }));
       const [a, b] = await Promise.all([pool.parse(body(1200)), pool.parse(body(700))]);
@@ -119,7 +119,7 @@ describe('ParsePool', () => {
   });
 
   it('keeps at most SLICES_IN_FLIGHT slices waiting however far ahead the worker could run', async () => {
-    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
+    const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS);
     try {
       const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 12) })));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -135,7 +135,7 @@ describe('ParsePool', () => {
 
   it('a thread that dies fails only its own job: a job parsed beside it completes', async () => {
     const poison = new TextEncoder().encode('{"rows":[]}      ');
-    const script = siblingWorkerScript() as { file: string };
+    const script = parseWorkerScript() as { file: string };
     // The real worker, plus a listener that kills the thread when it is handed the poison body.
     const source = `require('node:worker_threads').parentPort.on('message', (m) => { if (m.body.byteLength === ${poison.byteLength}) process.exit(7); });
 require(${JSON.stringify(script.file)});`;

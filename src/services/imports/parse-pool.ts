@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Limits } from '../../config/config';
+import { siblingWorkerScript, type WorkerScript } from '../../core/worker-script';
 import { ServiceError } from '../errors';
 import type { CheckedRows } from './import-writer';
 import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
@@ -12,19 +12,8 @@ export const MAX_PARSE_THREADS = 4;
 /** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
 export const PARSE_IN_WORKER_BYTES = 512 * 1024;
 
-/** Where the worker's code comes from: a file next to this module, or source text (inside the executable). */
-export type WorkerScript = { file: string } | { source: string };
-
-/**
- * The bundled worker, build/parse-worker.cjs (scripts/build.mjs; `npm test` builds first): beside the bundle
- * that runs this module, or found from the source tree when run from source, since a worker thread does not
- * inherit the TypeScript loader of its parent.
- */
-export function siblingWorkerScript(): WorkerScript {
-  // __filename, not __dirname: tsx's loader defines the first reliably, not the second.
-  const folder = path.dirname(__filename);
-  return { file: __filename.endsWith('.ts') ? path.resolve(folder, '..', '..', '..', 'build', 'parse-worker.cjs') : path.join(folder, 'parse-worker.cjs') };
-}
+/** The bundled parse worker, build/parse-worker.cjs. */
+export const parseWorkerScript = (): WorkerScript => siblingWorkerScript('parse-worker.cjs');
 
 export interface ParsedImportBody {
   meta: unknown;

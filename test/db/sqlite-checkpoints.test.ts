@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { siblingWorkerScript } from '../../src/core/worker-script';
+import { IN_COMMIT_CHECKPOINT_PAGES } from '../../src/db/sqlite/checkpoints';
+import { openDatabase } from '../../src/db/sqlite/open-database';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'importd-checkpoints-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const checkpointWorker = siblingWorkerScript('checkpoint-worker.cjs');
+const autocheckpoint = (storage: ReturnType<typeof openDatabase>) => storage.sqlite.pragma('wal_autocheckpoint', { simple: true });
+
+/** `commits` commits of 100 setting values of 1 KiB. */
+function write(storage: ReturnType<typeof openDatabase>, commits: number): void {
+  const insert = storage.sqlite.prepare('INSERT INTO settings (key, value) VALUES (?, ?)');
+  const value = 'x'.repeat(1024);
+  const commit = storage.sqlite.transaction((first: number) => {
+    for (let i = first; i < first + 100; i++) insert.run(`k${i}`, value);
+  });
+  for (let c = 0; c < commits; c++) commit(c * 100);
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 20_000; !condition(); ) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('checkpoints of the serving connection', () => {
+  it('run on a thread of their own: no commit checkpoints, yet the pages reach the database file', async () => {
+    const file = path.join(dir, 'thread.db');
+    const storage = openDatabase(file, { checkpointWorker });
+    try {
+      assert.equal(autocheckpoint(storage), 0);
+      const before = statSync(file).size;
+      write(storage, 40);
+      await until(() => statSync(file).size >= before + 4_000 * 1024, 'the rows checkpointed into the database file');
+    } finally {
+      await storage.close();
+    }
+    // The last connection closed checkpointed the rest and removed the WAL; every row is in the file.
+    assert.equal(existsSync(`${file}-wal`), false);
+    const again = openDatabase(file);
+    assert.equal(again.sqlite.prepare("SELECT count(*) FROM settings WHERE key LIKE 'k%'").pluck().get(), 4_000);
+    again.close();
+  });
+
+  it('go back into commits when the thread fails', async () => {
+    const storage = openDatabase(path.join(dir, 'failed.db'), { checkpointWorker: { source: 'throw new Error("no checkpoints here")' } });
+    try {
+      await until(() => autocheckpoint(storage) === IN_COMMIT_CHECKPOINT_PAGES, 'commit checkpoints restored');
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('stay in commits for every other connection (CLI commands, tests)', () => {
+    const storage = openDatabase(path.join(dir, 'plain.db'));
+    assert.equal(autocheckpoint(storage), IN_COMMIT_CHECKPOINT_PAGES);
+    storage.close();
+  });
+});
