@@ -19,8 +19,9 @@ const counts = async () => ({
   imports: (await h.sql('SELECT count(*) AS n FROM imports'))[0]!.n,
   rows: (await h.sql('SELECT count(*) AS n FROM import_rows'))[0]!.n,
 });
-/** A body large enough to be parsed by the worker. */
-const largeRows = () => contactRows(20_000);
+/** A body large enough to be parsed by the worker: 20 000 rows, each padded to share the threshold. */
+const PAD = 'x'.repeat(Math.ceil(PARSE_IN_WORKER_BYTES / 20_000));
+const largeRows = () => contactRows(20_000).map((row) => ({ ...row, note: PAD }));
 
 describe('large JSON bodies, parsed by the worker thread', () => {
   it('are stored exactly, with the statistics of every row', async () => {
@@ -38,8 +39,9 @@ describe('large JSON bodies, parsed by the worker thread', () => {
       { key: 'name', type: 'string', count: 20_000 },
       { key: 'email', type: 'email', count: 20_000 },
       { key: 'age', type: 'number', count: 20_000 },
+      { key: 'note', type: 'string', count: 20_000 },
     ]);
-    assert.equal(detail.cellStats.totalCells, 60_000);
+    assert.equal(detail.cellStats.totalCells, 80_000);
   });
 
   const failures: [string, () => string | Uint8Array, string, RegExp][] = [
@@ -98,6 +100,27 @@ describe('large JSON bodies, parsed by the worker thread', () => {
   it('keep serving after a failed parse (the worker survives errors)', async () => {
     const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: JSON.stringify({ meta: { schemaKey: 'after' }, rows: largeRows() }) });
     assert.equal(response.status, 201);
+  });
+});
+
+describe('small JSON bodies', () => {
+  it('up to PARSE_IN_WORKER_BYTES (a 2 MB, 10 000-row import) are parsed on the request thread, never handed to a thread', async () => {
+    const pool = h.ctx.parsePool;
+    const parse = pool.parse.bind(pool);
+    let handedOver = 0;
+    pool.parse = async (body) => (handedOver++, await parse(body));
+    try {
+      const rows = contactRows(10_000).map((row) => ({ ...row, note: 'x'.repeat(150) }));
+      const rawBody = JSON.stringify({ meta: { schemaKey: 'small' }, rows });
+      assert.ok(rawBody.length > 2_000_000 && rawBody.length < PARSE_IN_WORKER_BYTES);
+      const created = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody }));
+      assert.equal(created.rowCount, 10_000);
+      assert.equal(handedOver, 0);
+      const stored = (await h.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', created.id)).map((row) => row.data);
+      assert.deepEqual(stored, rows.map((row) => JSON.stringify(row)));
+    } finally {
+      pool.parse = parse;
+    }
   });
 });
 

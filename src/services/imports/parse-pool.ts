@@ -9,8 +9,14 @@ import type { CellStats } from './schemas';
 /** Threads parsing at once, at most: more bodies wait their turn (their bytes are already in memory). */
 export const MAX_PARSE_THREADS = 4;
 
-/** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
-export const PARSE_IN_WORKER_BYTES = 512 * 1024;
+/**
+ * Bodies from this size on are parsed by the worker; smaller ones are parsed on the request thread, slice by
+ * slice between the writes, which costs less: a thread start and the copy of every checked slice back cost
+ * the server ~60 ms of CPU per import, more than 10 000 rows (2 MB) take to parse, and 30 000 rows (6 MB)
+ * were still stored faster without the worker on the loaded 2-core machine (bench/ingest-ab.ts). A large body
+ * gains from parsing beside the writes.
+ */
+export const PARSE_IN_WORKER_BYTES = 4 * 1024 * 1024;
 
 /** The bundled parse worker, build/parse-worker.cjs. */
 export const parseWorkerScript = (): WorkerScript => siblingWorkerScript('parse-worker.cjs');
