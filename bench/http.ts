@@ -20,7 +20,7 @@ export async function request(api: Api, method: string, path: string, body?: str
 }
 
 /** Wall time of a request, body fully read. */
-export async function timed(api: Api, method: string, path: string, body?: string, contentType?: string): Promise<{ ms: number; text: string }> {
+export async function timed(api: Api, method: string, path: string, body?: string | Uint8Array, contentType?: string): Promise<{ ms: number; text: string }> {
   const started = performance.now();
   const response = await request(api, method, path, body, contentType);
   const text = await response.text();

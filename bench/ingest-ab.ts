@@ -56,7 +56,7 @@ function post(url: string, key: string, body: Buffer): Promise<number> {
     // Warm-up: the first POST of each server prepares its statements and starts its worker.
     for (const server of servers) await post(server.url, server.key, body);
     for (let r = 0; r < rounds; r++) {
-      times[0]!.push(ingestFloor(floor, body.toString(), `floor-${r}`));
+      times[0]!.push(ingestFloor(floor, body, `floor-${r}`));
       for (const [i, server] of servers.entries()) {
         const before = cpuMs(server.pid);
         times[i + 1]!.push(await post(server.url, server.key, body));
