@@ -47,15 +47,19 @@ export function ingestFloor(s: Scratch, body: Uint8Array, importId: string): num
   });
 }
 
-/** NDJSON text chunk by chunk: split into lines, JSON.parse each, insert every row in one transaction. */
-export function ndjsonFloor(s: Scratch, chunks: Iterable<string>, importId: string): number {
+/**
+ * NDJSON bytes chunk by chunk (each ends a line): decoded, split into lines, JSON.parse each, insert every row
+ * in one transaction.
+ */
+export function ndjsonFloor(s: Scratch, chunks: Iterable<Uint8Array>, importId: string): number {
   const insert = s.db.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)');
   const id = storedId(importId);
+  const decoder = new TextDecoder();
   return time(() => {
     let index = 0;
     s.db.transaction(() => {
       for (const chunk of chunks) {
-        for (const line of chunk.split('\n')) if (line !== '') insert.run(id, index++, JSON.stringify(JSON.parse(line)));
+        for (const line of decoder.decode(chunk).split('\n')) if (line !== '') insert.run(id, index++, JSON.stringify(JSON.parse(line)));
       }
     })();
   });

@@ -259,7 +259,7 @@ async function bigImport(dir: string) {
     const served = performance.now() - started;
     const floor = scratch();
     function* ndjsonChunks() {
-      for (let first = 0; first < rows; first += 10_000) yield `${makeRows(10_000, first).map((row) => JSON.stringify(row)).join('\n')}\n`;
+      for (let first = 0; first < rows; first += 10_000) yield Buffer.from(`${makeRows(10_000, first).map((row) => JSON.stringify(row)).join('\n')}\n`);
     }
     // The floor's rows are generated inside its timing as the server's are sent: both pay the generation.
     const raw = ndjsonFloor(floor, ndjsonChunks(), 'floor-1m');
