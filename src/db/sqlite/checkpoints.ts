@@ -6,6 +6,9 @@ import type { WorkerScript } from '../../core/worker-script';
 export interface CheckpointWorkerData {
   file: string;
   intervalMs: number;
+  walLimitPages: number;
+  /** Int32Array over it: [RESTARTING]. */
+  control: SharedArrayBuffer;
   /** The addon's file when it cannot be required (inside the executable). */
   addonFile?: string;
 }
@@ -20,7 +23,22 @@ export const IN_COMMIT_CHECKPOINT_PAGES = 100;
 /** How often the checkpoint thread copies the WAL into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 100;
 
+/**
+ * WAL pages past which the thread makes the WAL start over. SQLite does so only when a write begins with
+ * every page already copied, which a thread copying beside a long stream of commits never sees (a 1M-row
+ * import grew the WAL to 490 MB), and a checkpoint that waits for the writer loses every race to a writer
+ * that commits slice after slice. So past this size the thread raises a flag that long writers wait on
+ * (asynchronously: the event loop keeps serving) before their next commit, copies the last pages with
+ * RESTART, and lowers it; `journal_size_limit` truncates the file back to this size.
+ */
+export const WAL_LIMIT_PAGES = 16_384;
+
+/** Index of the flag in the shared control array: 1 while the thread restarts the WAL. */
+export const RESTARTING = 0;
+
 export interface Checkpointer {
+  /** Resolves at once, or once the thread has restarted the WAL (at most a second): awaited before each slice of a long write. */
+  pause(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -31,7 +49,14 @@ export interface Checkpointer {
  * is in the WAL either way (synchronous = NORMAL), and a checkpoint fsyncs wherever it runs.
  */
 export function startCheckpointer(sqlite: Database.Database, file: string, script: WorkerScript, addonFile?: string): Checkpointer {
-  const workerData: CheckpointWorkerData = { file, intervalMs: CHECKPOINT_INTERVAL_MS, ...(addonFile && { addonFile }) };
+  const control = new Int32Array(new SharedArrayBuffer(4));
+  const workerData: CheckpointWorkerData = {
+    file,
+    intervalMs: CHECKPOINT_INTERVAL_MS,
+    walLimitPages: WAL_LIMIT_PAGES,
+    control: control.buffer as SharedArrayBuffer,
+    ...(addonFile && { addonFile }),
+  };
   const worker = 'file' in script ? new Worker(script.file, { workerData }) : new Worker(script.source, { workerData, eval: true });
   worker.unref();
   let stopping = false;
@@ -42,7 +67,14 @@ export function startCheckpointer(sqlite: Database.Database, file: string, scrip
   worker.on('error', fallBack);
   worker.once('exit', fallBack);
   sqlite.pragma('wal_autocheckpoint = 0');
+  sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_PAGES * 4096}`);
   return {
+    async pause() {
+      // Polled on a timer, which (unlike Atomics.waitAsync) keeps the process alive meanwhile.
+      for (const deadline = Date.now() + 1000; Atomics.load(control, RESTARTING) === 1 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    },
     async stop() {
       stopping = true;
       // Kept from holding the process open while it runs, but waited for here: it closes its connection first.

@@ -16,6 +16,8 @@ export interface Storage {
   created: boolean;
   /** Synchronous unless a checkpoint thread runs (it stops first). */
   close(): void | Promise<void>;
+  /** Awaited before each slice of a long write: waits while the checkpoint thread restarts the WAL. */
+  writePause?: () => Promise<void>;
 }
 
 /**
@@ -64,6 +66,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Storage {
     db,
     sqlite,
     created,
+    writePause: checkpointer.pause,
     async close() {
       await checkpointer.stop();
       sqlite.close();
