@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { siblingWorkerScript } from '../../src/core/worker-script';
-import { IN_COMMIT_CHECKPOINT_PAGES, WAL_LIMIT_PAGES } from '../../src/db/sqlite/checkpoints';
+import { WAL_LIMIT_PAGES } from '../../src/db/sqlite/checkpoints';
 import { openDatabase } from '../../src/db/sqlite/open-database';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-checkpoints-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const checkpointWorker = siblingWorkerScript('checkpoint-worker.cjs');
+// Every connection but the serving one checkpoints in its commits every 100 WAL pages (checkpoints.ts).
 const autocheckpoint = (storage: ReturnType<typeof openDatabase>) => storage.sqlite.pragma('wal_autocheckpoint', { simple: true });
 
 /** `mib` MiB of setting values (1 KiB each), in commits of 100 KiB, each after the pause a long writer takes. */
@@ -73,7 +74,7 @@ describe('checkpoints of the serving connection', () => {
   it('go back into commits when the thread fails', async () => {
     const storage = openDatabase(path.join(dir, 'failed.db'), { checkpointWorker: { source: 'throw new Error("no checkpoints here")' } });
     try {
-      await until(() => autocheckpoint(storage) === IN_COMMIT_CHECKPOINT_PAGES, 'commit checkpoints restored');
+      await until(() => autocheckpoint(storage) === 100, 'commit checkpoints restored');
     } finally {
       await storage.close();
     }
@@ -81,7 +82,7 @@ describe('checkpoints of the serving connection', () => {
 
   it('stay in commits for every other connection (CLI commands, tests)', () => {
     const storage = openDatabase(path.join(dir, 'plain.db'));
-    assert.equal(autocheckpoint(storage), IN_COMMIT_CHECKPOINT_PAGES);
+    assert.equal(autocheckpoint(storage), 100);
     storage.close();
   });
 });

@@ -4,7 +4,7 @@
 import { constants } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { RESTARTING, type CheckpointWorkerData } from './checkpoints';
+import { RESTARTING, WAL_SIZE_LIMIT, type CheckpointWorkerData } from './checkpoints';
 
 const { file, intervalMs, walLimitPages, control, addonFile } = workerData as CheckpointWorkerData;
 const flags = new Int32Array(control);
@@ -19,7 +19,7 @@ function loadAddon(path: string): object {
 // The typings only know the path form of nativeBinding; better-sqlite3 also accepts the loaded module.
 const sqlite = new Database(file, { fileMustExist: true, nativeBinding: (addonFile ? loadAddon(addonFile) : undefined) as string | undefined });
 sqlite.pragma('wal_autocheckpoint = 0');
-sqlite.pragma(`journal_size_limit = ${walLimitPages * 4096}`);
+sqlite.pragma(WAL_SIZE_LIMIT);
 // RESTART waits for the writer's transaction in progress to end (and for readers of old pages) this long at most.
 sqlite.pragma('busy_timeout = 1000');
 

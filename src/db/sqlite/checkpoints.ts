@@ -18,7 +18,7 @@ export interface CheckpointWorkerData {
  * process, or after that thread failed): 100 pages (400 KiB) keep each checkpoint to a few milliseconds during
  * a large import, where SQLite's default of 1000 held the thread for about 30 ms every 4 MiB written.
  */
-export const IN_COMMIT_CHECKPOINT_PAGES = 100;
+export const IN_COMMIT_CHECKPOINTS = 'wal_autocheckpoint = 100';
 
 /** How often the checkpoint thread copies the WAL into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 100;
@@ -32,6 +32,8 @@ export const CHECKPOINT_INTERVAL_MS = 100;
  * RESTART, and lowers it; `journal_size_limit` truncates the file back to this size.
  */
 export const WAL_LIMIT_PAGES = 16_384;
+/** The same limit in bytes for `journal_size_limit` (pragmas are literals: no value is spliced into SQL text). */
+export const WAL_SIZE_LIMIT = 'journal_size_limit = 67108864';
 
 /** Index of the flag in the shared control array: 1 while the thread restarts the WAL. */
 export const RESTARTING = 0;
@@ -62,12 +64,12 @@ export function startCheckpointer(sqlite: Database.Database, file: string, scrip
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const fallBack = () => {
-    if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${IN_COMMIT_CHECKPOINT_PAGES}`);
+    if (!stopping && sqlite.open) sqlite.pragma(IN_COMMIT_CHECKPOINTS);
   };
   worker.on('error', fallBack);
   worker.once('exit', fallBack);
   sqlite.pragma('wal_autocheckpoint = 0');
-  sqlite.pragma(`journal_size_limit = ${WAL_LIMIT_PAGES * 4096}`);
+  sqlite.pragma(WAL_SIZE_LIMIT);
   return {
     async pause() {
       // Polled on a timer, which (unlike Atomics.waitAsync) keeps the process alive meanwhile.

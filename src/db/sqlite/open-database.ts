@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { WorkerScript } from '../../core/worker-script';
-import { IN_COMMIT_CHECKPOINT_PAGES, startCheckpointer } from './checkpoints';
+import { IN_COMMIT_CHECKPOINTS, startCheckpointer } from './checkpoints';
 import { prepareDatabaseFile, unusable } from './database-file';
 import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
 import * as schema from './schema';
@@ -57,7 +57,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Storage {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -32000');
-  sqlite.pragma(`wal_autocheckpoint = ${IN_COMMIT_CHECKPOINT_PAGES}`);
+  sqlite.pragma(IN_COMMIT_CHECKPOINTS);
   const db = drizzle({ client: sqlite, schema });
   migrate(db, options.migrations ?? folderMigrationSource());
   if (options.checkpointWorker === undefined || target === ':memory:') return { db, sqlite, created, close: () => void sqlite.close() };
