@@ -64,6 +64,8 @@ export function startCheckpointer(sqlite: Database.Database, file: string, scrip
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const fallBack = () => {
+    // A thread that died restarting the WAL must not leave writers waiting on its flag.
+    Atomics.store(control, RESTARTING, 0);
     if (!stopping && sqlite.open) sqlite.pragma(IN_COMMIT_CHECKPOINTS);
   };
   worker.on('error', fallBack);
