@@ -50,12 +50,18 @@ export interface Checkpointer {
  * Should the thread fail, the connection checkpoints in its commits again. Durability is unchanged: a commit
  * is in the WAL either way (synchronous = NORMAL), and a checkpoint fsyncs wherever it runs.
  */
-export function startCheckpointer(sqlite: Database.Database, file: string, script: WorkerScript, addonFile?: string): Checkpointer {
+export function startCheckpointer(
+  sqlite: Database.Database,
+  file: string,
+  script: WorkerScript,
+  addonFile?: string,
+  walLimitPages = WAL_LIMIT_PAGES,
+): Checkpointer {
   const control = new Int32Array(new SharedArrayBuffer(4));
   const workerData: CheckpointWorkerData = {
     file,
     intervalMs: CHECKPOINT_INTERVAL_MS,
-    walLimitPages: WAL_LIMIT_PAGES,
+    walLimitPages,
     control: control.buffer as SharedArrayBuffer,
     ...(addonFile && { addonFile }),
   };
