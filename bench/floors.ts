@@ -20,31 +20,46 @@ export function scratch(): Scratch {
   return { db, close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
 }
 
+/**
+ * The id rows are stored under: the caller's name padded to the 36 characters of importd's UUIDs, so the
+ * floor's rows and index entries are as long as importd's.
+ */
+const storedId = (importId: string) => importId.padEnd(36, '-');
+
 export function time(work: () => void): number {
   const started = performance.now();
   work();
   return performance.now() - started;
 }
 
-/** JSON.parse of the body + one reused prepared statement inserting every row in one transaction. */
-export function ingestFloor(s: Scratch, body: string, importId: string): number {
+/**
+ * The body as the server receives it, bytes: decoded (UTF-8), JSON.parse, then one reused prepared statement
+ * inserting every row (JSON.stringify of each) in one transaction.
+ */
+export function ingestFloor(s: Scratch, body: Uint8Array, importId: string): number {
   const insert = s.db.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)');
+  const id = storedId(importId);
   return time(() => {
-    const { rows } = JSON.parse(body) as { rows: unknown[] };
+    const { rows } = JSON.parse(new TextDecoder().decode(body)) as { rows: unknown[] };
     s.db.transaction(() => {
-      for (let i = 0; i < rows.length; i++) insert.run(importId, i, JSON.stringify(rows[i]));
+      for (let i = 0; i < rows.length; i++) insert.run(id, i, JSON.stringify(rows[i]));
     })();
   });
 }
 
-/** NDJSON text chunk by chunk: split into lines, JSON.parse each, insert every row in one transaction. */
-export function ndjsonFloor(s: Scratch, chunks: Iterable<string>, importId: string): number {
+/**
+ * NDJSON bytes chunk by chunk (each ends a line): decoded, split into lines, JSON.parse each, insert every row
+ * in one transaction.
+ */
+export function ndjsonFloor(s: Scratch, chunks: Iterable<Uint8Array>, importId: string): number {
   const insert = s.db.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)');
+  const id = storedId(importId);
+  const decoder = new TextDecoder();
   return time(() => {
     let index = 0;
     s.db.transaction(() => {
       for (const chunk of chunks) {
-        for (const line of chunk.split('\n')) if (line !== '') insert.run(importId, index++, JSON.stringify(JSON.parse(line)));
+        for (const line of decoder.decode(chunk).split('\n')) if (line !== '') insert.run(id, index++, JSON.stringify(JSON.parse(line)));
       }
     })();
   });
@@ -54,7 +69,7 @@ export function ndjsonFloor(s: Scratch, chunks: Iterable<string>, importId: stri
 export function iterateParseFloor(s: Scratch, importId: string): number {
   const select = s.db.prepare('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index').pluck();
   return time(() => {
-    for (const data of select.iterate(importId)) JSON.parse(data as string);
+    for (const data of select.iterate(storedId(importId))) JSON.parse(data as string);
   });
 }
 
@@ -64,7 +79,7 @@ export function csvFloor(s: Scratch, importId: string, columns: string[]): numbe
   return time(() => {
     let batch: unknown[][] = [];
     let bytes = 0;
-    for (const data of select.iterate(importId)) {
+    for (const data of select.iterate(storedId(importId))) {
       const row = JSON.parse(data as string) as Record<string, unknown>;
       batch.push(columns.map((c) => row[c]));
       if (batch.length === 1000) {
@@ -83,7 +98,7 @@ export function rowsPageFloor(s: Scratch, importId: string, after: number, repea
   return (
     time(() => {
       for (let r = 0; r < repeat; r++) {
-        const rows = page.all(importId, after) as [number, string][];
+        const rows = page.all(storedId(importId), after) as [number, string][];
         let text = '{"data":[';
         for (let i = 0; i < rows.length; i++) text += `${i ? ',' : ''}{"rowIndex":${rows[i]![0]},"data":${rows[i]![1]}}`;
         text += ']}';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/process';
 
@@ -19,7 +20,7 @@ export async function request(api: Api, method: string, path: string, body?: str
 }
 
 /** Wall time of a request, body fully read. */
-export async function timed(api: Api, method: string, path: string, body?: string, contentType?: string): Promise<{ ms: number; text: string }> {
+export async function timed(api: Api, method: string, path: string, body?: string | Uint8Array, contentType?: string): Promise<{ ms: number; text: string }> {
   const started = performance.now();
   const response = await request(api, method, path, body, contentType);
   const text = await response.text();
@@ -42,7 +43,7 @@ export function peakRssMiB(pid: number): number {
 }
 
 /** CPU time (user + system) a process has used so far, in ms (from /proc, 10 ms resolution). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
@@ -112,6 +113,39 @@ export async function startReader(api: Api, path: string): Promise<{ stop(): Pro
       reader.kill('SIGTERM');
       await exited;
       return JSON.parse(output.slice(output.indexOf('\n') + 1)) as { worst: number; reads: number };
+    },
+  };
+}
+
+/**
+ * `importd serve` from a given bundle (a copy of an earlier build/ for an A/B run; it finds node_modules
+ * from where it lies), on 127.0.0.1, once it answers; `nodeArgs` go to node (e.g. --cpu-prof).
+ */
+export async function startBundle(bundle: string, db: string, nodeArgs: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
+  const port = await freePort();
+  const main = `require(${JSON.stringify(path.resolve(bundle))}).main(process.argv.slice(1)).then((code) => (process.exitCode = code))`;
+  const child = spawn(process.execPath, [...nodeArgs, '-e', main, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
+    env: { ...process.env, IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0' },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  child.once('exit', (code) => {
+    console.error(`${bundle} exited (${code})`);
+    process.exit(1);
+  });
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: () => {
+      child.removeAllListeners('exit');
+      child.kill();
     },
   };
 }

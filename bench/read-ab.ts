@@ -1,14 +1,13 @@
 // Server CPU per request of the authenticated reads, for several builds of importd and a bare Hono route
 // sending the same bytes, measured round-robin (same moment, same machine load) under autocannon.
 // Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] BUNDLE... (e.g. build/importd.cjs)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, runBin } from '../test/helpers/process';
+import { runBin } from '../test/helpers/process';
 import { importBody } from './data';
-import { startBareHono } from './http';
+import { cpuMs, startBareHono, startBundle } from './http';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -20,45 +19,11 @@ const seconds = Number(option('seconds', '3'));
 const kinds = option('kinds', 'detail,rows,list').split(',');
 const bundles = args.length > 0 ? args : ['build/importd.cjs'];
 
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
 async function load(url: string, headers: Record<string, string>, pid: number) {
   const before = cpuMs(pid);
   const result = await autocannon({ url, headers, connections: 10, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, cpu: ((cpuMs(pid) - before) * 1000) / result.requests.total };
-}
-
-async function startBundle(bundle: string, db: string) {
-  const port = await freePort();
-  const main = `require(${JSON.stringify(path.resolve(bundle))}).main(process.argv.slice(1)).then((code) => (process.exitCode = code))`;
-  const child = spawn(process.execPath, ['-e', main, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
-    env: { ...process.env, IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0' },
-    stdio: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  child.once('exit', (code) => {
-    console.error(`${bundle} exited (${code})`);
-    process.exit(1);
-  });
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: () => {
-      child.removeAllListeners('exit');
-      child.kill();
-    },
-  };
 }
 
 (async () => {

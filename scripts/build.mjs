@@ -3,9 +3,10 @@
 import { build } from 'esbuild';
 import { buildEmbed } from './embed-build.mjs';
 
-// The parse worker is its own file: build/parse-worker.cjs beside the bundle (src/services/imports/parse-pool.ts).
+// The worker threads are files of their own beside the bundle: build/parse-worker.cjs
+// (src/services/imports/parse-pool.ts) and build/checkpoint-worker.cjs (src/db/sqlite/checkpoints.ts).
 await build({
-  entryPoints: { importd: 'src/main.ts', 'parse-worker': 'src/services/imports/parse-worker.ts' },
+  entryPoints: { importd: 'src/main.ts', 'parse-worker': 'src/services/imports/parse-worker.ts', 'checkpoint-worker': 'src/db/sqlite/checkpoint-worker.ts' },
   outdir: 'build',
   outExtension: { '.js': '.cjs' },
   bundle: true,

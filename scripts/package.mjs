@@ -19,6 +19,7 @@ const output = path.resolve('dist', 'importd');
 // Asset keys: src/executable/sea-platform.ts reads them under these names.
 const ADDON_ASSET = 'better_sqlite3.node';
 const PARSE_WORKER_ASSET = 'parse-worker.cjs';
+const CHECKPOINT_WORKER_ASSET = 'checkpoint-worker.cjs';
 const EMBED_ASSET = 'importer.js';
 const MIGRATIONS_ASSET_PREFIX = 'migrations/';
 const MIGRATION_ENGINES = ['sqlite', 'postgres'];
@@ -76,6 +77,7 @@ mkdirSync(work, { recursive: true });
 // always gives the loaded addon.
 const bundle = path.join(work, 'importd.cjs');
 const parseWorker = path.join(work, PARSE_WORKER_ASSET);
+const checkpointWorker = path.join(work, CHECKPOINT_WORKER_ASSET);
 const embed = path.join(work, EMBED_ASSET);
 const bundleOptions = {
   bundle: true,
@@ -87,8 +89,9 @@ const bundleOptions = {
   legalComments: 'none',
   logLevel: 'warning',
 };
-// The parse worker runs from source text inside the executable (a SEA cannot start a worker from a file).
+// The worker threads run from source text inside the executable (a SEA cannot start a worker from a file).
 await build({ ...bundleOptions, entryPoints: ['src/services/imports/parse-worker.ts'], outfile: parseWorker });
+await build({ ...bundleOptions, entryPoints: ['src/db/sqlite/checkpoint-worker.ts'], outfile: checkpointWorker });
 await buildEmbed(embed);
 await build({
   ...bundleOptions,
@@ -105,7 +108,7 @@ const seaConfig = {
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
   ...(policy === 'ignored' && { execArgvExtension: 'none' }),
-  assets: { [ADDON_ASSET]: addon, [PARSE_WORKER_ASSET]: parseWorker, [EMBED_ASSET]: embed, ...migrationAssets() },
+  assets: { [ADDON_ASSET]: addon, [PARSE_WORKER_ASSET]: parseWorker, [CHECKPOINT_WORKER_ASSET]: checkpointWorker, [EMBED_ASSET]: embed, ...migrationAssets() },
 };
 writeFileSync(path.join(work, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));
 run(node, ['--experimental-sea-config', path.join(work, 'sea-config.json')]);

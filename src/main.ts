@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type RawConfig } from './config/config';
 import { createLogger } from './core/logger';
 import { redactDatabaseUrl } from './core/database-url';
+import { siblingWorkerScript, type WorkerScript } from './core/worker-script';
 import { openStore, type OpenStoreOptions } from './db/open-store';
 import { DatabaseFileError } from './db/sqlite/database-file';
 import { createApp } from './http/app';
@@ -15,21 +16,26 @@ import type { CliRuntime } from './cli/runtime';
 import { scheduleRetention } from './services/compliance';
 import { createServiceContext } from './services/create-context';
 import { ServiceError } from './services/errors';
-import type { WorkerScript } from './services/imports/parse-pool';
 import { cleanAbandonedImports } from './services/imports';
 import { startWebhookSender } from './services/webhooks';
 import { schedule } from './services/schedule';
 import { VERSION } from './version';
 
 /** How the database is reached: the defaults in development, the executable's embedded assets inside it. */
-export type Platform = Pick<OpenStoreOptions, 'nativeBinding' | 'migrations' | 'pgMigrations'> & { versionSuffix?: string; parseWorker?: WorkerScript; embedScript?: string };
+export type Platform = Pick<OpenStoreOptions, 'nativeBinding' | 'nativeBindingFile' | 'migrations' | 'pgMigrations' | 'checkpointWorker'> & {
+  versionSuffix?: string;
+  parseWorker?: WorkerScript;
+  embedScript?: string;
+};
 
 /** Wires configuration, storage, services and both front doors over real process I/O. */
 export function createRuntime(io: CliIo, env: Record<string, string | undefined>, platform: Platform = {}): CliRuntime {
   const config = (overrides: Partial<RawConfig>) => loadConfig(env, overrides);
-  const open = async (overrides: Partial<RawConfig>, { create = false } = {}) => {
+  const open = async (overrides: Partial<RawConfig>, { create = false, serving = false } = {}) => {
     const settings = config(overrides);
-    const storage = await openStorage(settings.dbPath, { ...platform, create, pgConnections: settings.postgres });
+    // Only the serving process checkpoints on a thread: a CLI command's few commits checkpoint as they go.
+    const checkpointWorker = serving ? (platform.checkpointWorker ?? siblingWorkerScript('checkpoint-worker.cjs')) : undefined;
+    const storage = await openStorage(settings.dbPath, { ...platform, create, checkpointWorker, pgConnections: settings.postgres });
     const ctx = await createServiceContext(storage.store, settings, undefined, platform.parseWorker).catch(async (error: unknown) => {
       await storage.close();
       throw error;
@@ -51,7 +57,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
     async serve(overrides) {
       const settings = config(overrides);
       const logger = createLogger(settings.logLevel, (line) => io.out(line));
-      const { ctx, created, close } = await open(overrides, { create: true });
+      const { ctx, created, close } = await open(overrides, { create: true, serving: true });
       if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
       const metrics = settings.metricsAddr ? createMetrics({ parsePool: ctx.parsePool, pools: ctx.store.admin.pools }) : undefined;

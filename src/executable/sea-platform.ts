@@ -8,6 +8,7 @@ export const ADDON_ASSET = 'better_sqlite3.node';
 /** Each engine's migrations are assets under `migrations/<engine>/`, named as in the folder. */
 export const MIGRATIONS_ASSET_PREFIX = 'migrations/';
 export const PARSE_WORKER_ASSET = 'parse-worker.cjs';
+export const CHECKPOINT_WORKER_ASSET = 'checkpoint-worker.cjs';
 export const EMBED_ASSET = 'importer.js';
 
 /** The part of `node:sea` the executable uses (a parameter so tests need no executable). */
@@ -38,11 +39,14 @@ export function seaPlatform(sea: SeaAssets, env: Record<string, string | undefin
   const addon = installAddon(new Uint8Array(sea.getAsset(ADDON_ASSET)), folders, uid, dlopenAddon);
   return {
     nativeBinding: addon.exports,
+    // The checkpoint thread loads the same extracted addon file.
+    nativeBindingFile: addon.file,
     migrations: assetMigrationSource(sea),
     pgMigrations: assetMigrationSource(sea, 'postgres'),
     versionSuffix: ` (node ${process.version})`,
-    // Inside a SEA a worker cannot be started from a file: it runs the embedded bundle's source.
+    // Inside a SEA a worker cannot be started from a file: each runs the embedded bundle's source.
     parseWorker: { source: sea.getAsset(PARSE_WORKER_ASSET, 'utf8') },
+    checkpointWorker: { source: sea.getAsset(CHECKPOINT_WORKER_ASSET, 'utf8') },
     embedScript: sea.getAsset(EMBED_ASSET, 'utf8'),
   };
 }

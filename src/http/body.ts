@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { parseRowJson } from '../lib/exact-json';
-import { LineTooLongError, readLines } from '../lib/lines';
-import { inSlices } from '../lib/slices';
+import { LineTooLongError, readLineBatches } from '../lib/lines';
 import { ServiceError, validationFailed } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
@@ -61,31 +60,40 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
   const maxLineBytes = Math.max(limits.rowBytes, limits.metaBytes + limits.schemaBytes + 16 * 1024);
   let bytesRead = 0;
   const chunks = countedChunks(byteChunks(c.req.raw.body), limits.importBytes, (seen) => (bytesRead = seen));
-  const lines = readLines(chunks, maxLineBytes)[Symbol.asyncIterator]();
-  let lineNumber = 1;
-  const first = await nextLine(lines, lineNumber);
-  const header = first === undefined ? {} : parseLine(first, lineNumber);
+  const batches = readLineBatches(chunks, maxLineBytes)[Symbol.asyncIterator]();
+  // Lines counted so far (empty ones are skipped): the number of a bad line in an error.
+  let lineNumber = 0;
+  const nextBatch = async (): Promise<string[] | undefined> => {
+    try {
+      const next = await batches.next();
+      return next.done ? undefined : next.value;
+    } catch (error) {
+      if (error instanceof LineTooLongError) throw new ServiceError('payload_too_large', `line ${lineNumber + 1} is longer than ${error.maxLineBytes} bytes`);
+      if (error instanceof TypeError) throw new ServiceError('invalid_json', `line ${lineNumber + 1} is not valid UTF-8`);
+      throw error;
+    }
+  };
+  const firstBatch = await nextBatch();
+  const header = firstBatch === undefined ? {} : parseLine(firstBatch[0]!, ++lineNumber);
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
   }
-  async function* rows() {
-    for (let line = await nextLine(lines, ++lineNumber); line !== undefined; line = await nextLine(lines, ++lineNumber)) {
-      yield parseLine(line, lineNumber);
+  // Slices of parsed rows, filled from whole batches of lines: no promise per row.
+  async function* rows(): AsyncGenerator<unknown[]> {
+    let slice: unknown[] = [];
+    for (let lines = firstBatch?.slice(1); lines !== undefined; lines = await nextBatch()) {
+      for (const line of lines) {
+        slice.push(parseLine(line, ++lineNumber));
+        if (slice.length === SLICE_ROWS) {
+          yield slice;
+          slice = [];
+        }
+      }
     }
+    if (slice.length > 0) yield slice;
   }
   const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: inSlices(rows(), SLICE_ROWS), bytesRead: () => bytesRead };
-}
-
-async function nextLine(lines: AsyncIterator<string>, lineNumber: number): Promise<string | undefined> {
-  try {
-    const next = await lines.next();
-    return next.done ? undefined : next.value;
-  } catch (error) {
-    if (error instanceof LineTooLongError) throw new ServiceError('payload_too_large', `line ${lineNumber} is longer than ${error.maxLineBytes} bytes`);
-    if (error instanceof TypeError) throw new ServiceError('invalid_json', `line ${lineNumber} is not valid UTF-8`);
-    throw error;
-  }
+  return { meta, originalSchema, rows: rows(), bytesRead: () => bytesRead };
 }
 
 function parseLine(line: string, lineNumber: number): unknown {

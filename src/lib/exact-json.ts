@@ -9,6 +9,11 @@ const EXACT_TEXT = Symbol('exact JSON text');
 /** A parsed row whose JSON text must be stored instead of JSON.stringify's (it keeps big integers). */
 type WithExactText = { [EXACT_TEXT]?: string };
 
+/** False when no integer in `text` can be beyond 2^53 (no run of 16 digits): JSON.parse keeps every number exact. */
+export function mayHoldBigIntegers(text: string): boolean {
+  return LONG_DIGITS.test(text);
+}
+
 /** JSON.parse for one row; a flat object holding integers beyond 2^53 remembers its exact JSON text. */
 export function parseRowJson(text: string): unknown {
   const value: unknown = JSON.parse(text);

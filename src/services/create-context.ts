@@ -4,7 +4,8 @@ import type { Store } from '../db/store';
 import { ensureDefaultAccount } from './accounts';
 import { loadSessionSecret } from './auth';
 import type { ServiceContext } from './context';
-import { ParsePool, siblingWorkerScript, type WorkerScript } from './imports/parse-pool';
+import type { WorkerScript } from '../core/worker-script';
+import { ParsePool, parseWorkerScript } from './imports/parse-pool';
 import { createLlmAnswerCache } from './mapping/llm-resolver';
 import { findTheme } from './themes/themes';
 import { ThemeEvents } from './themes/theme-events';
@@ -19,7 +20,7 @@ export async function createServiceContext(
   store: Store,
   config: Config,
   clock: Clock = systemClock,
-  parseWorker: WorkerScript = siblingWorkerScript(),
+  parseWorker: WorkerScript = parseWorkerScript(),
 ): Promise<ServiceContext> {
   const ctx: ServiceContext = {
     store,

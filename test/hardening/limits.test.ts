@@ -11,7 +11,9 @@ import { countRows } from '../imports/helpers';
 const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 /** A JSON import body as text, with `padding` rows to push it to the parse worker. */
 const importText = (members: string, rows = '[{"a":1}]') => `{${members}${members ? ',' : ''}"rows":${rows}}`;
-const largeRows = () => `[${Array.from({ length: 12_000 }, (_, i) => `{"name":"person ${i}","email":"p${i}@example.com"}`).join(',')}]`;
+// Past the size parsed by the worker: 12 000 rows, each padded to share the threshold.
+const PAD = 'x'.repeat(Math.ceil(PARSE_IN_WORKER_BYTES / 12_000));
+const largeRows = () => `[${Array.from({ length: 12_000 }, (_, i) => `{"name":"person ${i}","email":"p${i}@example.com","note":"${PAD}"}`).join(',')}]`;
 
 let h: Harness;
 let env: TestEnvironment;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
-import { ParsePool, siblingWorkerScript } from '../../src/services/imports/parse-pool';
+import { ParsePool, parseWorkerScript } from '../../src/services/imports/parse-pool';
 import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
@@ -19,8 +19,9 @@ const counts = async () => ({
   imports: (await h.sql('SELECT count(*) AS n FROM imports'))[0]!.n,
   rows: (await h.sql('SELECT count(*) AS n FROM import_rows'))[0]!.n,
 });
-/** A body large enough to be parsed by the worker. */
-const largeRows = () => contactRows(20_000);
+/** A body large enough to be parsed by the worker: 20 000 rows, each padded to share the threshold. */
+const PAD = 'x'.repeat(Math.ceil(PARSE_IN_WORKER_BYTES / 20_000));
+const largeRows = () => contactRows(20_000).map((row) => ({ ...row, note: PAD }));
 
 describe('large JSON bodies, parsed by the worker thread', () => {
   it('are stored exactly, with the statistics of every row', async () => {
@@ -38,8 +39,9 @@ describe('large JSON bodies, parsed by the worker thread', () => {
       { key: 'name', type: 'string', count: 20_000 },
       { key: 'email', type: 'email', count: 20_000 },
       { key: 'age', type: 'number', count: 20_000 },
+      { key: 'note', type: 'string', count: 20_000 },
     ]);
-    assert.equal(detail.cellStats.totalCells, 60_000);
+    assert.equal(detail.cellStats.totalCells, 80_000);
   });
 
   const failures: [string, () => string | Uint8Array, string, RegExp][] = [
@@ -101,9 +103,30 @@ describe('large JSON bodies, parsed by the worker thread', () => {
   });
 });
 
+describe('small JSON bodies', () => {
+  it('up to PARSE_IN_WORKER_BYTES (a 2 MB, 10 000-row import) are parsed on the request thread, never handed to a thread', async () => {
+    const pool = h.ctx.parsePool;
+    const parse = pool.parse.bind(pool);
+    let handedOver = 0;
+    pool.parse = async (body) => (handedOver++, await parse(body));
+    try {
+      const rows = contactRows(10_000).map((row) => ({ ...row, note: 'x'.repeat(150) }));
+      const rawBody = JSON.stringify({ meta: { schemaKey: 'small' }, rows });
+      assert.ok(rawBody.length > 2_000_000 && rawBody.length < PARSE_IN_WORKER_BYTES);
+      const created = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody }));
+      assert.equal(created.rowCount, 10_000);
+      assert.equal(handedOver, 0);
+      const stored = (await h.sql<{ data: string }>('SELECT data FROM import_rows WHERE import_id = ? ORDER BY row_index', created.id)).map((row) => row.data);
+      assert.deepEqual(stored, rows.map((row) => JSON.stringify(row)));
+    } finally {
+      pool.parse = parse;
+    }
+  });
+});
+
 describe('ParsePool', () => {
   it('answers jobs in order, each with its own rows, and releases a discarded one', async () => {
-    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
+    const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS);
     try {
       const body = (n: number) => new TextEncoder().encode(JSON.stringify({ meta: { n }, rows: contactRows(n) }));
       const [a, b] = await Promise.all([pool.parse(body(1200)), pool.parse(body(700))]);
@@ -119,7 +142,7 @@ describe('ParsePool', () => {
   });
 
   it('keeps at most SLICES_IN_FLIGHT slices waiting however far ahead the worker could run', async () => {
-    const pool = new ParsePool(siblingWorkerScript(), DEFAULT_LIMITS);
+    const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS);
     try {
       const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 12) })));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -135,7 +158,7 @@ describe('ParsePool', () => {
 
   it('a thread that dies fails only its own job: a job parsed beside it completes', async () => {
     const poison = new TextEncoder().encode('{"rows":[]}      ');
-    const script = siblingWorkerScript() as { file: string };
+    const script = parseWorkerScript() as { file: string };
     // The real worker, plus a listener that kills the thread when it is handed the poison body.
     const source = `require('node:worker_threads').parentPort.on('message', (m) => { if (m.body.byteLength === ${poison.byteLength}) process.exit(7); });
 require(${JSON.stringify(script.file)});`;

@@ -9,7 +9,11 @@ import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './
 import { countTemplates } from './queries/templates';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
-export function createImportStores(db: Db, sqlite: Database.Database): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
+export function createImportStores(
+  db: Db,
+  sqlite: Database.Database,
+  writePause?: () => Promise<void>,
+): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
   const write = <T>(work: () => T): T => db.transaction(work, WRITE_TRANSACTION);
   // The hot path: one transaction per slice around the reused prepared INSERT.
   const appendSlice = sqlite.transaction((importId: string, first: number, texts: readonly string[]) => insertRowTexts(sqlite, importId, first, texts));
@@ -45,7 +49,11 @@ export function createImportStores(db: Db, sqlite: Database.Database): { imports
         ),
     },
     rows: {
-      append: async (importId, first, texts) => appendSlice(importId, first, texts),
+      // An import is the long stream of commits that would keep the WAL from ever starting over (checkpoints.ts).
+      append: async (importId, first, texts) => {
+        await writePause?.();
+        appendSlice(importId, first, texts);
+      },
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
       discard: async () => undefined,
     },

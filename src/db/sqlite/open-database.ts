@@ -1,6 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import type { WorkerScript } from '../../core/worker-script';
+import { IN_COMMIT_CHECKPOINTS, startCheckpointer } from './checkpoints';
 import { prepareDatabaseFile, unusable } from './database-file';
 import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
 import * as schema from './schema';
@@ -13,7 +15,10 @@ export interface Storage {
   sqlite: Database.Database;
   /** True when this open created the database file. */
   created: boolean;
-  close(): void;
+  /** Synchronous unless a checkpoint thread runs (it stops first). */
+  close(): void | Promise<void>;
+  /** Awaited before each slice of a long write: waits while the checkpoint thread restarts the WAL. */
+  writePause?: () => Promise<void>;
 }
 
 /**
@@ -31,6 +36,13 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Create the database (and its folders) when missing; default true. Otherwise a missing file is an error. */
   create?: boolean;
+  /**
+   * Checkpoint on a thread running this script instead of in commits (the serving process: src/main.ts), so
+   * no request waits for a checkpoint's fsyncs. Ignored for `:memory:`.
+   */
+  checkpointWorker?: WorkerScript;
+  /** The addon's file, for that thread, when the addon is given as a loaded module (inside the executable). */
+  nativeBindingFile?: string;
 }
 
 /**
@@ -46,13 +58,21 @@ export function openDatabase(file: string, options: OpenOptions = {}): Storage {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -32000');
-  // A checkpoint runs inside the commit that crosses this many WAL pages and holds the thread for time in
-  // proportion to them: 100 pages (400 KiB) keeps each one to a few milliseconds during a large import, where
-  // SQLite's default of 1000 held the server for about 30 ms every 4 MiB written, for the same total work.
-  sqlite.pragma('wal_autocheckpoint = 100');
+  sqlite.pragma(IN_COMMIT_CHECKPOINTS);
   const db = drizzle({ client: sqlite, schema });
   migrate(db, options.migrations ?? folderMigrationSource());
-  return { db, sqlite, created, close: () => sqlite.close() };
+  if (options.checkpointWorker === undefined || target === ':memory:') return { db, sqlite, created, close: () => void sqlite.close() };
+  const checkpointer = startCheckpointer(sqlite, target, options.checkpointWorker, options.nativeBindingFile);
+  return {
+    db,
+    sqlite,
+    created,
+    writePause: checkpointer.pause,
+    async close() {
+      await checkpointer.stop();
+      sqlite.close();
+    },
+  };
 }
 
 /** Opens the connection in WAL mode; the first statement reads the file's header, so a file that is not a database fails here. */

@@ -31,10 +31,12 @@ export class CellStatsCollector {
       this.columns.set(key, column);
     }
     this.totalCells++;
-    if (value === null || (typeof value === 'string' && value.trim() === '')) return;
+    if (value === null) return;
+    const cell = typeof value === 'string' ? value.trim() : value;
+    if (cell === '') return;
     column.count++;
     if (column.type === 'mixed') return;
-    const type = inferType(value);
+    const type = inferType(cell);
     if (column.type === 'empty') column.type = type;
     else if (column.type !== type) column.type = 'mixed';
   }
@@ -44,14 +46,19 @@ export class CellStatsCollector {
   }
 }
 
-function inferType(value: string | number | boolean): CellType {
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'boolean') return 'boolean';
-  const text = value.trim();
-  if (NUMERIC.test(text)) return 'number';
-  if (BOOLEAN.test(text)) return 'boolean';
-  if (EMAIL.test(text)) return 'email';
-  if (DATE.test(text) && !Number.isNaN(Date.parse(text.replace(/^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/, '$3-$1-$2')))) {
+/** The type of a non-empty cell (a string already trimmed). */
+function inferType(text: string | number | boolean): CellType {
+  if (typeof text === 'number') return 'number';
+  if (typeof text === 'boolean') return 'boolean';
+  // Run for every string cell of every import: each pattern is tested only when the first character (or an
+  // `@`) allows it to match, which spares most cells every regular expression.
+  const first = text.charCodeAt(0);
+  const digit = first >= 48 && first <= 57;
+  if ((digit || first === 43 || first === 45 || first === 46) && NUMERIC.test(text)) return 'number';
+  const lower = first | 32;
+  if ((lower === 116 || lower === 102) && BOOLEAN.test(text)) return 'boolean';
+  if (text.includes('@') && EMAIL.test(text)) return 'email';
+  if (digit && DATE.test(text) && !Number.isNaN(Date.parse(text.replace(/^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/, '$3-$1-$2')))) {
     return 'date';
   }
   return 'string';

@@ -1,12 +1,13 @@
+import { mayHoldBigIntegers } from '../../lib/exact-json';
 import { JsonSyntaxError, parseRow, splitJsonBody } from '../../lib/json-body';
 import { ServiceError, validationFailed } from '../errors';
-import { SLICE_ROWS } from './slices';
+import { SLICE_ROWS, sliceRows } from './slices';
 
 export interface SplitImportBody {
   meta?: unknown;
   originalSchema?: unknown;
   /** The rows, parsed one slice at a time as they are asked for (a bad one throws invalid_json then). */
-  slices: Generator<unknown[]>;
+  slices: Generator<readonly unknown[]>;
 }
 
 const invalidJson = (error: JsonSyntaxError) => new ServiceError('invalid_json', `the request body is not valid JSON: ${error.message}`);
@@ -23,12 +24,23 @@ export async function splitImportBytes(body: Uint8Array | ArrayBuffer): Promise<
 }
 
 /**
+ * Bodies up to this many characters are parsed whole when they can be: one JSON.parse of 2 MB takes a few
+ * milliseconds (well within what one event-loop turn may take) and costs about half the scan and the
+ * JSON.parse per row that a large body needs.
+ */
+export const ONE_PARSE_CHARS = 4 * 1024 * 1024;
+
+/**
  * Splits a JSON import body `{ rows, meta, originalSchema }`: the other members are parsed at once, the rows
- * located without parsing (yielding to the event loop as it scans) and parsed per slice later. Used on the
- * request thread for small bodies and by the parse worker for large ones. Throws invalid_json,
- * validation_failed (not an object, no rows array).
+ * located without parsing (yielding to the event loop as it scans) and parsed per slice later. A body of at
+ * most ONE_PARSE_CHARS is parsed whole instead, unless it holds integers that JSON.parse would round (then,
+ * or when it is not a valid body, the split reads it and reports what is wrong). Used on the request thread
+ * for small bodies and by the parse worker for large ones. Throws invalid_json, validation_failed (not an
+ * object, no rows array).
  */
 export async function splitImportBody(text: string): Promise<SplitImportBody> {
+  const whole = text.length <= ONE_PARSE_CHARS && !mayHoldBigIntegers(text) ? parsedWhole(text) : undefined;
+  if (whole) return { meta: whole.meta, originalSchema: whole.originalSchema, slices: sliceRows(whole.rows) };
   let split;
   try {
     split = await splitJsonBody(text, SLICE_ROWS * 4);
@@ -52,4 +64,17 @@ export async function splitImportBody(text: string): Promise<SplitImportBody> {
     }
   }
   return { meta: split.members.meta, originalSchema: split.members.originalSchema, slices: slices() };
+}
+
+/** The body parsed at once when it is an object with a rows array; undefined for anything else. */
+function parsedWhole(text: string): { meta?: unknown; originalSchema?: unknown; rows: unknown[] } | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { meta, originalSchema, rows } = body as Record<string, unknown>;
+  return Array.isArray(rows) ? { meta, originalSchema, rows } : undefined;
 }

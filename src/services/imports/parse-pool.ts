@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Limits } from '../../config/config';
+import { siblingWorkerScript, type WorkerScript } from '../../core/worker-script';
 import { ServiceError } from '../errors';
 import type { CheckedRows } from './import-writer';
 import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
@@ -9,22 +9,17 @@ import type { CellStats } from './schemas';
 /** Threads parsing at once, at most: more bodies wait their turn (their bytes are already in memory). */
 export const MAX_PARSE_THREADS = 4;
 
-/** Bodies from this size on are parsed by the worker; smaller ones cost less than handing them over. */
-export const PARSE_IN_WORKER_BYTES = 512 * 1024;
-
-/** Where the worker's code comes from: a file next to this module, or source text (inside the executable). */
-export type WorkerScript = { file: string } | { source: string };
-
 /**
- * The bundled worker, build/parse-worker.cjs (scripts/build.mjs; `npm test` builds first): beside the bundle
- * that runs this module, or found from the source tree when run from source, since a worker thread does not
- * inherit the TypeScript loader of its parent.
+ * Bodies from this size on are parsed by the worker; smaller ones are parsed on the request thread, slice by
+ * slice between the writes, which costs less: a thread start and the copy of every checked slice back cost
+ * the server ~60 ms of CPU per import, more than 10 000 rows (2 MB) take to parse, and 30 000 rows (6 MB)
+ * were still stored faster without the worker on the loaded 2-core machine (bench/ingest-ab.ts). A large body
+ * gains from parsing beside the writes.
  */
-export function siblingWorkerScript(): WorkerScript {
-  // __filename, not __dirname: tsx's loader defines the first reliably, not the second.
-  const folder = path.dirname(__filename);
-  return { file: __filename.endsWith('.ts') ? path.resolve(folder, '..', '..', '..', 'build', 'parse-worker.cjs') : path.join(folder, 'parse-worker.cjs') };
-}
+export const PARSE_IN_WORKER_BYTES = 4 * 1024 * 1024;
+
+/** The bundled parse worker, build/parse-worker.cjs. */
+export const parseWorkerScript = (): WorkerScript => siblingWorkerScript('parse-worker.cjs');
 
 export interface ParsedImportBody {
   meta: unknown;

@@ -1,0 +1,96 @@
+// POST /imports wall time for several builds of importd and the raw floor (bench/floors.ts), measured
+// round-robin (same moment, same machine load): the A/B tool for the ingest path.
+// Run: npx tsx bench/ingest-ab.ts [--rows 10000] [--rounds 11] [--ndjson] BUNDLE... (e.g. a copy of build/ and build/importd.cjs);
+// AB_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every server (its threads too).
+import { request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { runBin } from '../test/helpers/process';
+import { Readable } from 'node:stream';
+import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
+import { ingestFloor, ndjsonFloor, scratch } from './floors';
+import { cpuMs, startBundle } from './http';
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at < 0 ? fallback : args.splice(at, 2)[1]!;
+};
+const ndjson = args.includes('--ndjson') && Boolean(args.splice(args.indexOf('--ndjson'), 1));
+const rows = Number(option('rows', '10000'));
+const rounds = Number(option('rounds', '11'));
+const bundles = args.length > 0 ? args : ['build/importd.cjs'];
+
+/** The rows as NDJSON: the first line, then chunks of 10 000 rows (as bench/run.ts streams them). */
+function ndjsonChunks(count: number): Buffer[] {
+  const chunks = [Buffer.from(`${JSON.stringify({ meta: META, originalSchema: ORIGINAL_SCHEMA })}\n`)];
+  for (let first = 0; first < count; first += 10_000) {
+    chunks.push(Buffer.from(`${makeRows(Math.min(10_000, count - first), first).map((row) => JSON.stringify(row)).join('\n')}\n`));
+  }
+  return chunks;
+}
+
+/**
+ * One POST of a prebuilt body over a fresh connection, until the response's last byte: a JSON body with its
+ * Content-Length, or NDJSON chunks streamed as they are taken.
+ */
+function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number> {
+  const started = performance.now();
+  const headers = Array.isArray(body)
+    ? { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-ndjson' }
+    : { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': body.byteLength };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${url}/v1/imports`,
+      { method: 'POST', agent: false, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => (res.statusCode === 201 ? resolve(performance.now() - started) : reject(new Error(`${res.statusCode} ${Buffer.concat(chunks)}`))));
+      },
+    );
+    req.on('error', reject);
+    if (!Array.isArray(body)) req.end(body);
+    else void Readable.from(body).pipe(req);
+  });
+}
+
+(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-ingest-ab-'));
+  const body = ndjson ? ndjsonChunks(rows) : Buffer.from(importBody(rows));
+  const floor = scratch();
+  // A database per build: each one's WAL and file growth are its own.
+  const servers = [];
+  for (const [i, bundle] of bundles.entries()) {
+    const db = path.join(dir, `ab-${i}.db`);
+    runBin(['migrate', '--db', db]);
+    const key = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout).secretKey.key as string;
+    servers.push({ ...(await startBundle(bundle, db, process.env.AB_NODE_ARGS?.split(' '))), key });
+  }
+  const times: number[][] = [[], ...bundles.map(() => [])];
+  const cpu: number[] = bundles.map(() => 0);
+  try {
+    // Warm-up: the first POST of each server prepares its statements and starts its worker.
+    for (const server of servers) await post(server.url, server.key, body);
+    for (let r = 0; r < rounds; r++) {
+      times[0]!.push(Array.isArray(body) ? ndjsonFloor(floor, body.slice(1), `floor-${r}`) : ingestFloor(floor, body, `floor-${r}`));
+      for (const [i, server] of servers.entries()) {
+        const before = cpuMs(server.pid);
+        times[i + 1]!.push(await post(server.url, server.key, body));
+        cpu[i]! += cpuMs(server.pid) - before;
+      }
+    }
+  } finally {
+    for (const server of servers) server.stop();
+    floor.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`POST /imports ${rows} rows${ndjson ? ' as NDJSON' : ''}, ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  for (const [i, name] of ['floor', ...bundles].entries()) {
+    const ratio = i === 0 ? '' : `  ratio ${(median(times[i]!) / median(times[0]!)).toFixed(2)}, server CPU ${(cpu[i - 1]! / rounds).toFixed(0)} ms per import`;
+    console.log(`${name.padEnd(36)} median ${median(times[i]!).toFixed(1).padStart(7)} ms (${times[i]!.map((v) => v.toFixed(0)).join(' ')})${ratio}`);
+  }
+  process.exit(0);
+})();
