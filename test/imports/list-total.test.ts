@@ -55,7 +55,7 @@ describe('GET /v1/imports total (the per-account counter)', () => {
     await insertImport(h, other, { createdAt: old });
     await insertImport(h, other, { createdAt: old, status: 'writing' });
     await assertTotals({ env: 3, other: 2 });
-    assert.equal((await purgeExpiredImports(h.ctx)).imports, 2);
+    assert.equal((await purgeExpiredImports(h.ctx))?.imports, 2);
     await assertTotals({ env: 2, other: 1 });
 
     await insertImport(h, env, { endUserId: 'alice' });
