@@ -77,6 +77,13 @@ describe('GET /v1/imports total (the per-account counter)', () => {
     assert.equal(await realCount(env), before + 1);
   });
 
+  it('counts imports completed at the same time in one account, each once', async () => {
+    const before = await realCount(env);
+    await Promise.all(Array.from({ length: 12 }, () => createImportOk(h, env, { rows: contactRows(3) })));
+    assert.equal(await realCount(env), before + 12);
+    assert.equal(await listedTotal(env), before + 12);
+  });
+
   it('keeps COUNT for filtered totals', async () => {
     const unfiltered = await listedTotal(env);
     assert.equal(await listedTotal(env, `&environment=${env.name}`), unfiltered);
