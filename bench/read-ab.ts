@@ -1,12 +1,14 @@
 // Server CPU per request of the authenticated reads, for several builds of importd and a bare Hono route
 // sending the same bytes, measured round-robin (same moment, same machine load) under autocannon.
-// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] BUNDLE... (e.g. build/importd.cjs)
+// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] [--imports N] BUNDLE... (e.g. build/importd.cjs)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
 import { runBin } from '../test/helpers/process';
 import { importBody } from './data';
+import { seedImports } from './seed-imports';
 import { cpuMs, startBareHono, startBundle } from './http';
 
 const args = process.argv.slice(2);
@@ -17,6 +19,8 @@ const option = (name: string, fallback: string) => {
 const rounds = Number(option('rounds', '5'));
 const seconds = Number(option('seconds', '3'));
 const kinds = option('kinds', 'detail,rows,list').split(',');
+// More complete imports in the account, for the list page (its `total` counts them all).
+const imports = Number(option('imports', '0'));
 const bundles = args.length > 0 ? args : ['build/importd.cjs'];
 
 async function load(url: string, headers: Record<string, string>, pid: number) {
@@ -33,7 +37,12 @@ async function load(url: string, headers: Record<string, string>, pid: number) {
   const key = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout).secretKey.key as string;
   const headers = { Authorization: `Bearer ${key}` };
   const servers = await Promise.all(bundles.map((bundle) => startBundle(bundle, db)));
-  const created = (await (await fetch(`${servers[0]!.url}/v1/imports`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: importBody(1000) })).json()) as { id: string };
+  const created = (await (await fetch(`${servers[0]!.url}/v1/imports`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: importBody(1000) })).json()) as { id: string; templateId: string };
+  if (imports > 0) {
+    const seeding = new Database(db);
+    seedImports(seeding, created.templateId, imports);
+    seeding.close();
+  }
   const paths: Record<string, string> = { healthz: '/healthz', detail: `/v1/imports/${created.id}`, rows: `/v1/imports/${created.id}/rows?limit=100`, list: '/v1/imports?limit=100' };
   try {
     for (const kind of kinds) {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { runBin, startServe } from '../test/helpers/process';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
+import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
 import { drained, load, peakRssMiB, request, startBareHono, startReader, timed, type Api } from './http';
@@ -168,20 +169,8 @@ async function rowsPages(api: Api, floor: ReturnType<typeof scratch>, importId: 
 
 async function listPages(api: Api, dbPath: string) {
   const templateId = JSON.parse((await timed(api, 'GET', '/v1/imports?limit=1')).text).data[0].templateId as string;
-  // Seeding 10 000 imports through HTTP would only measure the seeding; they go in through a second connection.
   const db = new Database(dbPath);
-  const account = db.prepare('SELECT account_id FROM templates WHERE id = ?').pluck().get(templateId);
-  const insert = db.prepare(
-    `INSERT INTO imports (id, account_id, template_id, status, meta, original_schema, row_count, cell_stats, created_at, updated_at)
-     VALUES (?, ?, ?, 'complete', ?, '{}', 0, '{}', ?, ?)`,
-  );
-  const meta = JSON.stringify(META);
-  db.transaction(() => {
-    for (let i = 0; i < LIST; i++) {
-      const at = new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString();
-      insert.run(`00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, account, templateId, meta, at, at);
-    }
-  })();
+  const account = seedImports(db, templateId, LIST);
   const pageFloor = db.prepare(
     "SELECT * FROM imports WHERE account_id = ? AND status = 'complete' AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 20",
   );

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
 import { migrate, openDatabase } from '../../src/db/sqlite/open-database';
+import { COUNTS_AFTER, IMPORTS_BEFORE_COUNTS, migrationsBefore } from '../helpers/migrations-before';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ const tables = (file: string) => {
 describe('migrations', () => {
   it('apply from zero on an empty database, creating the folder', () => {
     const file = path.join(dir, 'nested', 'folder', 'importd.db');
-    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'environments', 'import_rows', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
+    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'environments', 'import_counts', 'import_rows', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
   });
 
   it('apply twice without harm and record each migration once', () => {
@@ -38,6 +39,22 @@ describe('migrations', () => {
     assert.equal(applied, migrationFiles(folderMigrationSource()).length - 1);
     assert.equal(again.sqlite.prepare("SELECT value FROM settings WHERE key = 'probe'").pluck().get(), 'kept');
     again.close();
+  });
+
+  it('fill the import counters from the imports already stored, then keep them', () => {
+    const file = path.join(dir, 'counts.db');
+    const old = openDatabase(file, { migrations: migrationsBefore(folderMigrationSource(), 'import_counts') });
+    for (const statement of IMPORTS_BEFORE_COUNTS) old.sqlite.exec(statement);
+    old.close();
+    const storage = openDatabase(file);
+    try {
+      const counts = () => storage.sqlite.prepare('SELECT account_id, complete FROM import_counts ORDER BY account_id').all();
+      assert.deepEqual(counts(), COUNTS_AFTER);
+      storage.sqlite.exec("UPDATE imports SET status = 'complete' WHERE id = 'a4'");
+      assert.deepEqual(counts(), [{ account_id: 'a', complete: 4 }, COUNTS_AFTER[1]]);
+    } finally {
+      storage.close();
+    }
   });
 
   it('open the database with WAL, foreign keys, busy timeout and synchronous=NORMAL', () => {

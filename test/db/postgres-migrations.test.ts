@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres/open-database';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
+import { COUNTS_AFTER, IMPORTS_BEFORE_COUNTS, migrationsBefore } from '../helpers/migrations-before';
 import { createPgTestDatabase, postgresOnly } from '../helpers/test-database';
 
 describe('PostgreSQL migrations', postgresOnly, () => {
@@ -18,6 +19,26 @@ describe('PostgreSQL migrations', postgresOnly, () => {
         await again.close();
       } finally {
         await Promise.all(nodes.map((node) => node.close()));
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('the import counters are filled from the imports already stored, then kept', async () => {
+    const database = await createPgTestDatabase({ migrated: false });
+    try {
+      const old = await openPostgres(database.url, { poolSize: 1, migrations: migrationsBefore(folderMigrationSource(undefined, 'postgres'), 'import_counts') });
+      for (const statement of IMPORTS_BEFORE_COUNTS) await old.pool.query(statement);
+      await old.close();
+      const storage = await openPostgres(database.url, { poolSize: 1 });
+      try {
+        const counts = async () => (await storage.pool.query('SELECT account_id, complete FROM import_counts ORDER BY account_id')).rows;
+        assert.deepEqual(await counts(), COUNTS_AFTER);
+        await storage.pool.query("UPDATE imports SET status = 'complete' WHERE id = 'a4'");
+        assert.deepEqual(await counts(), [{ account_id: 'a', complete: 4 }, COUNTS_AFTER[1]]);
+      } finally {
+        await storage.close();
       }
     } finally {
       await database.drop();

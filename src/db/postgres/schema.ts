@@ -115,6 +115,16 @@ export const imports = pgTable(
   ],
 );
 
+// How many complete imports each account has, kept by triggers on `imports` (the import_counts migration) in
+// the transaction that changes them: the unfiltered list's `total` reads one row instead of counting the
+// account's imports, and stays exact for every writer (several nodes, retention, erasure, cascades).
+export const importCounts = pgTable('import_counts', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  complete: integer('complete').notNull(),
+});
+
 export const importRows = pgTable(
   'import_rows',
   {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
 import type { PgExecutor } from '../open-database';
-import { environments, importRows, imports } from '../schema';
+import { environments, importCounts, importRows, imports } from '../schema';
 import { cachedStatement } from '../../statement-cache';
 
 export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
@@ -142,7 +142,15 @@ export async function listImportPage(db: PgExecutor, accountId: string, query: P
   return await statement.execute({ ...queryValues(accountId, query, named), limit: query.limit });
 }
 
+/** How many complete imports of the account match the filters: with none, the counter instead of a COUNT. */
 export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
+  if (!FILTER_KEYS.some((key) => filters[key])) {
+    // The account's counter of complete imports, kept by triggers (importCounts in schema.ts).
+    const total = cachedStatement(db, countStatements, 'total', () =>
+      db.select({ n: importCounts.complete }).from(importCounts).where(eq(importCounts.accountId, placeholder('accountId'))).prepare('import-count-total'),
+    );
+    return (await total.execute({ accountId }))[0]?.n ?? 0;
+  }
   const named = await namedEnvironments(db, accountId, filters);
   if (named?.length === 0) return 0;
   const shape = filterShape(filters, named);

@@ -132,9 +132,14 @@ export function importPageQuery(db: Db, accountId: string, query: ImportPageQuer
   return buildPageQuery(db, valuesOf(accountId, query), query, query.limit);
 }
 
-/** How many complete imports of the account match the filters. */
+// The account's counter of complete imports, kept by triggers (importCounts in schema.ts).
+const completeCount = rawQuery((sqlite) => sqlite.prepare<[string], { n: number }>('SELECT complete AS n FROM import_counts WHERE account_id = ?'));
+
+/** How many complete imports of the account match the filters: with none, the counter instead of a COUNT. */
 export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
-  const statement = cachedStatement(db, countStatements, filterShape(filters), () => buildCountQuery(db, placeholders, filters).prepare());
+  const shape = filterShape(filters);
+  if (shape === UNFILTERED) return completeCount(db).get(accountId)?.n ?? 0;
+  const statement = cachedStatement(db, countStatements, shape, () => buildCountQuery(db, placeholders, filters).prepare());
   return statement.get(queryValues(accountId, { filters }))?.n ?? 0;
 }
 
@@ -162,6 +167,7 @@ function queryValues(accountId: string, query: Pick<ImportPageQuery, 'filters'> 
 
 const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
 const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
+const UNFILTERED = filterShape({});
 
 const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListRow[] }>>();
 const countStatements = new WeakMap<Db, Map<string, { get(values: QueryValues): { n: number } | undefined }>>();
