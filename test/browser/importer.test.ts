@@ -76,7 +76,7 @@ describe('<importd-importer> in headless Chromium', { skip: chromiumSkipReason()
     // The script is bundled from the current source here: test:browser does not run the build first.
     const script = path.join(dir, 'importer.js');
     await buildEmbed(script);
-    server = await startLiveServer({ ...h, app: createApp({ ctx: h.ctx, logger: createLogger('info', (line) => appLogs.push(line)), embedSource: { file: script } }) });
+    server = await startLiveServer({ ctx: h.ctx, app: createApp({ ctx: h.ctx, logger: createLogger('info', (line) => appLogs.push(line)), embedSource: { file: script } }) });
     chromium = await launchChromium();
     page = await chromium.browser.newPage();
     await page.setViewport({ width: 820, height: 900 });
