@@ -110,7 +110,6 @@ const statementName = (query: string, shape: string) => `${query}-${shape}`;
 const pageStatements = new WeakMap<PgExecutor, Map<string, Prepared<ImportListRow>>>();
 const countStatements = new WeakMap<PgExecutor, Map<string, Prepared<{ n: number }>>>();
 
-
 function queryValues(accountId: string, query: { filters: ImportFilters; after?: PageQuery['after'] }, named: string[] | undefined): QueryValues {
   const values: QueryValues = { accountId, afterValue: query.after?.value, afterId: query.after?.id, environmentId: named?.length === 1 ? named[0] : undefined };
   for (const key of FILTER_KEYS) if (query.filters[key]) values[key] = query.filters[key];
@@ -151,13 +150,12 @@ export async function countImports(db: PgExecutor, accountId: string, filters: I
     );
     return (await total.execute({ accountId }))[0]?.n ?? 0;
   }
-  const named = await namedEnvironments(db, accountId, filters);
-  if (named?.length === 0) return 0;
-  const shape = filterShape(filters, named);
+  // The environment stays a subquery here: a count reads every match in any order, so it needs no lookup first.
+  const shape = filterShape(filters, undefined);
   const statement = cachedStatement(db, countStatements, shape, () =>
-    db.select({ n: count() }).from(imports).where(and(...filterConditions(filters, named))).prepare(statementName('import-count', shape)),
+    db.select({ n: count() }).from(imports).where(and(...filterConditions(filters, undefined))).prepare(statementName('import-count', shape)),
   );
-  return (await statement.execute(queryValues(accountId, { filters }, named)))[0]?.n ?? 0;
+  return (await statement.execute(queryValues(accountId, { filters }, undefined)))[0]?.n ?? 0;
 }
 
 /** The newest complete imports of the account, in the overview's columns. */
