@@ -27,6 +27,20 @@ export async function timed(api: Api, method: string, path: string, body?: strin
   return { ms: performance.now() - started, text };
 }
 
+/** The list of imports paged from its start (100 a page, at most 100 pages): the times of the first five pages and of the rest. */
+export async function walkListPages(api: Api): Promise<{ first: number[]; deep: number[] }> {
+  let cursor: string | null = null;
+  const first: number[] = [];
+  const deep: number[] = [];
+  for (let page = 0; page < 100; page++) {
+    const { ms, text } = await timed(api, 'GET', `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    (page < 5 ? first : deep).push(ms);
+    cursor = JSON.parse(text).pagination.paging.nextCursor;
+    if (!cursor) break;
+  }
+  return { first, deep };
+}
+
 /** Wall time of a download, its bytes read but not decoded (decoding is the client's work, not the server's). */
 export async function drained(api: Api, path: string): Promise<{ ms: number; bytes: number }> {
   const started = performance.now();

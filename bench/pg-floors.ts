@@ -73,6 +73,19 @@ export async function rowsPageKeysetFloor(pool: pg.Pool, importId: string, after
   return (performance.now() - started) / repeat;
 }
 
+/** One keyset page of 100 of the account's complete imports, newest first, past its first ten pages; the mean of `repeat`. */
+export async function listPageKeysetFloor(pool: pg.Pool, accountId: string, repeat: number): Promise<number> {
+  const page = {
+    name: 'floor-list',
+    text: `SELECT id, template_id, created_at, updated_at, meta, file, file_id, end_user_id, end_user_email, imported_from, row_count FROM imports
+           WHERE account_id = $1 AND status = 'complete' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 101`,
+    values: [accountId, '2025-01-01T02:00:00.000Z', 'z'],
+  };
+  const started = performance.now();
+  for (let r = 0; r < repeat; r++) if ((await pool.query(page)).rows.length !== 101) throw new Error('the floor page is short');
+  return (performance.now() - started) / repeat;
+}
+
 /**
  * The floor of an authenticated read on PostgreSQL: a bare Hono route (in its own process, like importd) that
  * runs the same raw queries with node-postgres, each named (prepared once per connection), then sends the

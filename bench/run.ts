@@ -13,7 +13,7 @@ import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
-import { drained, load, peakRssMiB, request, startBareHono, startReader, timed, type Api } from './http';
+import { drained, load, peakRssMiB, request, startBareHono, startReader, timed, walkListPages, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
@@ -42,7 +42,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main() {
   if (postgres) {
-    await benchPostgres(record, { LARGE, SMALL }, SERVER_ENV);
+    await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV);
     writeResults('latest-pg.json');
     return;
   }
@@ -178,15 +178,7 @@ async function listPages(api: Api, dbPath: string) {
     for (let r = 0; r < 200; r++) pageFloor.all(account, '2025-01-01T01:00:00.000Z', 'z');
   }) / 200;
   db.close();
-  let cursor: string | null = null;
-  const deep: number[] = [];
-  const first: number[] = [];
-  for (let page = 0; page < 100; page++) {
-    const { ms, text } = await timed(api, 'GET', `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    (page < 5 ? first : deep).push(ms);
-    cursor = JSON.parse(text).pagination.paging.nextCursor;
-    if (!cursor) break;
-  }
+  const { first, deep } = await walkListPages(api);
   record(`list page (100) of ${LIST} imports, first pages`, median(first), 'ms', floorMs * 5, 'ratio <= 3');
   record(`list page (100) of ${LIST} imports, deep pages`, median(deep), 'ms', floorMs * 5, 'ratio <= 3');
 }
