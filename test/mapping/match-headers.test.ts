@@ -67,8 +67,12 @@ describe('matchHeaders', () => {
   });
 
   it('keeps a header with the same name as exactly one header of the other list out of the trade-offs', () => {
-    // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency".
-    assert.deepEqual(pairs(['Currency', 'Settlement currency'], ['Converted Currency', 'Currency']), { Currency: 'Currency' });
+    // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency";
+    // "Settlement currency" keeps the column left to it, as the clear best of what is open (below the threshold).
+    const currency = matchHeaders({ schemaHeaders: items(['Currency', 'Settlement currency']), fileHeaders: items(['Converted Currency', 'Currency']) });
+    assert.equal(currency.mappings.Currency?.fileKey, 'Currency');
+    assert.equal(currency.mappings['Settlement currency']?.fileKey, 'Converted Currency');
+    assert.ok(currency.mappings['Settlement currency']!.confidence < 0.5);
     // Not when samples that contradict the name bring the pair below the threshold.
     const phone = matchHeaders(
       {
@@ -95,6 +99,16 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel'], ['Gewicht der Sendung']), {});
   });
 
+  it('judges a clear best pair only against the headers the assignment left open', () => {
+    // "Shipment weight" scores higher on "Weight" than on "Gewicht der Sendung", but "Weight" took "Weight".
+    const { mappings } = matchHeaders({ schemaHeaders: items(['Shipment weight', 'Weight']), fileHeaders: items(['Weight', 'Gewicht der Sendung']) });
+    assert.equal(mappings['Shipment weight']?.fileKey, 'Gewicht der Sendung');
+    assert.ok(mappings['Shipment weight']!.confidence < 0.5);
+    assert.equal(mappings.Weight?.fileKey, 'Weight');
+    // An open rival still counts: two unmatched schema headers as close to the column leave it unmatched.
+    assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel', 'Weight'], ['Weight', 'Gewicht der Sendung']), { Weight: 'Weight' });
+  });
+
   it('uses samples: values decide between look-alike names', () => {
     const schema: HeaderItem[] = [{ key: 'contact', label: 'Contact', samples: ['jane@example.com'] }];
     const file: HeaderItem[] = [
@@ -117,7 +131,13 @@ describe('matchHeaders', () => {
       { key: 'status', label: 'Vital status', samples: ['alive', 'unknown'] },
       { key: 'g', label: 'Grade', samples: ['g3', 'unknown'] },
     ];
-    assert.deepEqual(pairs(schema, file), { histology: 'subtype', vital: 'status', grade: 'g' });
+    const { mappings } = matchHeaders({ schemaHeaders: schema, fileHeaders: file });
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(mappings).filter(([k]) => k !== 'race').map(([k, v]) => [k, v.fileKey])),
+      { histology: 'subtype', vital: 'status', grade: 'g' },
+    );
+    // "Race" and "Site" are what is left: at most a weak leftover pair (agreeing kinds, a common value), never a confident one.
+    assert.ok((mappings.race?.confidence ?? 0) < 0.35);
   });
 
   it('reads descriptions by their rare words: shared specific words pair unrelated names, a word in every description does not', () => {

@@ -6,7 +6,7 @@
  */
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
-import { MUTUAL_DROP, mutualBestPairs, TopTwo } from './mutual-best';
+import { MUTUAL_DROP, mutualBestPairs } from './mutual-best';
 import { disjointTextValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
 import { cosine, termVectors, type TermVector } from './descriptions';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
@@ -461,12 +461,13 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = [];
-  const best = new TopTwo(schema.length, file.length);
+  // Every score, for the mutual pass after the assignment (at most 500 x 500 through the service: 2 MB).
+  const scores = new Float64Array(schema.length * file.length);
   for (let i = 0; i < schema.length; i++) {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
       const score = scorePair(schema[i]!, file[j]!, sides);
-      best.add(i, j, score);
+      scores[i * file.length + j] = score;
       if (score >= threshold - margin) scored.push({ col: j, score });
     }
     scored.sort((x, y) => y.score - x.score || x.col - y.col);
@@ -475,7 +476,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   }
   lockIdenticalNames(schema, file, candidates, threshold);
   const assigned = yield* assignByComponents(candidates, threshold);
-  const mutual = mutualBestPairs(best, assigned, threshold - MUTUAL_DROP);
+  const mutual = yield* mutualBestPairs(scores, file.length, assigned, threshold - MUTUAL_DROP);
   const mappings: MapHeadersOutput = {};
   const uncertain: UncertainPair[] = [];
   schema.forEach((_, i) => {
