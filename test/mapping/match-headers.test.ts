@@ -105,6 +105,10 @@ describe('matchHeaders', () => {
     assert.equal(mappings['Shipment weight']?.fileKey, 'Gewicht der Sendung');
     assert.ok(mappings['Shipment weight']!.confidence < 0.5);
     assert.equal(mappings.Weight?.fileKey, 'Weight');
+    // Names alone far below the threshold, when nothing else left open comes close to either header.
+    const orders = matchHeaders({ schemaHeaders: items(['Order date', 'Order total']), fileHeaders: items(['Created at', 'Total']) });
+    assert.equal(orders.mappings['Order date']?.fileKey, 'Created at');
+    assert.ok(orders.mappings['Order date']!.confidence < 0.3);
     // An open rival still counts: two unmatched schema headers as close to the column leave it unmatched.
     assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel', 'Weight'], ['Weight', 'Gewicht der Sendung']), { Weight: 'Weight' });
   });

@@ -10,11 +10,12 @@
  */
 import type { Steps } from './steps';
 
-// How far below the threshold a mutual best pair may score: at the default threshold 0.5 the floor is 0.3,
-// a little above what agreeing value kinds alone give (0.25).
-export const MUTUAL_DROP = 0.2;
+// How far below the threshold a mutual best pair may score: at the default threshold 0.5 the floor is 0.2.
+// The margin decides: agreeing value kinds alone (0.25) pair two headers only when no other open pair of
+// either scores more than 0.05.
+export const MUTUAL_DROP = 0.3;
 // How far the pair must stand above the next best open candidate of its row and of its column.
-export const MUTUAL_MARGIN = 0.15;
+export const MUTUAL_MARGIN = 0.2;
 
 /**
  * Rows left unassigned whose best open column (one no row was assigned) has this row as its best open row,
