@@ -66,6 +66,15 @@ describe('matchHeaders', () => {
     assert.deepEqual(strict.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Mobile', null, 'Phone']]);
   });
 
+  it('demands more of a pair when one list is much longer than the other', () => {
+    const schema = ['Order date', 'Ship date', 'Delivery date', 'Invoice date', 'Due date', 'Start date', 'End date', 'Birth date', 'Hire date',
+      'Payment date', 'Order number', 'Invoice number', 'Customer name', 'Company', 'Street', 'City', 'Postal code', 'Country', 'Phone', 'Email',
+      'Quantity', 'Unit price', 'Discount', 'Tax rate', 'Currency', 'Total amount', 'Status', 'Notes', 'SKU', 'Brand'];
+    // 30 headers against 2: "Price total" looks like "Unit price" (0.65) and like "Total amount"; neither is it.
+    assert.deepEqual(pairs(schema, ['Price total', 'E-mail']), { Email: 'E-mail' });
+    assert.deepEqual(pairs(schema, ['Street name', 'E-mail']), { Street: 'Street name', Email: 'E-mail' });
+  });
+
   it('keeps a header with the same name as exactly one header of the other list out of the trade-offs', () => {
     // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency";
     // "Settlement currency" keeps the column left to it, as the clear best of what is open (below the threshold).

@@ -78,6 +78,8 @@ interface Prepared {
   kind: ValueKind | null;
 }
 
+// Threshold added per factor of ten between the two lists' sizes.
+const RATIO_SLOPE = 0.15;
 // Above this many pairs, only pairs sharing a concept or token are scored.
 const FULL_SCAN_PAIRS = 250_000;
 // Candidates kept per schema key for the assignment; bounds the Hungarian step.
@@ -460,10 +462,10 @@ export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {})
 /** `matchHeaders` as steps (one per header prepared, per schema row scored, per row assigned). */
 export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions = {}): Steps<MatchResult> {
   // Many headers on one side against few on the other means many chance look-alikes
-  // per true pair: demand a little more (+0.1 per factor of ten in the size ratio).
+  // per true pair: demand more (+0.15 per factor of ten in the size ratio: 30 against 2 headers need 0.68).
   const sizes = [input.schemaHeaders.length, input.fileHeaders.length];
   const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
-  const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
+  const threshold = (options.threshold ?? 0.5) + RATIO_SLOPE * Math.log10(ratio);
   const margin = options.uncertainMargin ?? 0.12;
   checkBudget(costFloor(input), input, options.budget);
   const schema: Prepared[] = [];
