@@ -1,10 +1,12 @@
 /**
  * Accuracy and speed benchmark of the offline header matcher.
- *   npm run bench:mapping [-- --errors]
+ *   npm run bench:mapping [-- --errors] [-- --names-only]
  * Reads ../shared/headermap/*.jsonl (override with HEADERMAP_DIR), scores the
  * matcher and an exact-match baseline with the metric of that folder's README,
  * and times synthetic 50x50 and 1000x1000 inputs, then the largest requests the service accepts or refuses
  * (500 x 500, the default budget) with the longest event-loop stall. Prints tables; writes nothing.
+ * --names-only drops every header's samples and description first: the condition of data that carries
+ * names alone (most public schema-matching ground truth).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,8 @@ interface Tally {
 
 const dir = process.env.HEADERMAP_DIR ?? path.resolve(process.cwd(), '../shared/headermap');
 const showErrors = process.argv.includes('--errors');
+const namesOnly = process.argv.includes('--names-only');
+const nameOnly = ({ key, label }: HeaderItem): HeaderItem => ({ key, label });
 
 function emptyTally(): Tally {
   return { tp: 0, fp: 0, fn: 0, nulls: 0, nullsKept: 0 };
@@ -98,7 +102,11 @@ const header = ['', 'cases', 'P', 'R', 'F1', 'null-kept', 'base P', 'base R', 'b
 const fileRows: string[][] = [header];
 const groupRows: string[][] = [header];
 for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
-  const cases = readFileSync(path.join(dir, name), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Case);
+  const cases = readFileSync(path.join(dir, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Case)
+    .map((c) => (namesOnly ? { ...c, schemaHeaders: c.schemaHeaders.map(nameOnly), fileHeaders: c.fileHeaders.map(nameOnly) } : c));
   const total = emptyTally();
   const base = emptyTally();
   const groups = new Map<string, { t: Tally; b: Tally; n: number; times: number[] }>();
@@ -126,7 +134,7 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) 
   fileRows.push(row(name, cases.length, total, base, times));
   for (const [g, v] of [...groups].sort(([a], [b]) => a.localeCompare(b))) groupRows.push(row(`${name}:${g}`, v.n, v.t, v.b, v.times));
 }
-console.log(`Header mapping accuracy (${dir})\n`);
+console.log(`Header mapping accuracy (${dir}${namesOnly ? ', names only' : ''})\n`);
 printTable(fileRows);
 console.log('\nPer group\n');
 printTable(groupRows);

@@ -66,9 +66,22 @@ describe('matchHeaders', () => {
     assert.deepEqual(strict.uncertain.map((u) => [u.schemaKey, u.chosen, u.candidates[0]?.fileKey]), [['Mobile', null, 'Phone']]);
   });
 
+  it('demands more of a pair when one list is much longer than the other', () => {
+    const schema = ['Order date', 'Ship date', 'Delivery date', 'Invoice date', 'Due date', 'Start date', 'End date', 'Birth date', 'Hire date',
+      'Payment date', 'Order number', 'Invoice number', 'Customer name', 'Company', 'Street', 'City', 'Postal code', 'Country', 'Phone', 'Email',
+      'Quantity', 'Unit price', 'Discount', 'Tax rate', 'Currency', 'Total amount', 'Status', 'Notes', 'SKU', 'Brand'];
+    // 30 headers against 2: "Price total" looks like "Unit price" (0.65) and like "Total amount"; neither is it.
+    assert.deepEqual(pairs(schema, ['Price total', 'E-mail']), { Email: 'E-mail' });
+    assert.deepEqual(pairs(schema, ['Street name', 'E-mail']), { Street: 'Street name', Email: 'E-mail' });
+  });
+
   it('keeps a header with the same name as exactly one header of the other list out of the trade-offs', () => {
-    // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency".
-    assert.deepEqual(pairs(['Currency', 'Settlement currency'], ['Converted Currency', 'Currency']), { Currency: 'Currency' });
+    // The largest total would give "Currency" to "Converted Currency" so that "Settlement currency" takes "Currency";
+    // "Settlement currency" keeps the column left to it, as the clear best of what is open (below the threshold).
+    const currency = matchHeaders({ schemaHeaders: items(['Currency', 'Settlement currency']), fileHeaders: items(['Converted Currency', 'Currency']) });
+    assert.equal(currency.mappings.Currency?.fileKey, 'Currency');
+    assert.equal(currency.mappings['Settlement currency']?.fileKey, 'Converted Currency');
+    assert.ok(currency.mappings['Settlement currency']!.confidence < 0.5);
     // Not when samples that contradict the name bring the pair below the threshold.
     const phone = matchHeaders(
       {
@@ -95,6 +108,20 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel'], ['Gewicht der Sendung']), {});
   });
 
+  it('judges a clear best pair only against the headers the assignment left open', () => {
+    // "Shipment weight" scores higher on "Weight" than on "Gewicht der Sendung", but "Weight" took "Weight".
+    const { mappings } = matchHeaders({ schemaHeaders: items(['Shipment weight', 'Weight']), fileHeaders: items(['Weight', 'Gewicht der Sendung']) });
+    assert.equal(mappings['Shipment weight']?.fileKey, 'Gewicht der Sendung');
+    assert.ok(mappings['Shipment weight']!.confidence < 0.5);
+    assert.equal(mappings.Weight?.fileKey, 'Weight');
+    // Names alone far below the threshold, when nothing else left open comes close to either header.
+    const orders = matchHeaders({ schemaHeaders: items(['Order date', 'Order total']), fileHeaders: items(['Created at', 'Total']) });
+    assert.equal(orders.mappings['Order date']?.fileKey, 'Created at');
+    assert.ok(orders.mappings['Order date']!.confidence < 0.3);
+    // An open rival still counts: two unmatched schema headers as close to the column leave it unmatched.
+    assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel', 'Weight'], ['Weight', 'Gewicht der Sendung']), { Weight: 'Weight' });
+  });
+
   it('uses samples: values decide between look-alike names', () => {
     const schema: HeaderItem[] = [{ key: 'contact', label: 'Contact', samples: ['jane@example.com'] }];
     const file: HeaderItem[] = [
@@ -117,7 +144,13 @@ describe('matchHeaders', () => {
       { key: 'status', label: 'Vital status', samples: ['alive', 'unknown'] },
       { key: 'g', label: 'Grade', samples: ['g3', 'unknown'] },
     ];
-    assert.deepEqual(pairs(schema, file), { histology: 'subtype', vital: 'status', grade: 'g' });
+    const { mappings } = matchHeaders({ schemaHeaders: schema, fileHeaders: file });
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(mappings).filter(([k]) => k !== 'race').map(([k, v]) => [k, v.fileKey])),
+      { histology: 'subtype', vital: 'status', grade: 'g' },
+    );
+    // "Race" and "Site" are what is left: at most a weak leftover pair (agreeing kinds, a common value), never a confident one.
+    assert.ok((mappings.race?.confidence ?? 0) < 0.35);
   });
 
   it('reads descriptions by their rare words: shared specific words pair unrelated names, a word in every description does not', () => {

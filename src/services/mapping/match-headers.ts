@@ -6,7 +6,7 @@
  */
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
-import { MUTUAL_DROP, mutualBestPairs, TopTwo } from './mutual-best';
+import { MUTUAL_DROP, mutualBestPairs } from './mutual-best';
 import { disjointTextValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
 import { cosine, termVectors, type TermVector } from './descriptions';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
@@ -17,7 +17,7 @@ import { validationFailed } from '../errors';
 export interface MatchOptions {
   /**
    * Minimum confidence for a mapping (default 0.5, raised slightly for very unequal list sizes); a pair
-   * that is the clear best of both its headers may score down to 0.2 below it (mutual-best.ts).
+   * that is the clear best of both its headers among those left open may score down to 0.3 below it (mutual-best.ts).
    */
   threshold?: number;
   /** Scores this close to the threshold, or to a rival, are reported as uncertain (default 0.12). */
@@ -78,6 +78,8 @@ interface Prepared {
   kind: ValueKind | null;
 }
 
+// Threshold added per factor of ten between the two lists' sizes.
+const RATIO_SLOPE = 0.15;
 // Above this many pairs, only pairs sharing a concept or token are scored.
 const FULL_SCAN_PAIRS = 250_000;
 // Candidates kept per schema key for the assignment; bounds the Hungarian step.
@@ -258,15 +260,31 @@ interface Sides {
   values: ValueSpread;
 }
 
-function nameScore(a: Variant, b: Variant, sides: Sides): number {
+// A guard factor below this sets two names apart ("Email consent" / "Email", billing / shipping ZIP): the
+// mutual pass never takes such a pair, however clear its lead.
+const SET_APART = 0.5;
+
+/** A pair's score, and whether a guard set the names that gave it apart. */
+interface PairScore {
+  score: number;
+  apart: boolean;
+}
+
+function nameScore(a: Variant, b: Variant, sides: Sides, out: PairScore): void {
   const fa = a.features;
   const fb = b.features;
-  if (fa.text.length > 0 && fa.text === fb.text) return 1;
+  out.apart = false;
+  if (fa.text.length > 0 && fa.text === fb.text) {
+    out.score = 1;
+    return;
+  }
   const dice = softDice(fa.units, fb.units, sides.rarity);
   const chars = profileDice(a.grams, b.grams);
   // Characters matter more when the vocabulary did not understand the words.
   const charWeight = 0.15 + 0.3 * Math.max(fa.residualShare, fb.residualShare);
-  return (dice * (1 - charWeight) + chars * charWeight) * guardFactor(fa, fb, sides.schema, sides.file);
+  const guard = guardFactor(fa, fb, sides.schema, sides.file);
+  out.score = (dice * (1 - charWeight) + chars * charWeight) * guard;
+  out.apart = guard < SET_APART;
 }
 
 /** Moves a score towards 1 when value kinds agree and down when they clash. */
@@ -276,10 +294,19 @@ function kindEvidence(score: number, compat: number, strength: number): number {
   return score;
 }
 
-function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
+/** Scores one schema x file pair into `out` (reused across pairs). */
+function scorePair(s: Prepared, f: Prepared, sides: Sides, out: PairScore): void {
   let score = 0;
+  let apart = false;
   for (const vs of s.variants)
-    for (const vf of f.variants) score = Math.max(score, nameScore(vs, vf, sides) * (vs.trust ?? 1) * (vf.trust ?? 1));
+    for (const vf of f.variants) {
+      nameScore(vs, vf, sides, out);
+      const name = out.score * (vs.trust ?? 1) * (vf.trust ?? 1);
+      if (name > score) {
+        score = name;
+        apart = out.apart;
+      }
+    }
   // A description is a second opinion, against the other's description or label: it can raise a score, never lower it.
   if ((s.described || f.described) && s.vector && f.vector)
     score += (1 - score) * Math.min(1, cosine(s.vector, f.vector) / FULL_DESCRIPTION_COSINE);
@@ -293,7 +320,8 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides): number {
   // Shared rare values are strong evidence of the same column whatever the names say (see sampleOverlap);
   // yes/no are shared by any two flags.
   if (overlap > 0 && s.kind !== 'boolean' && f.kind !== 'boolean') score += (1 - score) * SHARED_VALUES * overlap;
-  return Math.min(1, Math.max(0, score));
+  out.score = Math.min(1, Math.max(0, score));
+  out.apart = apart;
 }
 
 /**
@@ -434,10 +462,10 @@ export function matchHeaders(input: MapHeadersInput, options: MatchOptions = {})
 /** `matchHeaders` as steps (one per header prepared, per schema row scored, per row assigned). */
 export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions = {}): Steps<MatchResult> {
   // Many headers on one side against few on the other means many chance look-alikes
-  // per true pair: demand a little more (+0.1 per factor of ten in the size ratio).
+  // per true pair: demand more (+0.15 per factor of ten in the size ratio: 30 against 2 headers need 0.68).
   const sizes = [input.schemaHeaders.length, input.fileHeaders.length];
   const ratio = Math.max(...sizes, 1) / Math.max(Math.min(...sizes), 1);
-  const threshold = (options.threshold ?? 0.5) + 0.1 * Math.log10(ratio);
+  const threshold = (options.threshold ?? 0.5) + RATIO_SLOPE * Math.log10(ratio);
   const margin = options.uncertainMargin ?? 0.12;
   checkBudget(costFloor(input), input, options.budget);
   const schema: Prepared[] = [];
@@ -461,12 +489,16 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   };
   // Per schema row, its strongest candidates (score-descending, then column order).
   const candidates: { col: number; score: number }[][] = [];
-  const best = new TopTwo(schema.length, file.length);
+  // Every score, for the mutual pass after the assignment (at most 500 x 500 through the service: 2 MB);
+  // 0 there for names a guard set apart.
+  const scores = new Float64Array(schema.length * file.length);
+  const pair: PairScore = { score: 0, apart: false };
   for (let i = 0; i < schema.length; i++) {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
-      const score = scorePair(schema[i]!, file[j]!, sides);
-      best.add(i, j, score);
+      scorePair(schema[i]!, file[j]!, sides, pair);
+      const score = pair.score;
+      if (!pair.apart) scores[i * file.length + j] = score;
       if (score >= threshold - margin) scored.push({ col: j, score });
     }
     scored.sort((x, y) => y.score - x.score || x.col - y.col);
@@ -475,7 +507,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   }
   lockIdenticalNames(schema, file, candidates, threshold);
   const assigned = yield* assignByComponents(candidates, threshold);
-  const mutual = mutualBestPairs(best, assigned, threshold - MUTUAL_DROP);
+  const mutual = yield* mutualBestPairs(scores, file.length, assigned, threshold - MUTUAL_DROP);
   const mappings: MapHeadersOutput = {};
   const uncertain: UncertainPair[] = [];
   schema.forEach((_, i) => {
