@@ -4,7 +4,7 @@ import { LineTooLongError, readLineBatches } from '../lib/lines';
 import { ServiceError, validationFailed } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { checkImportBytes, countedChunks, PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
+import { checkImportBytes, countedChunks, PARSE_IN_WORKER_BYTES, readImportBytes, SLICE_ROWS, type CheckedRows, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -43,8 +43,7 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
   const length = bytes.byteLength;
   const bytesRead = () => length;
   if (length >= PARSE_IN_WORKER_BYTES) return { ...(await ctx.parsePool.parse(bytes)), bytesRead };
-  const split = await splitImportBytes(bytes);
-  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices, bytesRead };
+  return { ...(await readImportBytes(bytes, ctx.config.limits.rowBytes)), bytesRead };
 }
 
 /**

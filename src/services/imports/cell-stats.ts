@@ -2,7 +2,8 @@ import type { CellStats } from './schemas';
 
 type CellType = CellStats['fieldBreakdown'][number]['type'];
 
-interface Column {
+/** One column's statistics so far: a handle callers that meet the same keys row after row can keep. */
+export interface Column {
   key: string;
   type: CellType;
   count: number;
@@ -25,11 +26,21 @@ export class CellStatsCollector {
 
   /** Records one cell (the value is already known to be a string, finite number, boolean or null). */
   add(key: string, value: string | number | boolean | null): void {
+    this.addTo(this.column(key), value);
+  }
+
+  /** The column of `key`, created (in first-seen order) on its first cell. */
+  column(key: string): Column {
     let column = this.columns.get(key);
     if (column === undefined) {
       column = { key, type: 'empty', count: 0 };
       this.columns.set(key, column);
     }
+    return column;
+  }
+
+  /** add() for a column already looked up. */
+  addTo(column: Column, value: string | number | boolean | null): void {
     this.totalCells++;
     if (value === null) return;
     const cell = typeof value === 'string' ? value.trim() : value;

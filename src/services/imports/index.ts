@@ -5,7 +5,7 @@ export { getImport, getImportJson } from './get-import';
 export { checkImportBytes, countedChunks } from './import-bytes';
 export { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';
 export { SLICE_ROWS, sliceRows } from './slices';
-export { splitImportBytes, type SplitImportBody } from './json-import-body';
+export { readImportBytes, splitImportBytes, type SplitImportBody } from './json-import-body';
 export { PARSE_IN_WORKER_BYTES } from './parse-pool';
 export { RowChecker } from './check-rows';
 export { listImports, listImportsJson } from './list-imports';
