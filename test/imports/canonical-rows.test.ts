@@ -33,6 +33,7 @@ describe('checkCanonicalBody: rows taken straight from the text', () => {
     ['every cell type', '{"a":"x","b":1,"c":true,"d":null,"e":false}'],
     ['the escapes JSON.stringify writes', String.raw`{"a":"q\"uote\\ \n\t\r\b\f\u0001\u001f\u000b"}`],
     ['escapes at the edges of a cell', String.raw`{"a":"\n12\t","b":"\"x\"","c":"\u000b","d":"a\"b@example.com","e":"\\","f":" \n"}`],
+    ['cells whose escapes trim() removes or keeps', String.raw`{"a":"\u000b12","b":"\u001b12","c":"\u001c12","d":"12\n34","e":"\r\n","f":"\b","g":"x\\y@z.co","h":"\ttrue\f"}`],
     ['unicode, raw', '{"a":"Zürich 😀 \u2028","é":"ü"}'],
     ['keys an object may hold', '{"__proto__":"x","constructor":1,"toString":"y","":"empty key"}'],
     ['numbers in their shortest form', '{"a":0,"b":-1,"c":1.5,"d":-0.5,"e":0.000001,"f":123456789012345,"g":1.23456789012345,"h":-0.000123,"i":100}'],

@@ -115,8 +115,8 @@ function nextMatch(text: string, pattern: RegExp, from: number): number {
   return pattern.exec(text)?.index ?? Infinity;
 }
 
-function nextBackslashFrom(text: string, from: number): number {
-  const at = text.indexOf('\\', from);
+function nextIndexFrom(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
   return at < 0 ? Infinity : at;
 }
 
@@ -132,7 +132,9 @@ function scanRows(text: string, open: number, maxRowBytes: number): { texts: str
   const shape: Column[] = [];
   let i = skipWhitespace(text, open + 1);
   let control = nextMatch(text, CONTROL, i);
-  let backslash = nextBackslashFrom(text, i);
+  let backslash = nextIndexFrom(text, '\\', i);
+  let atSign = nextIndexFrom(text, '@', i);
+  const escape = { kept: false };
   if (text.charCodeAt(i) === CLOSE_BRACKET) return { texts, stats: collector.result(0), end: i + 1 };
   for (;;) {
     if (text.charCodeAt(i) !== OPEN_BRACE) throw notCanonical;
@@ -163,9 +165,13 @@ function scanRows(text: string, open: number, maxRowBytes: number): { texts: str
           let end = text.indexOf('"', i + 1);
           if (end < 0) throw notCanonical;
           if (backslash < end) {
-            end = escapedStringEnd(text, backslash);
-            collector.addTo(column, JSON.parse(text.slice(i, end)) as string);
-            backslash = nextBackslashFrom(text, end);
+            end = escapedStringEnd(text, backslash, escape);
+            if (atSign < i) atSign = nextIndexFrom(text, '@', i);
+            // A character that JSON.stringify escapes and trim() keeps makes the cell a plain string, unless it
+            // can still read as an e-mail: such a cell is not decoded.
+            if (escape.kept && atSign > end) collector.addTyped(column, 'string');
+            else collector.addTo(column, JSON.parse(text.slice(i, end)) as string);
+            backslash = nextIndexFrom(text, '\\', end);
             i = end;
           } else {
             collector.addTo(column, text.slice(i + 1, end));
@@ -173,12 +179,12 @@ function scanRows(text: string, open: number, maxRowBytes: number): { texts: str
           }
         } else if (first === MINUS || isDigit(first)) {
           i = canonicalNumberEnd(text, i);
-          collector.addTo(column, 0);
+          collector.addTyped(column, 'number');
         } else if (text.startsWith('true', i)) {
-          collector.addTo(column, true);
+          collector.addTyped(column, 'boolean');
           i += 4;
         } else if (text.startsWith('false', i)) {
-          collector.addTo(column, false);
+          collector.addTyped(column, 'boolean');
           i += 5;
         } else if (text.startsWith('null', i)) {
           collector.addTo(column, null);
@@ -219,9 +225,11 @@ function isDigit(code: number): boolean {
 /**
  * The end (after its quote) of the string whose first backslash is at `backslash`, when every escape in it
  * is one JSON.stringify writes: \" \\ \b \f \n \r \t, and \u00xx (lower-case hex) for other control characters.
+ * `escape.kept` tells whether one of them stands for a character trim() keeps (not \t \n \v \f \r).
  */
-function escapedStringEnd(text: string, backslash: number): number {
+function escapedStringEnd(text: string, backslash: number, escape: { kept: boolean }): number {
   let i = backslash;
+  escape.kept = false;
   for (;;) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) return i + 1;
@@ -231,10 +239,20 @@ function escapedStringEnd(text: string, backslash: number): number {
       continue;
     }
     const escaped = text.charCodeAt(i + 1);
-    // " \ b f n r t
-    if (escaped === 34 || escaped === 92 || escaped === 98 || escaped === 102 || escaped === 110 || escaped === 114 || escaped === 116) i += 2;
-    else if (escaped === 117 && isShortControlEscape(text.slice(i + 2, i + 6))) i += 6;
-    else throw notCanonical;
+    if (escaped === 110 || escaped === 116 || escaped === 114 || escaped === 102) {
+      // \n \t \r \f
+      i += 2;
+    } else if (escaped === QUOTE || escaped === BACKSLASH || escaped === 98) {
+      // \" \\ \b
+      escape.kept = true;
+      i += 2;
+    } else if (escaped === 117 && isShortControlEscape(text.slice(i + 2, i + 6))) {
+      // \u000b is a vertical tab, trimmed; every other control character is kept.
+      escape.kept ||= !text.startsWith('000b', i + 2);
+      i += 6;
+    } else {
+      throw notCanonical;
+    }
   }
 }
 
