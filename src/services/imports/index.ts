@@ -10,5 +10,6 @@ export { PARSE_IN_WORKER_BYTES } from './parse-pool';
 export { RowChecker } from './check-rows';
 export { listImports, listImportsJson } from './list-imports';
 export { listRows } from './list-rows';
+export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';
