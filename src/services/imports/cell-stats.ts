@@ -1,6 +1,6 @@
 import type { CellStats } from './schemas';
 
-export type CellType = CellStats['fieldBreakdown'][number]['type'];
+type CellType = CellStats['fieldBreakdown'][number]['type'];
 
 /** One column's statistics so far: a handle callers that meet the same keys row after row can keep. */
 export interface Column {
