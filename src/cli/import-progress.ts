@@ -14,7 +14,7 @@ export function importProgressBar(stream: NodeJS.WritableStream, totalBytes: num
   bar.start(totalBytes, 0, { read: formatBytes(0), size, rows: 0 });
   return {
     read: (bytes: number) => bar.update(bytes, { read: formatBytes(bytes), rows }),
-    row: () => void rows++,
+    rows: (count: number) => void (rows += count),
     /** Draws the last state and ends the bar's line, so what is printed next starts on a line of its own. */
     stop(bytes: number) {
       if (stopped) return;

@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
-import { parseRowJson } from '../lib/exact-json';
 import { LineTooLongError, readLineBatches } from '../lib/lines';
 import { ServiceError, validationFailed } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { checkImportBytes, countedChunks, PARSE_IN_WORKER_BYTES, SLICE_ROWS, splitImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
+import { checkImportBytes, countedChunks, ndjsonRowSlices, parseNdjsonRow, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -43,8 +42,7 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
   const length = bytes.byteLength;
   const bytesRead = () => length;
   if (length >= PARSE_IN_WORKER_BYTES) return { ...(await ctx.parsePool.parse(bytes)), bytesRead };
-  const split = await splitImportBytes(bytes);
-  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices, bytesRead };
+  return { ...(await readImportBytes(bytes, ctx.config.limits.rowBytes)), bytesRead };
 }
 
 /**
@@ -62,46 +60,27 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
   const chunks = countedChunks(byteChunks(c.req.raw.body), limits.importBytes, (seen) => (bytesRead = seen));
   const batches = readLineBatches(chunks, maxLineBytes)[Symbol.asyncIterator]();
   // Lines counted so far (empty ones are skipped): the number of a bad line in an error.
-  let lineNumber = 0;
+  const read = { lines: 0 };
   const nextBatch = async (): Promise<string[] | undefined> => {
     try {
       const next = await batches.next();
       return next.done ? undefined : next.value;
     } catch (error) {
-      if (error instanceof LineTooLongError) throw new ServiceError('payload_too_large', `line ${lineNumber + 1} is longer than ${error.maxLineBytes} bytes`);
-      if (error instanceof TypeError) throw new ServiceError('invalid_json', `line ${lineNumber + 1} is not valid UTF-8`);
+      if (error instanceof LineTooLongError) throw new ServiceError('payload_too_large', `line ${read.lines + 1} is longer than ${error.maxLineBytes} bytes`);
+      if (error instanceof TypeError) throw new ServiceError('invalid_json', `line ${read.lines + 1} is not valid UTF-8`);
       throw error;
     }
   };
   const firstBatch = await nextBatch();
-  const header = firstBatch === undefined ? {} : parseLine(firstBatch[0]!, ++lineNumber);
+  const header = firstBatch === undefined ? {} : parseNdjsonRow(firstBatch[0]!, ++read.lines);
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
   }
-  // Slices of parsed rows, filled from whole batches of lines: no promise per row.
-  async function* rows(): AsyncGenerator<unknown[]> {
-    let slice: unknown[] = [];
-    for (let lines = firstBatch?.slice(1); lines !== undefined; lines = await nextBatch()) {
-      for (const line of lines) {
-        slice.push(parseLine(line, ++lineNumber));
-        if (slice.length === SLICE_ROWS) {
-          yield slice;
-          slice = [];
-        }
-      }
-    }
-    if (slice.length > 0) yield slice;
+  async function* rowLines(): AsyncGenerator<string[]> {
+    for (let lines = firstBatch?.slice(1); lines !== undefined; lines = await nextBatch()) yield lines;
   }
   const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: rows(), bytesRead: () => bytesRead };
-}
-
-function parseLine(line: string, lineNumber: number): unknown {
-  try {
-    return parseRowJson(line);
-  } catch (error) {
-    throw new ServiceError('invalid_json', `line ${lineNumber} is not valid JSON: ${(error as Error).message}`);
-  }
+  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), read), bytesRead: () => bytesRead };
 }
 
 async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {

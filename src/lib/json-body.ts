@@ -114,7 +114,7 @@ function expect(text: string, i: number, code: number): void {
   }
 }
 
-function skipWhitespace(text: string, i: number): number {
+export function skipWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
@@ -135,7 +135,7 @@ function stringEnd(text: string, open: number): number {
 }
 
 /** The index just after the JSON value that starts at `start` (its inside is validated later by JSON.parse). */
-function valueEnd(text: string, start: number): number {
+export function valueEnd(text: string, start: number): number {
   const first = text.charCodeAt(start);
   if (first === QUOTE) return stringEnd(text, start);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {

@@ -25,11 +25,6 @@ export async function* readLineBatches(chunks: AsyncIterable<Uint8Array>, maxLin
   if (last.length > 0) yield [last];
 }
 
-/** The lines of readLineBatches one at a time. */
-export async function* readLines(chunks: AsyncIterable<Uint8Array>, maxLineBytes?: number): AsyncGenerator<string> {
-  for await (const lines of readLineBatches(chunks, maxLineBytes)) yield* lines;
-}
-
 export class LineTooLongError extends Error {
   override name = 'LineTooLongError';
   constructor(readonly maxLineBytes: number) {

@@ -60,6 +60,25 @@ describe('importd import FILE', () => {
     assert.match(again.stdout, new RegExp(`template ${first.templateId}`));
   });
 
+  // Rows are parsed a batch of lines at a time: numbering and order hold across batches and slices.
+  it('loads an NDJSON file of many slices in order, blank lines and CRLF skipped', async () => {
+    // 200 KB: several chunks of the file stream, so several batches of lines.
+    const lines = Array.from({ length: 1_000 }, (_, i) => `{"n":${i},"s":"${'r'.repeat(190)}${i}"}`);
+    const text = `${lines.slice(0, 600).join('\n')}\r\n\n${lines.slice(600).join('\r\n')}`;
+    const created = JSON.parse((await cli.run('import', file('many.ndjson', text), '--env', 'ops', '--template', 'many', '--json')).stdout);
+    assert.equal(created.rowCount, 1_000);
+    assert.deepEqual(await stored(created.id), lines.map((line) => JSON.parse(line)));
+  });
+
+  it('names a bad line past the first slices and stores nothing', async () => {
+    const before = await importCount();
+    const lines = Array.from({ length: 1_000 }, (_, i) => (i === 776 ? '{"n":' : `{"n":${i},"s":"${'r'.repeat(190)}"}`));
+    const { code, stderr } = await cli.run('import', file('bad-late.ndjson', lines.join('\n')), '--env', 'ops', '--template', 'late');
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^error \[invalid_json\]: line 777 is not valid JSON/);
+    assert.equal(await importCount(), before);
+  });
+
   it('exports what it imported, byte for byte through NDJSON', async () => {
     const ndjson = file('round.ndjson', '{"a":"x,y","b":2}\n{"a":"","b":-0.5}\n');
     const created = JSON.parse((await cli.run('import', ndjson, '--env', 'ops', '--template', 'round', '--json')).stdout);

@@ -22,6 +22,17 @@ describe('cell statistics: the type of a column', () => {
     it(`${JSON.stringify(cell)} is ${type}`, () => assert.equal(typeOf(cell), type));
   }
 
+  it('reads a bare ISO day as Date.parse does, for every month and day', () => {
+    for (const year of ['2024', '2023', '0000']) {
+      for (let month = 0; month < 100; month++) {
+        for (let day = 0; day < 100; day++) {
+          const text = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          assert.equal(typeOf(text), Number.isNaN(Date.parse(text)) ? 'string' : 'date', text);
+        }
+      }
+    }
+  });
+
   it('disagreeing non-empty cells make it mixed; empty ones count in totalCells only', () => {
     assert.equal(typeOf('1', 'a'), 'mixed');
     assert.equal(typeOf('1', '', null, 2), 'number');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LineTooLongError, readLineBatches, readLines } from '../../src/lib/lines';
+import { LineTooLongError, readLineBatches } from '../../src/lib/lines';
 
 async function* source(parts: (string | Uint8Array)[]) {
   for (const part of parts) yield typeof part === 'string' ? new TextEncoder().encode(part) : part;
@@ -8,11 +8,11 @@ async function* source(parts: (string | Uint8Array)[]) {
 
 async function collect(parts: (string | Uint8Array)[], max?: number) {
   const lines: string[] = [];
-  for await (const line of readLines(source(parts), max)) lines.push(line);
+  for await (const batch of readLineBatches(source(parts), max)) lines.push(...batch);
   return lines;
 }
 
-describe('readLines', () => {
+describe('readLineBatches', () => {
   it('splits across chunk boundaries, handles CRLF, skips empty lines and keeps a last line without newline', async () => {
     assert.deepEqual(await collect(['{"a":', '1}\n{"b"', ':2}\r\n\n', '{"c":3}']), ['{"a":1}', '{"b":2}', '{"c":3}']);
   });

@@ -4,11 +4,10 @@ import { pipeline, Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse';
 import { detectCsvDelimiter } from '../../lib/csv-delimiter';
-import { parseRowJson } from '../../lib/exact-json';
-import { readLines } from '../../lib/lines';
+import { readLineBatches } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
-import { checkImportBytes, countedChunks, loadImport, SLICE_ROWS } from '../../services/imports';
+import { checkImportBytes, countedChunks, loadImport, ndjsonRowSlices, SLICE_ROWS } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -50,11 +49,11 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       try {
         // Counted as read too: a file that grows while it is loaded is bounded all the same.
         const chunks = countedChunks(input, maxBytes);
-        const parsed = delimiter === undefined ? ndjsonRows(chunks) : csvRows(chunks, delimiter);
-        // The first row is read before anything is stored: an empty file creates neither import nor template.
-        const rows = await nonEmpty(parsed, file, format, progress?.row);
+        const slices = delimiter === undefined ? ndjsonRowSlices(readLineBatches(chunks)) : inSlices(csvRows(chunks, delimiter), SLICE_ROWS);
+        // The first rows are read before anything is stored: an empty file creates neither import nor template.
+        const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
-          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes }, inSlices(rows, SLICE_ROWS)),
+          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes }, rows),
         );
         progress?.stop(sizeBytes);
         printResult(runtime.io, created, options.json);
@@ -100,19 +99,24 @@ function delimiterOption(given: string): string {
   return delimiter;
 }
 
-/** The rows, once the first has been read; a file without any is refused. Throws validation_failed. */
-async function nonEmpty<T>(rows: AsyncGenerator<T>, file: string, format: 'csv' | 'ndjson', counted?: () => void): Promise<AsyncGenerator<T>> {
-  const first = await rows.next();
+/** The slices of rows, once the first has been read; a file without any row is refused. Throws validation_failed. */
+async function nonEmpty<T>(
+  slices: AsyncGenerator<readonly T[]>,
+  file: string,
+  format: 'csv' | 'ndjson',
+  counted?: (rows: number) => void,
+): Promise<AsyncGenerator<readonly T[]>> {
+  const first = await slices.next();
   if (first.done) {
     const why = format === 'csv' ? 'has no data rows (a CSV file needs a header row, then one row a line)' : 'has no rows (one JSON object a line)';
     throw validationFailed([{ path: 'file', message: `${file} ${why}` }]);
   }
   return (async function* () {
-    counted?.();
+    counted?.(first.value.length);
     yield first.value;
-    for await (const row of rows) {
-      counted?.();
-      yield row;
+    for await (const slice of slices) {
+      counted?.(slice.length);
+      yield slice;
     }
   })();
 }
@@ -139,18 +143,6 @@ async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string): As
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw validationFailed([{ path: 'file', message: (error as Error).message }]);
-  }
-}
-
-async function* ndjsonRows(input: AsyncIterable<Uint8Array>): AsyncGenerator<unknown> {
-  let line = 0;
-  for await (const text of readLines(input)) {
-    line++;
-    try {
-      yield parseRowJson(text);
-    } catch (error) {
-      throw new ServiceError('invalid_json', `line ${line} is not valid JSON: ${(error as Error).message}`);
-    }
   }
 }
 

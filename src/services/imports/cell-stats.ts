@@ -2,7 +2,8 @@ import type { CellStats } from './schemas';
 
 type CellType = CellStats['fieldBreakdown'][number]['type'];
 
-interface Column {
+/** One column's statistics so far: a handle callers that meet the same keys row after row can keep. */
+export interface Column {
   key: string;
   type: CellType;
   count: number;
@@ -25,18 +26,34 @@ export class CellStatsCollector {
 
   /** Records one cell (the value is already known to be a string, finite number, boolean or null). */
   add(key: string, value: string | number | boolean | null): void {
+    this.addTo(this.column(key), value);
+  }
+
+  /** The column of `key`, created (in first-seen order) on its first cell. */
+  column(key: string): Column {
     let column = this.columns.get(key);
     if (column === undefined) {
       column = { key, type: 'empty', count: 0 };
       this.columns.set(key, column);
     }
-    this.totalCells++;
-    if (value === null) return;
+    return column;
+  }
+
+  /** add() for a column already looked up. */
+  addTo(column: Column, value: string | number | boolean | null): void {
+    if (value === null) {
+      this.totalCells++;
+      return;
+    }
     const cell = typeof value === 'string' ? value.trim() : value;
-    if (cell === '') return;
+    if (cell === '') this.totalCells++;
+    else this.addTyped(column, column.type === 'mixed' ? 'mixed' : inferType(cell));
+  }
+
+  /** Records a non-empty cell whose type the caller already knows. */
+  addTyped(column: Column, type: CellType): void {
+    this.totalCells++;
     column.count++;
-    if (column.type === 'mixed') return;
-    const type = inferType(cell);
     if (column.type === 'empty') column.type = type;
     else if (column.type !== type) column.type = 'mixed';
   }
@@ -58,8 +75,19 @@ function inferType(text: string | number | boolean): CellType {
   const lower = first | 32;
   if ((lower === 116 || lower === 102) && BOOLEAN.test(text)) return 'boolean';
   if (text.includes('@') && EMAIL.test(text)) return 'email';
-  if (digit && DATE.test(text) && !Number.isNaN(Date.parse(text.replace(/^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/, '$3-$1-$2')))) {
-    return 'date';
-  }
+  if (digit && DATE.test(text) && namesADay(text)) return 'date';
   return 'string';
+}
+
+/**
+ * Whether a text DATE matched is one Date.parse accepts (day/month/year read as month/day/year). A bare ISO
+ * day, most date cells, is read by its digits instead: V8 accepts it when its month is 1-12 and its day 1-31
+ * (test/imports/cell-stats.test.ts holds this against Date.parse for every month and day).
+ */
+function namesADay(text: string): boolean {
+  if (text.charCodeAt(4) !== 45) return !Number.isNaN(Date.parse(text.replace(/^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/, '$3-$1-$2')));
+  if (text.length !== 10) return !Number.isNaN(Date.parse(text));
+  const month = (text.charCodeAt(5) - 48) * 10 + text.charCodeAt(6) - 48;
+  const day = (text.charCodeAt(8) - 48) * 10 + text.charCodeAt(9) - 48;
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }

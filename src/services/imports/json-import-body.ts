@@ -1,6 +1,8 @@
 import { mayHoldBigIntegers } from '../../lib/exact-json';
 import { JsonSyntaxError, parseRow, splitJsonBody } from '../../lib/json-body';
 import { ServiceError, validationFailed } from '../errors';
+import { checkCanonicalBody } from './canonical-rows';
+import type { CheckedRows, RowSlices } from './import-writer';
 import { SLICE_ROWS, sliceRows } from './slices';
 
 export interface SplitImportBody {
@@ -14,13 +16,35 @@ const invalidJson = (error: JsonSyntaxError) => new ServiceError('invalid_json',
 
 /** Decodes (strict UTF-8: nothing is silently replaced) and splits a JSON import body. */
 export async function splitImportBytes(body: Uint8Array | ArrayBuffer): Promise<SplitImportBody> {
-  let text: string;
+  return splitImportBody(decodeImportBytes(body));
+}
+
+/**
+ * splitImportBytes for a body read on the request thread: when its rows are written as JSON.stringify writes
+ * them (nearly always), they are checked straight from the text and come back checked, with their
+ * statistics (checkCanonicalBody); any other body is split as splitImportBytes does. The same rows are stored
+ * and the same errors thrown either way.
+ */
+export async function readImportBytes(
+  body: Uint8Array | ArrayBuffer,
+  maxRowBytes: number,
+): Promise<{ meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows }> {
+  const text = decodeImportBytes(body);
+  const canonical = text.length <= ONE_PARSE_CHARS ? checkCanonicalBody(text, maxRowBytes) : undefined;
+  if (canonical) {
+    const { meta, originalSchema, texts, stats } = canonical;
+    return { meta, originalSchema, rows: { slices: sliceRows(texts), stats: () => stats } };
+  }
+  const split = await splitImportBody(text);
+  return { meta: split.meta, originalSchema: split.originalSchema, rows: split.slices };
+}
+
+function decodeImportBytes(body: Uint8Array | ArrayBuffer): string {
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
     throw new ServiceError('invalid_json', 'the request body is not valid UTF-8');
   }
-  return splitImportBody(text);
 }
 
 /**

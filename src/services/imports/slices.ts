@@ -5,6 +5,6 @@
 export const SLICE_ROWS = 250;
 
 /** An array of rows as slices of SLICE_ROWS. */
-export function* sliceRows(rows: readonly unknown[]): Generator<readonly unknown[]> {
+export function* sliceRows<T>(rows: readonly T[]): Generator<readonly T[]> {
   for (let first = 0; first < rows.length; first += SLICE_ROWS) yield rows.slice(first, first + SLICE_ROWS);
 }
