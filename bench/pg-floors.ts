@@ -5,10 +5,10 @@ import { stringify } from 'csv-stringify/sync';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-/** A scratch table shaped like importd's import_rows, in the bench's database. */
-export async function pgScratch(url: string) {
+/** A scratch table shaped like importd's import_rows, in the bench's database (a bare pool with `table` false). */
+export async function pgScratch(url: string, table = true) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  await pool.query('CREATE TABLE floor_rows (import_id text COLLATE "C" NOT NULL, row_index integer NOT NULL, data text COLLATE "C" NOT NULL, PRIMARY KEY (import_id, row_index))');
+  if (table) await pool.query('CREATE TABLE floor_rows (import_id text COLLATE "C" NOT NULL, row_index integer NOT NULL, data text COLLATE "C" NOT NULL, PRIMARY KEY (import_id, row_index))');
   return pool;
 }
 

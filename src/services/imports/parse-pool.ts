@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Limits } from '../../config/config';
+import type { RowTextForm } from '../../db/store';
 import { siblingWorkerScript, type WorkerScript } from '../../core/worker-script';
 import { ServiceError } from '../errors';
 import type { CheckedRows } from './import-writer';
@@ -54,6 +55,8 @@ export class ParsePool {
     private readonly limits: Limits,
     /** Each thread's heap limit (MiB): a body of the largest allowed size must fit, parsed. */
     private readonly heapMb = 512,
+    /** The store's RowStore.textForm: the rows come back in it. */
+    private readonly textForm: RowTextForm = 'strings',
   ) {}
 
   /** Bodies handed over and not yet finished, the one being parsed included (the queue an operator watches). */
@@ -71,14 +74,14 @@ export class ParsePool {
     while (this.running.size >= MAX_PARSE_THREADS) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const worker = this.take(job);
     const buffer = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.slice().buffer;
-    worker.postMessage({ id, body: buffer as ArrayBuffer, control, limits: this.limits } satisfies WorkerRequest, [buffer as ArrayBuffer]);
+    worker.postMessage({ id, body: buffer as ArrayBuffer, control, limits: this.limits, textForm: this.textForm } satisfies WorkerRequest, [buffer as ArrayBuffer]);
     const messages = this.receive(id, job, worker);
     const head = await messages.next();
     if (head.done || head.value.type !== 'head') throw new Error('parse worker: no head');
     let stats: CellStats | undefined;
     async function* slices() {
       for await (const message of { [Symbol.asyncIterator]: () => messages }) {
-        if (message.type === 'rows') yield message.texts;
+        if (message.type === 'rows') yield message.rows;
         else if (message.type === 'end') stats = message.stats;
       }
     }
