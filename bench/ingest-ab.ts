@@ -84,6 +84,7 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
   }
   const times: number[][] = [[], ...bundles.map(() => [])];
   const cpu: number[] = bundles.map(() => 0);
+  const mainCpu: number[] = bundles.map(() => 0);
   try {
     // Warm-up: the first POST of each server prepares its statements and starts its worker.
     for (const server of servers) await post(server.url, server.key, body);
@@ -92,8 +93,10 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
       else times[0]!.push(await copyFloor(floor, bodyText, `floor-${r}`));
       for (const [i, server] of servers.entries()) {
         const before = cpuMs(server.pid);
+        const mainBefore = cpuMs(server.pid, server.pid);
         times[i + 1]!.push(await post(server.url, server.key, body));
         cpu[i]! += cpuMs(server.pid) - before;
+        mainCpu[i]! += cpuMs(server.pid, server.pid) - mainBefore;
       }
     }
   } finally {
@@ -109,7 +112,7 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
   for (const [i, name] of ['floor', ...bundles].entries()) {
     // The median of each round's own ratio too: on a shared machine the floor and the builds move together.
     const perRound = median(times[i]!.map((t, r) => t / times[0]![r]!));
-    const ratio = i === 0 ? '' : `  ratio ${(median(times[i]!) / median(times[0]!)).toFixed(2)} (per round ${perRound.toFixed(2)}), server CPU ${(cpu[i - 1]! / rounds).toFixed(0)} ms per import`;
+    const ratio = i === 0 ? '' : `  ratio ${(median(times[i]!) / median(times[0]!)).toFixed(2)} (per round ${perRound.toFixed(2)}), server CPU ${(cpu[i - 1]! / rounds).toFixed(0)} ms per import (request thread ${(mainCpu[i - 1]! / rounds).toFixed(0)})`;
     console.log(`${name.padEnd(36)} median ${median(times[i]!).toFixed(1).padStart(7)} ms (${times[i]!.map((v) => v.toFixed(0)).join(' ')})${ratio}`);
   }
   process.exit(0);
