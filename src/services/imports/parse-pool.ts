@@ -37,13 +37,14 @@ interface Job {
 
 /**
  * Parses and checks large JSON import bodies on worker threads while the request thread keeps serving; the
- * checked slices are stored by the request thread as they arrive. Each body gets a thread of its own (a
- * spare one is kept started, so a body waits for no thread start), with a bounded heap: whatever one body
+ * checked slices are stored by the request thread as they arrive. Each body gets a thread of its own (once a
+ * body is done a spare one is started, so the next body waits for no thread start), with a bounded heap: whatever one body
  * does to its thread (an absurd nesting, a heap exhausted), only that import fails, never another tenant's
  * import being parsed beside it, and never the process. Threads do not keep the process alive.
  */
 export class ParsePool {
   private spare: Worker | undefined;
+  private closed = false;
   private readonly stopped = new WeakSet<Worker>();
   private readonly running = new Set<Worker>();
   private readonly jobs = new Map<number, Job>();
@@ -103,6 +104,7 @@ export class ParsePool {
 
   /** Stops every thread (pending parses fail). */
   async close(): Promise<void> {
+    this.closed = true;
     const workers = [...this.running, ...(this.spare ? [this.spare] : [])];
     this.spare = undefined;
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -133,15 +135,18 @@ export class ParsePool {
       this.jobs.delete(id);
       this.running.delete(worker);
       void worker.terminate();
+      // The next body's thread starts now, not while this one was parsed: a thread start costs 20-40 ms of
+      // CPU, which would have competed with the parse on a machine of few cores.
+      if (!this.spare && !this.closed) this.spare = this.spawn();
       this.waiting.shift()?.();
     }
   }
 
-  /** The spare thread (or a new one) for this job, and a new spare started for the next. */
+  /** The spare thread (or a new one) for this job; a new spare is started once a job ends. */
   private take(job: Job): Worker {
     const spare = this.spare && !this.stopped.has(this.spare) ? this.spare : undefined;
     const worker = spare ?? this.spawn();
-    this.spare = this.spawn();
+    this.spare = undefined;
     this.running.add(worker);
     const deliver = (message: WorkerMessage) => {
       if (job.done) return;
