@@ -52,11 +52,19 @@ const KEY = String.raw`"(?!\d+")${CHARS}"`;
 const NUMBER = String.raw`(?!-0[,}])-?(?=[\d.]{1,16}[,}])(?:0|[1-9]\d{0,14})(?:\.(?!0{6})\d*[1-9])?`;
 const MEMBER = `${KEY}:(?:"${CHARS}"|${NUMBER}|true|false|null)`;
 const STRINGIFY_OUTPUT = new RegExp(`^\\{(?:${MEMBER}(?:,${MEMBER})*)?\\}$`);
+/** The same for exactly n members, n up to MAX_COUNTED_KEYS (compiled when first needed). */
+const MAX_COUNTED_KEYS = 64;
+const stringifyOutputOf: RegExp[] = [];
 
 /** True when `text` is exactly what JSON.stringify prints for the row it parses to, which has `keys` keys. */
 export function isStringifyOutput(text: string, keys: number): boolean {
+  // A duplicate key is one member more than the parsed row has keys: the members are counted too.
+  if (keys <= MAX_COUNTED_KEYS) {
+    const exact = (stringifyOutputOf[keys] ??= new RegExp(keys === 0 ? '^\\{\\}$' : `^\\{${MEMBER}(?:,${MEMBER}){${keys - 1}}\\}$`));
+    return exact.test(text);
+  }
   if (!STRINGIFY_OUTPUT.test(text)) return false;
-  // A duplicate key is one member more than the parsed row has keys (a string opening with `:` only counts more).
+  // (A string opening with `:` counts one more: never fewer than the members.)
   let members = 0;
   for (let at = text.indexOf('":'); at !== -1; at = text.indexOf('":', at + 2)) members++;
   return members === keys;

@@ -85,6 +85,20 @@ describe('rowJsonText of a parsed row', () => {
     });
   }
 
+  it('counts the members of rows of any width (over 64 keys they are counted apart from the pattern)', () => {
+    for (const width of [0, 1, 64, 65, 200]) {
+      const keys = Array.from({ length: width }, (_, i) => `k${i}`);
+      const text = JSON.stringify(Object.fromEntries(keys.map((k, i) => [k, i % 2 ? `v${i}` : i])));
+      assert.equal(isStringifyOutput(text, width), true, `${width} keys`);
+      assert.equal(stored(text), text);
+      if (width > 0) {
+        const doubled = `${text.slice(0, -1)},"k0":"again"}`;
+        assert.equal(isStringifyOutput(doubled, width), false, `${width} keys and one twice`);
+        assert.equal(stored(doubled), JSON.stringify(JSON.parse(doubled)));
+      }
+    }
+  });
+
   it('keeps integers beyond 2^53 as sent, and numbers of 15 digits as they are', () => {
     assert.equal(stored('{"a":12345678901234567890,"b":1.50}'), '{"a":12345678901234567890,"b":1.5}');
     assert.equal(stored('{"a":-9007199254740993}'), '{"a":-9007199254740993}');
