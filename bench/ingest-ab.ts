@@ -64,8 +64,8 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
 
 (async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-ingest-ab-'));
-  const bodyText = importBody(rows);
-  const body = ndjson ? ndjsonChunks(rows) : Buffer.from(bodyText);
+  const jsonBytes = Buffer.from(importBody(rows));
+  const body = ndjson ? ndjsonChunks(rows) : jsonBytes;
   const pgServer = postgres ? ((await startPgServer()) as { url: string; stop(): void }) : undefined;
   const admin = pgServer && (await pgScratch(`${pgServer.url}/postgres`, false));
   const database = async (name: string) => {
@@ -90,7 +90,7 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
     for (const server of servers) await post(server.url, server.key, body);
     for (let r = 0; r < rounds; r++) {
       if ('db' in floor) times[0]!.push(Array.isArray(body) ? ndjsonFloor(floor, body.slice(1), `floor-${r}`) : ingestFloor(floor, body, `floor-${r}`));
-      else times[0]!.push(await copyFloor(floor, bodyText, `floor-${r}`));
+      else times[0]!.push(await copyFloor(floor, jsonBytes, `floor-${r}`));
       for (const [i, server] of servers.entries()) {
         const before = cpuMs(server.pid);
         const mainBefore = cpuMs(server.pid, server.pid);

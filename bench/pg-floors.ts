@@ -14,10 +14,13 @@ export async function pgScratch(url: string, table = true) {
 
 const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 
-/** JSON.parse of the body, then one COPY of every row (JSON.stringify each, escaped for COPY's text format). */
-export async function copyFloor(pool: pg.Pool, body: string, importId: string): Promise<number> {
+/**
+ * The body as the server receives it, bytes: decoded (UTF-8), JSON.parse, then one COPY of every row (JSON.stringify
+ * each, escaped for COPY's text format), as bench/floors.ts's SQLite floor decodes them.
+ */
+export async function copyFloor(pool: pg.Pool, body: Uint8Array, importId: string): Promise<number> {
   const started = performance.now();
-  const { rows } = JSON.parse(body) as { rows: unknown[] };
+  const { rows } = JSON.parse(new TextDecoder().decode(body)) as { rows: unknown[] };
   const client = await pool.connect();
   try {
     function* lines() {
