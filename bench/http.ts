@@ -56,9 +56,12 @@ export function peakRssMiB(pid: number): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
-/** CPU time (user + system) a process has used so far, in ms (from /proc, 10 ms resolution). */
-export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+/**
+ * CPU time (user + system) a process has used so far, in ms (from /proc, 10 ms resolution); with `thread`,
+ * that one thread's (a process's main thread has the process's id).
+ */
+export function cpuMs(pid: number, thread?: number): number {
+  const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

@@ -1,6 +1,7 @@
 // POST /imports wall time for several builds of importd and the raw floor (bench/floors.ts), measured
 // round-robin (same moment, same machine load): the A/B tool for the ingest path.
-// Run: npx tsx bench/ingest-ab.ts [--rows 10000] [--rounds 11] [--ndjson] BUNDLE... (e.g. a copy of build/ and build/importd.cjs);
+// Run: npx tsx bench/ingest-ab.ts [--rows 10000] [--rounds 11] [--ndjson] [--pg] BUNDLE... (e.g. a copy of build/ and build/importd.cjs);
+// --pg: every build on its own database of one throw-away PostgreSQL server, against bench/pg-floors.ts's raw COPY there;
 // AB_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every server (its threads too).
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,13 +12,18 @@ import { Readable } from 'node:stream';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { ingestFloor, ndjsonFloor, scratch } from './floors';
 import { cpuMs, startBundle } from './http';
+import { copyFloor, pgScratch } from './pg-floors';
+// @ts-expect-error: a plain ES module of the scripts, without types
+import { startPgServer } from '../scripts/pg-server.mjs';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const at = args.indexOf(`--${name}`);
   return at < 0 ? fallback : args.splice(at, 2)[1]!;
 };
-const ndjson = args.includes('--ndjson') && Boolean(args.splice(args.indexOf('--ndjson'), 1));
+const flag = (name: string) => args.includes(`--${name}`) && Boolean(args.splice(args.indexOf(`--${name}`), 1));
+const ndjson = flag('ndjson');
+const postgres = flag('pg');
 const rows = Number(option('rows', '10000'));
 const rounds = Number(option('rounds', '11'));
 const bundles = args.length > 0 ? args : ['build/importd.cjs'];
@@ -58,38 +64,55 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
 
 (async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-ingest-ab-'));
-  const body = ndjson ? ndjsonChunks(rows) : Buffer.from(importBody(rows));
-  const floor = scratch();
+  const jsonBytes = Buffer.from(importBody(rows));
+  const body = ndjson ? ndjsonChunks(rows) : jsonBytes;
+  const pgServer = postgres ? ((await startPgServer()) as { url: string; stop(): void }) : undefined;
+  const admin = pgServer && (await pgScratch(`${pgServer.url}/postgres`, false));
+  const database = async (name: string) => {
+    if (!admin) return path.join(dir, `${name}.db`);
+    await admin.query(`CREATE DATABASE ${name.replace('-', '_')}`);
+    return `${pgServer!.url}/${name.replace('-', '_')}`;
+  };
+  const floor = admin ? await pgScratch(await database('floor')) : scratch();
   // A database per build: each one's WAL and file growth are its own.
   const servers = [];
   for (const [i, bundle] of bundles.entries()) {
-    const db = path.join(dir, `ab-${i}.db`);
+    const db = await database(`ab-${i}`);
     runBin(['migrate', '--db', db]);
     const key = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout).secretKey.key as string;
     servers.push({ ...(await startBundle(bundle, db, process.env.AB_NODE_ARGS?.split(' '))), key });
   }
   const times: number[][] = [[], ...bundles.map(() => [])];
   const cpu: number[] = bundles.map(() => 0);
+  const mainCpu: number[] = bundles.map(() => 0);
   try {
     // Warm-up: the first POST of each server prepares its statements and starts its worker.
     for (const server of servers) await post(server.url, server.key, body);
     for (let r = 0; r < rounds; r++) {
-      times[0]!.push(Array.isArray(body) ? ndjsonFloor(floor, body.slice(1), `floor-${r}`) : ingestFloor(floor, body, `floor-${r}`));
+      if ('db' in floor) times[0]!.push(Array.isArray(body) ? ndjsonFloor(floor, body.slice(1), `floor-${r}`) : ingestFloor(floor, body, `floor-${r}`));
+      else times[0]!.push(await copyFloor(floor, jsonBytes, `floor-${r}`));
       for (const [i, server] of servers.entries()) {
         const before = cpuMs(server.pid);
+        const mainBefore = cpuMs(server.pid, server.pid);
         times[i + 1]!.push(await post(server.url, server.key, body));
         cpu[i]! += cpuMs(server.pid) - before;
+        mainCpu[i]! += cpuMs(server.pid, server.pid) - mainBefore;
       }
     }
   } finally {
     for (const server of servers) server.stop();
-    floor.close();
+    if ('db' in floor) floor.close();
+    else await floor.end();
+    await admin?.end();
+    pgServer?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`POST /imports ${rows} rows${ndjson ? ' as NDJSON' : ''}, ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`POST /imports ${rows} rows${ndjson ? ' as NDJSON' : ''}${postgres ? ' on PostgreSQL' : ''}, ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [i, name] of ['floor', ...bundles].entries()) {
-    const ratio = i === 0 ? '' : `  ratio ${(median(times[i]!) / median(times[0]!)).toFixed(2)}, server CPU ${(cpu[i - 1]! / rounds).toFixed(0)} ms per import`;
+    // The median of each round's own ratio too: on a shared machine the floor and the builds move together.
+    const perRound = median(times[i]!.map((t, r) => t / times[0]![r]!));
+    const ratio = i === 0 ? '' : `  ratio ${(median(times[i]!) / median(times[0]!)).toFixed(2)} (per round ${perRound.toFixed(2)}), server CPU ${(cpu[i - 1]! / rounds).toFixed(0)} ms per import (request thread ${(mainCpu[i - 1]! / rounds).toFixed(0)})`;
     console.log(`${name.padEnd(36)} median ${median(times[i]!).toFixed(1).padStart(7)} ms (${times[i]!.map((v) => v.toFixed(0)).join(' ')})${ratio}`);
   }
   process.exit(0);

@@ -5,19 +5,22 @@ import { stringify } from 'csv-stringify/sync';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-/** A scratch table shaped like importd's import_rows, in the bench's database. */
-export async function pgScratch(url: string) {
+/** A scratch table shaped like importd's import_rows, in the bench's database (a bare pool with `table` false). */
+export async function pgScratch(url: string, table = true) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  await pool.query('CREATE TABLE floor_rows (import_id text COLLATE "C" NOT NULL, row_index integer NOT NULL, data text COLLATE "C" NOT NULL, PRIMARY KEY (import_id, row_index))');
+  if (table) await pool.query('CREATE TABLE floor_rows (import_id text COLLATE "C" NOT NULL, row_index integer NOT NULL, data text COLLATE "C" NOT NULL, PRIMARY KEY (import_id, row_index))');
   return pool;
 }
 
 const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
 
-/** JSON.parse of the body, then one COPY of every row (JSON.stringify each, escaped for COPY's text format). */
-export async function copyFloor(pool: pg.Pool, body: string, importId: string): Promise<number> {
+/**
+ * The body as the server receives it, bytes: decoded (UTF-8), JSON.parse, then one COPY of every row (JSON.stringify
+ * each, escaped for COPY's text format), as bench/floors.ts's SQLite floor decodes them.
+ */
+export async function copyFloor(pool: pg.Pool, body: Uint8Array, importId: string): Promise<number> {
   const started = performance.now();
-  const { rows } = JSON.parse(body) as { rows: unknown[] };
+  const { rows } = JSON.parse(new TextDecoder().decode(body)) as { rows: unknown[] };
   const client = await pool.connect();
   try {
     function* lines() {

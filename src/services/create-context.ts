@@ -28,7 +28,7 @@ export async function createServiceContext(
     config,
     sessionSecret: await loadSessionSecret(store, config.sessionSecret),
     keyTouchedAt: new Map(),
-    parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2))),
+    parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2)), store.rows.textForm),
     themeEvents: new ThemeEvents(async (accountId) => await findTheme(store, accountId), store.notices),
     mappingWork: new MappingWorkLimiter(config.mapHeadersConcurrency),
     webhookWake: new WebhookWake(),

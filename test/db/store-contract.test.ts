@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
 import { UniqueViolationError } from '../../src/db/store';
+import { encodeUtf8Rows } from '../../src/services/imports/utf8-rows';
 import { createHarness, type Harness } from '../helpers/harness';
 import { testEngine } from '../helpers/test-database';
 
@@ -191,6 +192,17 @@ describe(`the store contract (${testEngine})`, () => {
     // A first descending page starts past every row index (rows.ts: Number.MAX_SAFE_INTEGER).
     assert.deepEqual((await store.rows.chunk('i2', 'desc', Number.MAX_SAFE_INTEGER, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
     assert.deepEqual((await store.rows.chunk('i2', 'asc', 1, 100, 1 << 20)).map((row) => row.rowIndex), [2, 3, 4]);
+  });
+
+  it('rows: taken as strings or as UTF-8 bytes (either engine, either form), stored alike', async () => {
+    await store.imports.insert(importRow(accountId, 'i7', 't1'));
+    const texts = ['{"a":1}', '{"tab":"a\\tb","nl":"x\\ny"}', '{"é":"✓","😀":"𝄞"}', '{}', '{"e":"Zürich"}'];
+    assert.ok(store.rows.textForm === 'strings' || store.rows.textForm === 'utf8');
+    await store.rows.append('i7', 0, encodeUtf8Rows(texts.slice(0, 3)));
+    await store.rows.append('i7', 3, texts.slice(3));
+    await store.rows.append('i7', 5, encodeUtf8Rows([]));
+    assert.equal(await store.imports.complete('i7', 'node-42', { ...completed, rowCount: 5 }), true);
+    assert.deepEqual(await store.rows.chunk('i7', 'asc', -1, 100, 1 << 20), texts.map((data, rowIndex) => ({ rowIndex, data })));
   });
 
   it('rows: a refused row fails its append or the completion; removing the import leaves none of its rows', async () => {

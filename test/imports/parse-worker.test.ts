@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { countRows, rowStrings } from '../../src/db/store';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
 import { ParsePool, parseWorkerScript } from '../../src/services/imports/parse-pool';
@@ -132,12 +133,34 @@ describe('ParsePool', () => {
       const [a, b] = await Promise.all([pool.parse(body(1200)), pool.parse(body(700))]);
       await b.rows.discard!();
       let count = 0;
-      for await (const slice of a.rows.slices) count += slice.length;
+      for await (const slice of a.rows.slices) count += countRows(slice);
       assert.equal(count, 1200);
       assert.deepEqual(a.meta, { n: 1200 });
       assert.equal(a.rows.stats().rowCount, 1200);
     } finally {
       await pool.close();
+    }
+  });
+
+  it('hands rows over as transferred UTF-8 when the store takes that form, byte for byte the strings form', async () => {
+    const rows = contactRows(SLICE_ROWS * 2 + 7).map((row, i) => ({ ...row, note: i % 2 ? 'Zürich ✓ 😀 𝄞 "q" \\ \n' : null, [`k${i % 3}é`]: i }));
+    const body = () => new TextEncoder().encode(JSON.stringify({ meta: {}, rows }));
+    const texts = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS, 512, 'strings');
+    const bytes = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS, 512, 'utf8');
+    try {
+      const [a, b] = await Promise.all([texts.parse(body()), bytes.parse(body())]);
+      const collect = async (slices: AsyncIterable<unknown> | Iterable<unknown>) => {
+        const all: { utf8: boolean; texts: readonly string[] }[] = [];
+        for await (const slice of slices as AsyncIterable<Parameters<typeof rowStrings>[0]>) all.push({ utf8: 'ends' in slice, texts: rowStrings(slice) });
+        return all;
+      };
+      const [fromTexts, fromBytes] = await Promise.all([collect(a.rows.slices), collect(b.rows.slices)]);
+      assert.ok(fromTexts.every((slice) => !slice.utf8) && fromBytes.every((slice) => slice.utf8));
+      assert.deepEqual(fromBytes.map((slice) => slice.texts), fromTexts.map((slice) => slice.texts));
+      assert.deepEqual(fromBytes.flatMap((slice) => slice.texts), rows.map((row) => JSON.stringify(row)));
+      assert.deepEqual(b.rows.stats(), a.rows.stats());
+    } finally {
+      await Promise.all([texts.close(), bytes.close()]);
     }
   });
 
@@ -149,7 +172,7 @@ describe('ParsePool', () => {
       const queued = [...(pool as unknown as { jobs: Map<number, { messages: unknown[] }> }).jobs.values()][0]!.messages.length;
       assert.ok(queued <= SLICES_IN_FLIGHT, `${queued} slices queued`);
       let count = 0;
-      for await (const slice of parsed.rows.slices) count += slice.length;
+      for await (const slice of parsed.rows.slices) count += countRows(slice);
       assert.equal(count, SLICE_ROWS * 12);
     } finally {
       await pool.close();
@@ -167,7 +190,7 @@ require(${JSON.stringify(script.file)});`;
       const good = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS * 8) })));
       await assert.rejects(pool.parse(poison), /parse worker stopped/);
       let count = 0;
-      for await (const slice of good.rows.slices) count += slice.length;
+      for await (const slice of good.rows.slices) count += countRows(slice);
       assert.equal(count, SLICE_ROWS * 8);
       assert.equal(good.rows.stats().rowCount, SLICE_ROWS * 8);
     } finally {

@@ -1,3 +1,5 @@
+import type { RowTexts } from '../store/row-texts';
+
 /**
  * Rows of import_rows (import_id text, row_index integer, data text) in COPY's binary format. Unlike the text
  * format, nothing is escaped or parsed back: each value is its length and its bytes, so neither this process
@@ -14,22 +16,46 @@ export const BINARY_COPY_TRAILER = Buffer.from([0xff, 0xff]);
 /** Field count (2 bytes), then three length words (4 bytes each) and the row index (4 bytes). */
 const FIXED_BYTES = 2 + 4 + 4 + 4 + 4;
 
-/** Encodes rows `first`, `first + 1`, ... of one import; `importId` given as its UTF-8 bytes. */
-export function encodeRows(importId: Buffer, first: number, texts: readonly string[]): Buffer {
+/**
+ * Encodes rows `first`, `first + 1`, ... of one import; `importId` given as its UTF-8 bytes. Rows that come
+ * as UTF-8 (from the parse worker) are copied byte range by byte range; strings are encoded here.
+ */
+export function encodeRows(importId: Buffer, first: number, rows: RowTexts): Buffer {
+  const perRow = FIXED_BYTES + importId.length;
+  if ('ends' in rows) {
+    const { ends } = rows;
+    const utf8 = Buffer.from(rows.utf8.buffer, rows.utf8.byteOffset, rows.utf8.byteLength);
+    const out = Buffer.allocUnsafe((ends.length === 0 ? 0 : ends[ends.length - 1]!) + ends.length * perRow);
+    let at = 0;
+    let start = 0;
+    for (let i = 0; i < ends.length; i++) {
+      const end = ends[i]!;
+      at = writeRowHead(out, at, importId, first + i, end - start);
+      at += utf8.copy(out, at, start, end);
+      start = end;
+    }
+    return out.subarray(0, at);
+  }
   // A UTF-16 code unit is at most 3 bytes of UTF-8: the bound is exact enough to allocate once per slice.
   let bound = 0;
-  for (let i = 0; i < texts.length; i++) bound += texts[i]!.length;
-  const out = Buffer.allocUnsafe(bound * 3 + texts.length * (FIXED_BYTES + importId.length));
+  for (let i = 0; i < rows.length; i++) bound += rows[i]!.length;
+  const out = Buffer.allocUnsafe(bound * 3 + rows.length * perRow);
   let at = 0;
-  for (let i = 0; i < texts.length; i++) {
-    at = out.writeInt16BE(3, at);
-    at = out.writeInt32BE(importId.length, at);
-    at += importId.copy(out, at);
-    at = out.writeInt32BE(4, at);
-    at = out.writeInt32BE(first + i, at);
-    const length = out.write(texts[i]!, at + 4, 'utf8');
-    out.writeInt32BE(length, at);
-    at += 4 + length;
+  for (let i = 0; i < rows.length; i++) {
+    const lengthAt = writeRowHead(out, at, importId, first + i, 0) - 4;
+    const length = out.write(rows[i]!, lengthAt + 4, 'utf8');
+    out.writeInt32BE(length, lengthAt);
+    at = lengthAt + 4 + length;
   }
   return out.subarray(0, at);
+}
+
+/** A tuple's field count, import id, row index and the length word of its data; returns where the data goes. */
+function writeRowHead(out: Buffer, at: number, importId: Buffer, rowIndex: number, dataLength: number): number {
+  at = out.writeInt16BE(3, at);
+  at = out.writeInt32BE(importId.length, at);
+  at += importId.copy(out, at);
+  at = out.writeInt32BE(4, at);
+  at = out.writeInt32BE(rowIndex, at);
+  return out.writeInt32BE(dataLength, at);
 }

@@ -62,7 +62,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
         ),
     },
     rows: {
-      append: (importId, first, texts) => copies.append(importId, first, texts),
+      append: (importId, first, rows) => copies.append(importId, first, rows),
+      textForm: 'utf8',
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
       discard: (importId) => copies.discard(importId),
     },

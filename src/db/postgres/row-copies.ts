@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { PgExecutor } from './open-database';
+import { countRows, type RowTexts } from '../store/row-texts';
 import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER, encodeRows } from './binary-rows';
 import * as schema from './schema';
 
@@ -28,13 +29,14 @@ export class RowCopies {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Streams rows `first`, `first + 1`, ... into the import's open COPY (started on the first call). */
-  async append(importId: string, first: number, texts: readonly string[]): Promise<void> {
-    if (texts.length === 0) return;
+  async append(importId: string, first: number, rows: RowTexts): Promise<void> {
+    if (countRows(rows) === 0) return;
     const copy = this.open.get(importId) ?? (await this.start(importId));
     if (copy.failed) throw copy.failed;
-    const piece = encodeRows(copy.importId, first, texts);
+    const piece = encodeRows(copy.importId, first, rows);
     // Backpressure: a slow server makes the writer wait here instead of buffering the import in memory.
-    if (!copy.stream.write(piece)) await Promise.race([once(copy.stream, 'drain'), once(copy.stream, 'error')]).catch(() => undefined);
+    // (events.once rejects on 'error' while it waits for 'drain', and leaves no listener behind either way.)
+    if (!copy.stream.write(piece)) await once(copy.stream, 'drain').catch(() => undefined);
     if (copy.failed) throw copy.failed;
   }
 

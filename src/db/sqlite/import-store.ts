@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { rowStrings } from '../store/row-texts';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
@@ -50,10 +51,11 @@ export function createImportStores(
     },
     rows: {
       // An import is the long stream of commits that would keep the WAL from ever starting over (checkpoints.ts).
-      append: async (importId, first, texts) => {
+      append: async (importId, first, rows) => {
         await writePause?.();
-        appendSlice(importId, first, texts);
+        appendSlice(importId, first, rowStrings(rows));
       },
+      textForm: 'strings',
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
       discard: async () => undefined,
     },

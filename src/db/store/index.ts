@@ -1,2 +1,3 @@
+export * from './row-texts';
 export * from './rows';
 export * from './store';

@@ -15,6 +15,7 @@ import type {
   WebhookDeliveryRow,
   WebhookEndpointRow,
 } from './rows';
+import type { RowTextForm, RowTexts } from './row-texts';
 
 // The storage boundary (DESIGN.md "Storage engines"): services call these repositories and nothing else.
 // Every method that must be atomic is one method here, so no engine ever offers a generic async transaction
@@ -152,8 +153,11 @@ export interface RowStore {
    * `imports.complete` answered true; a refused row fails this append or the completion, and the import's
    * rows are then removed with it (SQLite: each append is its own transaction; PostgreSQL: one COPY in one
    * transaction from the first append to the completion, so nothing of a failed import is ever committed).
+   * Either form of row texts is taken; `textForm` is the one taken without a conversion.
    */
-  append(importId: string, first: number, texts: readonly string[]): Promise<void>;
+  append(importId: string, first: number, rows: RowTexts): Promise<void>;
+  /** The form producers should hand rows over in: SQLite binds strings, PostgreSQL's COPY sends UTF-8 bytes. */
+  readonly textForm: RowTextForm;
   /**
    * Up to `limit` rows past `from` in row order (asc: rowIndex > from; desc: rowIndex < from), and fewer when
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.

@@ -23,7 +23,9 @@ export function checkRows(rows: readonly unknown[], first: number, stats: CellSt
       (details ??= []).push({ path: `rows.${first + i}`, message: 'must be an object of column key -> cell value' });
     } else {
       const cells = row as Record<string, unknown>;
+      let keys = 0;
       for (const key in cells) {
+        keys++;
         const value = cells[key];
         const kind = typeof value;
         if (kind === 'string' || kind === 'boolean' || value === null || (kind === 'number' && Number.isFinite(value))) {
@@ -33,7 +35,7 @@ export function checkRows(rows: readonly unknown[], first: number, stats: CellSt
         }
       }
       if (details === undefined) {
-        const text = rowJsonText(row);
+        const text = rowJsonText(row, keys);
         if (utf8Over(text, maxRowBytes)) (details ??= []).push({ path: `rows.${first + i}`, message: `must be at most ${maxRowBytes} bytes of JSON` });
         else texts[i] = text;
       }

@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import type { ImportRow } from '../../db/store';
+import { countRows, type ImportRow, type RowTexts } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { keepLease, leaseEnd } from '../leases';
@@ -37,8 +37,8 @@ export type ImportHeader = Pick<
 export interface ImportWriter {
   readonly importId: string;
   readonly rowCount: number;
-  /** Stores rows already checked and encoded as JSON text (RowChecker) in one transaction. */
-  append(texts: readonly string[]): Promise<void>;
+  /** Stores rows already checked and encoded as JSON text (RowChecker), as strings or UTF-8. */
+  append(rows: RowTexts): Promise<void>;
   /**
    * Completes the import and, in the same transaction, writes its `import.completed` webhook event (the
    * outbox). Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile).
@@ -84,11 +84,11 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
     get rowCount() {
       return rowCount;
     },
-    async append(texts) {
+    async append(rows) {
       // Taken over by another node's clean-up (this one missed its renewals): it is being removed, stop now.
       if (lease.lost) throw removed();
-      await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, texts));
-      rowCount += texts.length;
+      await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, rows));
+      rowCount += countRows(rows);
     },
     async finish(stats) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
@@ -118,7 +118,7 @@ export type RowSlices = Iterable<readonly unknown[]> | AsyncIterable<readonly un
 
 /** Rows checked and encoded slice by slice, and the statistics of them all once every slice has been read. */
 export interface CheckedRows {
-  slices: Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
+  slices: Iterable<RowTexts> | AsyncIterable<RowTexts>;
   stats(): CellStats;
   /** Stops the producer when the rows will not be read (the import failed before its first slice). */
   discard?(): Promise<void>;
@@ -140,10 +140,10 @@ export function checkInThread(slices: RowSlices, maxRowBytes: number): CheckedRo
 export async function writeRows(writer: ImportWriter, rows: CheckedRows): Promise<ImportRow> {
   try {
     let first = true;
-    for await (const texts of rows.slices) {
+    for await (const slice of rows.slices) {
       if (!first) await new Promise(setImmediate);
       first = false;
-      await writer.append(texts);
+      await writer.append(slice);
     }
     return await writer.finish(rows.stats());
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Limits } from '../../config/config';
+import type { RowTextForm, RowTexts } from '../../db/store';
 import type { ErrorCode, ErrorDetail } from '../errors';
 import type { CellStats } from './schemas';
 
@@ -9,6 +10,8 @@ export interface WorkerRequest {
   /** Int32Array over it: [CREDITS] slices the worker may still send, [CANCELLED] 1 once nobody reads them. */
   control: SharedArrayBuffer;
   limits: Limits;
+  /** The form of the rows' JSON texts the store takes (utf8: transferred, never copied on their way back). */
+  textForm: RowTextForm;
 }
 
 /**
@@ -28,6 +31,6 @@ export interface WorkerError {
 /** What the parse worker answers, in order: head, rows (one message a slice), then end — or error at any point. */
 export type WorkerMessage =
   | { id: number; type: 'head'; meta: unknown; originalSchema: unknown }
-  | { id: number; type: 'rows'; texts: string[] }
+  | { id: number; type: 'rows'; rows: RowTexts }
   | { id: number; type: 'end'; stats: CellStats }
   | { id: number; type: 'error'; error: WorkerError };

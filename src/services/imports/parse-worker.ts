@@ -7,6 +7,7 @@ import { checkEnvelopeLimits } from '../limits';
 import { RowChecker } from './check-rows';
 import { splitImportBytes } from './json-import-body';
 import { CANCELLED, CREDITS, type WorkerError, type WorkerMessage, type WorkerRequest } from './parse-protocol';
+import { encodeUtf8Rows } from './utf8-rows';
 
 // On Linux a priority set from a thread applies to that thread alone: when the cores are busy, the request
 // thread is scheduled before this one, so reads keep answering while a large body is parsed.
@@ -17,9 +18,9 @@ try {
 }
 
 const port = parentPort!;
-port.on('message', ({ id, body, control, limits }: WorkerRequest) => {
+port.on('message', ({ id, body, control, limits, textForm }: WorkerRequest) => {
   const flow = new Int32Array(control);
-  const post = (message: WorkerMessage) => port.postMessage(message);
+  const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   // Every failure of the job, the head's included (posting a value copies it), is reported as the job's error.
   (async () => {
     const split = await splitImportBytes(body);
@@ -29,7 +30,12 @@ port.on('message', ({ id, body, control, limits }: WorkerRequest) => {
     for (const slice of split.slices) {
       const texts = checker.check(slice);
       if (!takeCredit(flow)) return;
-      post({ id, type: 'rows', texts });
+      if (textForm === 'strings') post({ id, type: 'rows', rows: texts });
+      else {
+        // Moved, not copied: the request thread receives the bytes without deserialising a string.
+        const rows = encodeUtf8Rows(texts);
+        post({ id, type: 'rows', rows }, [rows.utf8.buffer as ArrayBuffer, rows.ends.buffer as ArrayBuffer]);
+      }
     }
     post({ id, type: 'end', stats: checker.stats() });
   })().catch((error: unknown) => post({ id, type: 'error', error: describe(error) }));
