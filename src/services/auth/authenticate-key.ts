@@ -24,7 +24,7 @@ export async function authenticateKey(ctx: ServiceContext, presented: string): P
   if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }
-  await touchThrottled(ctx, row);
+  if (touchDue(ctx, row.id)) await ctx.store.environments.touchKey(row, isoTime(ctx.clock));
   return {
     kind: row.kind,
     keyId: row.id,
@@ -39,11 +39,12 @@ function expired(ctx: ServiceContext, expiresAt: string | null): boolean {
   return expiresAt !== null && expiresAt <= isoTime(ctx.clock);
 }
 
-async function touchThrottled(ctx: ServiceContext, row: { id: string; environmentId: string }): Promise<void> {
+/** Whether the key's lastUsedAt is due to be written (then counted as written): checked without awaiting anything. */
+function touchDue(ctx: ServiceContext, keyId: string): boolean {
   const now = ctx.clock().getTime();
-  if (now - (ctx.keyTouchedAt.get(row.id) ?? -Infinity) < TOUCH_INTERVAL_MS) return;
-  ctx.keyTouchedAt.set(row.id, now);
-  await ctx.store.environments.touchKey(row, isoTime(ctx.clock));
+  if (now - (ctx.keyTouchedAt.get(keyId) ?? -Infinity) < TOUCH_INTERVAL_MS) return false;
+  ctx.keyTouchedAt.set(keyId, now);
+  return true;
 }
 
 /** Requires a key of one of the accepted kinds. Throws wrong_key_kind. */
