@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { BOUND_LIMIT } from '../prepared';
 
 // Rows are the hot path: raw better-sqlite3 statements, prepared once per connection and reused.
 
@@ -25,19 +26,19 @@ function statements(sqlite: Database.Database): RowStatements {
     prepared = {
       insert: sqlite.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)'),
       after: sqlite.prepare(
-        'SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ?',
+        `SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC ${BOUND_LIMIT}`,
       ),
       before: sqlite.prepare(
-        'SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC LIMIT ?',
+        `SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC ${BOUND_LIMIT}`,
       ),
       cappedAfter: sqlite
         .prepare<[number, string, number, number], string | number>(
-          "SELECT CASE WHEN octet_length(data) <= ? THEN row_index || ',' || data ELSE row_index END FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ?",
+          `SELECT CASE WHEN octet_length(data) <= ? THEN row_index || ',' || data ELSE row_index END FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC ${BOUND_LIMIT}`,
         )
         .pluck(),
       cappedBefore: sqlite
         .prepare<[number, string, number, number], string | number>(
-          "SELECT CASE WHEN octet_length(data) <= ? THEN row_index || ',' || data ELSE row_index END FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC LIMIT ?",
+          `SELECT CASE WHEN octet_length(data) <= ? THEN row_index || ',' || data ELSE row_index END FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC ${BOUND_LIMIT}`,
         )
         .pluck(),
     };

@@ -130,7 +130,7 @@ const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableC
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
 export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportListRow[] {
   const shape = `${query.orderBy} ${query.direction} ${Boolean(query.after)} ${filterShape(query.filters)}`;
-  const statement = cachedStatement(db, pageStatements, shape, () => buildPageQuery(db, placeholders, query, sql.placeholder('limit')).prepare());
+  const statement = cachedStatement(db, pageStatements, shape, () => buildPageQuery(db, placeholders, query, boundLimit).prepare());
   return statement.all({ ...queryValues(accountId, query), limit: query.limit });
 }
 
@@ -175,6 +175,10 @@ function queryValues(accountId: string, query: Pick<ImportPageQuery, 'filters'> 
 const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
 const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
 const UNFILTERED = filterShape({});
+
+// BOUND_LIMIT's `? + 0` (a bare placeholder would have the kept statement prepared anew on every page); drizzle's
+// limit() writes any SQL object it is given as it is, though its type only names number | Placeholder.
+const boundLimit = sql`${sql.placeholder('limit')} + 0` as unknown as Placeholder;
 
 const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListRow[] }>>();
 const countStatements = new WeakMap<Db, Map<string, { get(values: QueryValues): { n: number } | undefined }>>();
