@@ -101,25 +101,27 @@ export function findImport(db: Db, accountId: string, id: string): ImportRow | u
 // Every detail and rows read: a raw statement of the columns they need (drizzle maps each of the twenty
 // columns per row; the originalSchema, up to 1 MiB, is left in the database), its row an array mapped here
 // (better-sqlite3 builds an object row by naming each column, about half of the read's cost).
+export const IMPORT_VIEW_COLUMNS = [
+  'id', 'account_id', 'environment_id', 'template_id', 'status', 'writer_node', 'lease_until', 'meta', 'file', 'file_id', 'end_user_id',
+  'end_user_email', 'end_user_ip', 'imported_from', 'session_jti', 'row_count', 'cell_stats', 'created_at', 'updated_at',
+];
 const importViewById = rawQuery((sqlite) =>
-  sqlite
-    .prepare<[string, string], ImportViewColumns>(
-      `SELECT id, account_id, environment_id, template_id, status, writer_node, lease_until, meta, file, file_id, end_user_id, end_user_email,
-         end_user_ip, imported_from, session_jti, row_count, cell_stats, created_at, updated_at
-       FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`,
-    )
-    .raw(),
+  sqlite.prepare<[string, string], ImportViewColumns>(`SELECT ${IMPORT_VIEW_COLUMNS.join(', ')} FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`).raw(),
 );
 
 type Text = string | null;
-type ImportViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string];
+export type ImportViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string];
 
 /** A complete import of the account, all but its originalSchema. */
 export function findImportView(db: Db, accountId: string, id: string): ImportViewRow | undefined {
   const row = importViewById(db).get(accountId, id);
-  if (!row) return undefined;
-  const [importId, account, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt] = row;
-  return { id: importId, accountId: account, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt };
+  return row && importViewOf(row);
+}
+
+/** An import from its IMPORT_VIEW_COLUMNS, in that order. */
+export function importViewOf(row: ImportViewColumns): ImportViewRow {
+  const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt] = row;
+  return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt };
 }
 
 /** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
