@@ -18,10 +18,3 @@ export function rawQuery<T>(build: (sqlite: Db['$client']) => T): (db: Db) => T 
   return preparedQuery((db) => build(db.$client));
 }
 
-/**
- * The LIMIT of a statement kept prepared and run with many values. SQLite (3.53, bundled by better-sqlite3 12)
- * reads a bare `LIMIT ?`'s value when it plans the statement and so marks the statement expired whenever that
- * parameter is bound again: every run prepared it anew (a rows page: about 16 µs of each request, more for a
- * list page's query). `? + 0` is no bare parameter: the plan is kept, and nothing in these plans used the value.
- */
-export const BOUND_LIMIT = 'LIMIT ? + 0';

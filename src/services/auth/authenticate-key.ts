@@ -30,8 +30,8 @@ export function presentedKeyHash(presented: string): { kind: KeyKind; hash: stri
 }
 
 /** The principal of the key row read by the presented key's hash; throws invalid_api_key for a row that is missing or no longer valid. */
-export async function acceptKey(ctx: ServiceContext, presented: { kind: KeyKind; hash: string }, row: ApiKeyRow | undefined): Promise<AuthenticatedKey> {
-  if (!row || !hashesEqual(row.hash, presented.hash) || row.kind !== presented.kind || !row.active || expired(ctx, row.expiresAt)) {
+export async function acceptKey(ctx: ServiceContext, { kind, hash }: { kind: KeyKind; hash: string }, row: ApiKeyRow | undefined): Promise<AuthenticatedKey> {
+  if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }
   if (touchDue(ctx, row.id)) await ctx.store.environments.touchKey(row, isoTime(ctx.clock));

@@ -49,8 +49,14 @@ export function activeKeysOf(db: Db, environmentIds: string[]): ApiKeyRow[] {
 
 // Every authenticated request reads its key: a raw statement whose row comes back as an array (better-sqlite3
 // builds an object row by naming each column, a third of the read's cost), mapped here.
-export const API_KEY_COLUMNS = ['id', 'account_id', 'environment_id', 'kind', 'hash', 'prefix', 'active', 'allowed_origins', 'created_at', 'last_used_at', 'deactivated_at', 'expires_at'];
-const apiKeyByHash = rawQuery((sqlite) => sqlite.prepare<[string], ApiKeyColumns>(`SELECT ${API_KEY_COLUMNS.join(', ')} FROM api_keys WHERE hash = ?`).raw());
+const apiKeyByHash = rawQuery((sqlite) =>
+  sqlite
+    .prepare<[string], ApiKeyColumns>(
+      `SELECT id, account_id, environment_id, kind, hash, prefix, active, allowed_origins, created_at, last_used_at, deactivated_at, expires_at
+       FROM api_keys WHERE hash = ?`,
+    )
+    .raw(),
+);
 
 type Text = string | null;
 export type ApiKeyColumns = [string, string, string, ApiKeyRow['kind'], string, string, number, string, string, Text, Text, Text];
@@ -60,7 +66,7 @@ export function findApiKeyByHash(db: Db, hash: string): ApiKeyRow | undefined {
   return row && apiKeyOf(row);
 }
 
-/** A key from its API_KEY_COLUMNS, in that order. */
+/** A key from its columns as apiKeyByHash reads them, in that order. */
 export function apiKeyOf(row: ApiKeyColumns): ApiKeyRow {
   const [id, accountId, environmentId, kind, hash, prefix, active, allowedOrigins, createdAt, lastUsedAt, deactivatedAt, expiresAt] = row;
   return { id, accountId, environmentId, kind, hash, prefix, active: active === 1, allowedOrigins: JSON.parse(allowedOrigins) as string[], createdAt, lastUsedAt, deactivatedAt, expiresAt };

@@ -101,12 +101,14 @@ export function findImport(db: Db, accountId: string, id: string): ImportRow | u
 // Every detail and rows read: a raw statement of the columns they need (drizzle maps each of the twenty
 // columns per row; the originalSchema, up to 1 MiB, is left in the database), its row an array mapped here
 // (better-sqlite3 builds an object row by naming each column, about half of the read's cost).
-export const IMPORT_VIEW_COLUMNS = [
-  'id', 'account_id', 'environment_id', 'template_id', 'status', 'writer_node', 'lease_until', 'meta', 'file', 'file_id', 'end_user_id',
-  'end_user_email', 'end_user_ip', 'imported_from', 'session_jti', 'row_count', 'cell_stats', 'created_at', 'updated_at',
-];
 const importViewById = rawQuery((sqlite) =>
-  sqlite.prepare<[string, string], ImportViewColumns>(`SELECT ${IMPORT_VIEW_COLUMNS.join(', ')} FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`).raw(),
+  sqlite
+    .prepare<[string, string], ImportViewColumns>(
+      `SELECT id, account_id, environment_id, template_id, status, writer_node, lease_until, meta, file, file_id, end_user_id, end_user_email,
+         end_user_ip, imported_from, session_jti, row_count, cell_stats, created_at, updated_at
+       FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`,
+    )
+    .raw(),
 );
 
 type Text = string | null;
@@ -118,7 +120,7 @@ export function findImportView(db: Db, accountId: string, id: string): ImportVie
   return row && importViewOf(row);
 }
 
-/** An import from its IMPORT_VIEW_COLUMNS, in that order. */
+/** An import from its columns as importViewById reads them, in that order. */
 export function importViewOf(row: ImportViewColumns): ImportViewRow {
   const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt] = row;
   return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt };
@@ -178,8 +180,8 @@ const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environ
 const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
 const UNFILTERED = filterShape({});
 
-// BOUND_LIMIT's `? + 0` (a bare placeholder would have the kept statement prepared anew on every page); drizzle's
-// limit() writes any SQL object it is given as it is, though its type only names number | Placeholder.
+// `LIMIT ? + 0`: a bare placeholder would have the kept statement prepared anew on every page (import-rows.ts);
+// drizzle's limit() writes any SQL object it is given as it is, though its type only names number | Placeholder.
 const boundLimit = sql`${sql.placeholder('limit')} + 0` as unknown as Placeholder;
 
 const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListRow[] }>>();
