@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { newRequestId } from '../core/ids';
-import { authenticateKey } from '../services/auth';
 import { ServiceError } from '../services/errors';
-import { getImportJson, listRows } from '../services/imports';
+import { detailJson, listRowsOf, secretKeyImport } from '../services/imports';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
 import type { AppDeps } from './env';
 import { errorAnswer, toServiceError } from './errors';
@@ -68,12 +67,10 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
   }
 
   /** The read's JSON text for a Secret Key, or undefined for anything else (refused key, unknown import, bad query). */
-  async function readOrUndefined(read: Read, key: string): Promise<{ text: string; keyId: string } | undefined> {
+  async function readOrUndefined(read: Read, presented: string): Promise<{ text: string; keyId: string } | undefined> {
     try {
-      const principal = await authenticateKey(ctx, key);
-      if (principal.kind !== 'secret') return undefined;
-      const { accountId, keyId } = principal;
-      return { text: read.rows ? await listRows(ctx, accountId, read.importId, read.query) : await getImportJson(ctx, accountId, read.importId), keyId };
+      const { key, imported } = await secretKeyImport(ctx, presented, read.importId);
+      return { text: read.rows ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailJson(imported), keyId: key.keyId };
     } catch {
       return undefined;
     }

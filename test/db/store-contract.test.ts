@@ -178,6 +178,25 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual(await store.imports.claimAbandoned('node-43', later, later, 10), [], 'a complete import is never claimed');
   });
 
+  it('imports: findViewWithKey answers what findKeyByHash and findView answer, the view only within the key account', async () => {
+    const own = environment(accountId, 'env-view', 'view');
+    await store.environments.create(own, [key(own, 'kv1', 'secret', ['https://v.example'])]);
+    await store.accounts.insert({ id: 'a-view', name: 'view-account', createdAt: at });
+    const other = environment('a-view', 'env-view-2', 'view');
+    await store.environments.create(other, [key(other, 'kv2', 'public')]);
+    await store.imports.insert(importRow(accountId, 'iv1', 't1'));
+    assert.deepEqual(await store.imports.findViewWithKey('hash-kv1', 'iv1'), { key: await store.environments.findKeyByHash('hash-kv1'), view: undefined }, 'still being written');
+    await store.imports.complete('iv1', 'node-42', { rowCount: 3, cellStats: '{"rowCount":3}', createdAt: at, updatedAt: later });
+    const found = (await store.imports.findViewWithKey('hash-kv1', 'iv1'))!;
+    assert.deepEqual({ ...found.key }, { ...(await store.environments.findKeyByHash('hash-kv1')) });
+    assert.deepEqual({ ...found.view }, { ...(await store.imports.findView(accountId, 'iv1')) });
+    assert.equal(found.view?.rowCount, 3);
+    assert.deepEqual({ ...(await store.imports.findViewWithKey('hash-kv2', 'iv1'))!.key }, key(other, 'kv2', 'public'));
+    assert.equal((await store.imports.findViewWithKey('hash-kv2', 'iv1'))!.view, undefined, "another account's import");
+    assert.equal((await store.imports.findViewWithKey('hash-kv1', 'unknown'))!.view, undefined);
+    assert.equal(await store.imports.findViewWithKey('hash-none', 'iv1'), undefined);
+  });
+
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
 
   it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {

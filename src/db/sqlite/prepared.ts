@@ -17,3 +17,4 @@ export function preparedQuery<T>(build: (db: Db) => T): (db: Db) => T {
 export function rawQuery<T>(build: (sqlite: Db['$client']) => T): (db: Db) => T {
   return preparedQuery((db) => build(db.$client));
 }
+

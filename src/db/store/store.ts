@@ -141,6 +141,11 @@ export interface ImportStore {
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
   /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
+  /**
+   * The API key with that hash and, when there is one, its account's complete import `importId` as findView
+   * reads it, in one statement (the authenticated detail and rows reads); undefined when no key has that hash.
+   */
+  findViewWithKey(keyHash: string, importId: string): Promise<{ key: ApiKeyRow; view: ImportViewRow | undefined } | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */

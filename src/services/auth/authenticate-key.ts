@@ -1,6 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { hashesEqual, hashKey, keyKindOf, type KeyKind } from '../../core/keys';
 import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
+import type { ApiKeyRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { KeyPrincipal } from './principal';
@@ -17,14 +18,23 @@ export interface AuthenticatedKey extends KeyPrincipal {
  * `lastUsedAt` is written at most once a minute per key, so authentication costs no write per request.
  */
 export async function authenticateKey(ctx: ServiceContext, presented: string): Promise<AuthenticatedKey> {
+  const key = presentedKeyHash(presented);
+  return acceptKey(ctx, key, await ctx.store.environments.findKeyByHash(key.hash));
+}
+
+/** A presented key's kind and the SHA-256 it is stored under. Throws invalid_api_key when it is not shaped like an importd key. */
+export function presentedKeyHash(presented: string): { kind: KeyKind; hash: string } {
   const kind = keyKindOf(presented);
   if (!kind) throw new ServiceError('invalid_api_key', 'the API key is malformed');
-  const hash = hashKey(presented);
-  const row = await ctx.store.environments.findKeyByHash(hash);
+  return { kind, hash: hashKey(presented) };
+}
+
+/** The principal of the key row read by the presented key's hash; throws invalid_api_key for a row that is missing or no longer valid. */
+export async function acceptKey(ctx: ServiceContext, { kind, hash }: { kind: KeyKind; hash: string }, row: ApiKeyRow | undefined): Promise<AuthenticatedKey> {
   if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }
-  await touchThrottled(ctx, row);
+  if (touchDue(ctx, row.id)) await ctx.store.environments.touchKey(row, isoTime(ctx.clock));
   return {
     kind: row.kind,
     keyId: row.id,
@@ -39,11 +49,12 @@ function expired(ctx: ServiceContext, expiresAt: string | null): boolean {
   return expiresAt !== null && expiresAt <= isoTime(ctx.clock);
 }
 
-async function touchThrottled(ctx: ServiceContext, row: { id: string; environmentId: string }): Promise<void> {
+/** Whether the key's lastUsedAt is due to be written (then counted as written): checked without awaiting anything. */
+function touchDue(ctx: ServiceContext, keyId: string): boolean {
   const now = ctx.clock().getTime();
-  if (now - (ctx.keyTouchedAt.get(row.id) ?? -Infinity) < TOUCH_INTERVAL_MS) return;
-  ctx.keyTouchedAt.set(row.id, now);
-  await ctx.store.environments.touchKey(row, isoTime(ctx.clock));
+  if (now - (ctx.keyTouchedAt.get(keyId) ?? -Infinity) < TOUCH_INTERVAL_MS) return false;
+  ctx.keyTouchedAt.set(keyId, now);
+  return true;
 }
 
 /** Requires a key of one of the accepted kinds. Throws wrong_key_kind. */

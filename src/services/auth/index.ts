@@ -1,5 +1,5 @@
 export { originAllowedByAnyKey } from './any-key-origin';
-export { authenticateKey, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
+export { acceptKey, authenticateKey, presentedKeyHash, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
 export { countKeyRequest, type RateLimitState } from './count-key-request';
 export { currentSigningKey, rotateSessionSecret, verificationSecret } from './session-signing-keys';
 export type { Caller, KeyPrincipal, SessionClaims } from './principal';

@@ -9,7 +9,9 @@ export { readImportBytes, splitImportBytes, type SplitImportBody } from './json-
 export { PARSE_IN_WORKER_BYTES } from './parse-pool';
 export { RowChecker } from './check-rows';
 export { listImports, listImportsJson } from './list-imports';
-export { listRows } from './list-rows';
+export { listRows, listRowsOf } from './list-rows';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
+export { secretKeyImport } from './secret-key-read';
+export { detailJson } from './views';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { ImportViewRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
@@ -14,8 +16,16 @@ export const ROWS_PAGE_BYTES = 4 * 1024 * 1024;
  * they pass ROWS_PAGE_BYTES (its nextCursor then continues after the last row it holds). Throws validation_failed, not_found.
  */
 export async function listRows(ctx: ServiceContext, accountId: string, importId: string, input: ListRowsQuery): Promise<string> {
-  const { limit, cursor, sortBy, direction } = parseInput(ListRowsQuery, input);
-  const imported = await findAccountImportView(ctx, accountId, importId);
+  const query = parseInput(ListRowsQuery, input);
+  return rowsPage(ctx, accountId, await findAccountImportView(ctx, accountId, importId), query);
+}
+
+/** listRows of an import already read (findAccountImportView or secretKeyImport). Throws validation_failed. */
+export async function listRowsOf(ctx: ServiceContext, accountId: string, imported: ImportViewRow, input: ListRowsQuery): Promise<string> {
+  return rowsPage(ctx, accountId, imported, parseInput(ListRowsQuery, input));
+}
+
+async function rowsPage(ctx: ServiceContext, accountId: string, imported: ImportViewRow, { limit, cursor, sortBy, direction }: z.output<typeof ListRowsQuery>): Promise<string> {
   const request: PageRequest<Record<string, never>, 'number'> = {
     scope: ['rows', accountId, imported.id],
     keyset: 'number',

@@ -18,7 +18,7 @@ function statements(sqlite: Database.Database) {
     ),
     eraseOfImport: sqlite.prepare('DELETE FROM webhook_events WHERE import_id = ?'),
     eraseOfEndUser: sqlite.prepare('DELETE FROM webhook_events WHERE account_id = ? AND end_user_id = ?'),
-    prune: sqlite.prepare('DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? ORDER BY created_at LIMIT ?)'),
+    prune: sqlite.prepare('DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? ORDER BY created_at LIMIT ? + 0)'),
     insertDelivery: sqlite.prepare(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
     ),
