@@ -43,6 +43,15 @@ describe('authenticateKey', () => {
     await assert.rejects(async () => await authenticateKey(h.ctx, swapped), (e: unknown) => e instanceof ServiceError && e.code === 'invalid_api_key');
   });
 
+  it('refuses a key with one character changed, wherever it is', async () => {
+    for (const key of [env.secretKey, env.publicKey]) {
+      for (const at of [3, Math.floor(key.length / 2), key.length - 1]) {
+        const changed = `${key.slice(0, at)}${key[at] === 'Z' ? 'Y' : 'Z'}${key.slice(at + 1)}`;
+        await assert.rejects(async () => await authenticateKey(h.ctx, changed), (e: unknown) => e instanceof ServiceError && e.code === 'invalid_api_key', changed);
+      }
+    }
+  });
+
   it('compares digests in constant time and only equal ones match', () => {
     assert.equal(hashesEqual(hashKey('a'), hashKey('a')), true);
     assert.equal(hashesEqual(hashKey('a'), hashKey('b')), false);
