@@ -232,6 +232,8 @@ describe('fast lane: the same answers as the Hono routes', () => {
       assert.deepEqual(fromOn, await counts(off));
       assert.ok(fromOn.some((line) => line.includes('route="/v1/imports/:importId"') && line.includes('status="200"')));
       assert.ok(fromOn.some((line) => line.includes('route="/v1/imports/:importId/rows"') && line.includes('status="200"')));
+      assert.ok(fromOn.some((line) => line.includes('route="/v1/imports"') && line.includes('status="200"')));
+      assert.ok(fromOn.some((line) => line.includes('route="/v1/imports"') && line.includes('status="400"')));
       assert.deepEqual(requests(on), requests(off));
       assert.ok(requests(on).length > 30, `${requests(on).length} request lines`);
     })();
