@@ -10,8 +10,9 @@ import { logRequest, logsRequests } from './middleware/request-log';
 import { limitKeyRate } from './middleware/rate-limit';
 import { commonHeaders } from './respond';
 
-// The hottest reads, GET /v1/imports/{id}, its rows page and the plain list of imports, answered without Hono: its router, context,
-// four async middleware layers and Response objects cost about as much as the read itself (bench/read-ab.ts).
+// The hottest reads, GET /v1/imports/{id}, its rows page and the plain list of imports, answered without Hono:
+// its router, context, four async middleware layers and Response objects cost about as much as the read itself
+// (bench/read-ab.ts).
 // The lane calls the same service functions and renders the same headers and JSON as the Hono routes
 // (routes/imports.ts), and only takes the plain success case: anything else (another method or path, HEAD,
 // an Origin, a body, a conditional or unusual request, a refused key, an unknown import, a bad cursor, ...)
