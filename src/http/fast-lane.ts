@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { newRequestId } from '../core/ids';
 import { ServiceError } from '../services/errors';
-import { detailJson, listRowsOf, secretKeyImport } from '../services/imports';
+import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson } from '../services/imports';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
 import type { AppDeps } from './env';
 import { errorAnswer, toServiceError } from './errors';
@@ -10,21 +10,23 @@ import { logRequest, logsRequests } from './middleware/request-log';
 import { limitKeyRate } from './middleware/rate-limit';
 import { commonHeaders } from './respond';
 
-// The two hottest reads, GET /v1/imports/{id} and its rows page, answered without Hono: its router, context,
-// four async middleware layers and Response objects cost about as much as the read itself (bench/read-ab.ts).
+// The hottest reads, GET /v1/imports/{id}, its rows page and the plain list of imports, answered without Hono:
+// its router, context, four async middleware layers and Response objects cost about as much as the read itself
+// (bench/read-ab.ts).
 // The lane calls the same service functions and renders the same headers and JSON as the Hono routes
 // (routes/imports.ts), and only takes the plain success case: anything else (another method or path, HEAD,
 // an Origin, a body, a conditional or unusual request, a refused key, an unknown import, a bad cursor, ...)
 // is handed to the Hono app untouched, before the lane has counted or answered anything.
 
 /** The Hono routes these requests would take (metrics label them by route template). */
-const DETAIL_ROUTE = '/v1/imports/:importId';
-const ROWS_ROUTE = '/v1/imports/:importId/rows';
+const ROUTES = { detail: '/v1/imports/:importId', rows: '/v1/imports/:importId/rows', list: '/v1/imports' } as const;
 
 // An import id of the route's accepted length, in characters that need no decoding; query values likewise.
-const READ_PATH = /^\/v1\/imports\/([A-Za-z0-9_-]{1,100})(\/rows)?(?:\?(.*))?$/;
+const READ_PATH = /^\/v1\/imports(?:\/([A-Za-z0-9_-]{1,100})(\/rows)?)?(?:\?(.*))?$/;
 const PLAIN_VALUE = /^[A-Za-z0-9_-]*$/;
 const ROWS_PARAMETERS = new Set(['limit', 'cursor', 'sortBy', 'direction']);
+// The unfiltered list in its default order: a filter or a sort is left to Hono.
+const LIST_PARAMETERS = new Set(['limit', 'cursor']);
 // What node-server needs to build the request URL the Hono path would see.
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 // Headers whose presence changes what the Hono path answers or how: left to it.
@@ -61,16 +63,19 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     headers['Content-Length'] = String(Buffer.byteLength(body));
     outgoing.writeHead(status, headers);
     outgoing.end(body);
-    const route = read.rows ? ROWS_ROUTE : DETAIL_ROUTE;
-    record?.('GET', route, status, started);
+    record?.('GET', ROUTES[read.kind], status, started);
     if (log) logRequest(logger, 'GET', read.path, status, started, requestId);
   }
 
   /** The read's JSON text for a Secret Key, or undefined for anything else (refused key, unknown import, bad query). */
   async function readOrUndefined(read: Read, presented: string): Promise<{ text: string; keyId: string } | undefined> {
     try {
+      if (read.kind === 'list') {
+        const { key, text } = await secretKeyImportsJson(ctx, presented, read.query);
+        return { text, keyId: key.keyId };
+      }
       const { key, imported } = await secretKeyImport(ctx, presented, read.importId);
-      return { text: read.rows ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailJson(imported), keyId: key.keyId };
+      return { text: read.kind === 'rows' ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailJson(imported), keyId: key.keyId };
     } catch {
       return undefined;
     }
@@ -91,12 +96,7 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
   };
 }
 
-interface Read {
-  path: string;
-  importId: string;
-  rows: boolean;
-  query: Record<string, string>;
-}
+type Read = { path: string; query: Record<string, string> } & ({ kind: 'detail' | 'rows'; importId: string } | { kind: 'list' });
 
 /** The read a plain request asks for, or undefined for anything the lane leaves to Hono. */
 function plainRead(incoming: IncomingMessage): Read | undefined {
@@ -107,19 +107,23 @@ function plainRead(incoming: IncomingMessage): Read | undefined {
   for (const name of HANDED_OVER_HEADERS) if (headers[name] !== undefined) return undefined;
   const [, importId, rows, search] = match;
   const path = search === undefined ? match[0] : match[0].slice(0, -(search.length + 1));
-  if (!rows) return search === undefined ? { path, importId: importId!, rows: false, query: {} } : undefined;
-  const query = search === undefined ? {} : rowsQuery(search);
-  return query && { path, importId: importId!, rows: true, query };
+  if (importId === undefined) {
+    const query = search === undefined ? {} : plainQuery(search, LIST_PARAMETERS);
+    return query && { path, kind: 'list', query };
+  }
+  if (!rows) return search === undefined ? { path, kind: 'detail', importId, query: {} } : undefined;
+  const query = search === undefined ? {} : plainQuery(search, ROWS_PARAMETERS);
+  return query && { path, kind: 'rows', importId, query };
 }
 
-/** The rows page's parameters, each at most once with a value that needs no decoding; else undefined. */
-function rowsQuery(search: string): Record<string, string> | undefined {
+/** The query's parameters, each one of `names` at most once with a value that needs no decoding; else undefined. */
+function plainQuery(search: string, names: ReadonlySet<string>): Record<string, string> | undefined {
   const query: Record<string, string> = {};
   for (const pair of search.split('&')) {
     const at = pair.indexOf('=');
     const name = pair.slice(0, at);
     const value = pair.slice(at + 1);
-    if (at < 0 || !ROWS_PARAMETERS.has(name) || name in query || !PLAIN_VALUE.test(value)) return undefined;
+    if (at < 0 || !names.has(name) || name in query || !PLAIN_VALUE.test(value)) return undefined;
     query[name] = value;
   }
   return query;

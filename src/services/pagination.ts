@@ -62,20 +62,38 @@ export function decodeCursor<K extends KeysetKind>(
   ctx: ServiceContext,
   request: PageRequest<Record<string, unknown>, K>,
 ): KeysetOf<K> | undefined {
-  if (request.cursor === undefined) return undefined;
+  return request.cursor === undefined ? undefined : verifyCursor(ctx, request, readCursor(request.keyset, request.cursor));
+}
+
+/** A cursor's position and MAC, not yet checked against any list. */
+export interface ReadCursor<K extends KeysetKind> {
+  position: KeysetOf<K>;
+  mac: string;
+}
+
+/**
+ * A cursor's position before its list is known (a read that learns the account with the page); trusted only
+ * once verifyCursor accepted it. Throws validation_failed (path `cursor`).
+ */
+export function readCursor<K extends KeysetKind>(keyset: K, cursor: string): ReadCursor<K> {
   let payload: unknown;
   try {
-    payload = JSON.parse(Buffer.from(request.cursor, 'base64url').toString('utf8'));
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw invalidCursor();
   }
   const signed = signature.safeParse(payload);
-  const position = keysetShapes[request.keyset].safeParse(payload);
+  const position = keysetShapes[keyset].safeParse(payload);
   if (!signed.success || !position.success) throw invalidCursor();
-  const expected = Buffer.from(mac(ctx, request, position.data));
-  const given = Buffer.from(signed.data.m);
+  return { position: position.data as KeysetOf<K>, mac: signed.data.m };
+}
+
+/** The cursor's position when it was made for this request's list, sort and filters. Throws validation_failed (path `cursor`). */
+export function verifyCursor<K extends KeysetKind>(ctx: ServiceContext, request: PageRequest<Record<string, unknown>, K>, read: ReadCursor<K>): KeysetOf<K> {
+  const expected = Buffer.from(mac(ctx, request, read.position));
+  const given = Buffer.from(read.mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
-  return position.data as KeysetOf<K>;
+  return read.position;
 }
 
 /**

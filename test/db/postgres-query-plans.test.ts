@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { countImports, listImportPage } from '../../src/db/postgres/queries/imports';
+import { findKeyedImportPage } from '../../src/db/postgres/queries/keyed-import-page';
 import { listTemplateRows } from '../../src/db/postgres/queries/templates';
 import * as schema from '../../src/db/postgres/schema';
 import type { ImportFilters } from '../../src/db/store/store';
@@ -68,7 +69,11 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
     seen = [];
     await run();
     const { query, params } = seen.at(-1)!;
-    const { rows } = await pool.query({ text: `EXPLAIN (FORMAT JSON) ${query}`, values: params });
+    return await explain(query, params);
+  };
+  /** The plan of one statement, as a flat list of its nodes. */
+  const explain = async (text: string, values: unknown[]): Promise<PlanNode[]> => {
+    const { rows } = await pool.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
     const nodes: PlanNode[] = [];
     const walk = (node: PlanNode) => {
       nodes.push(node);
@@ -108,6 +113,20 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
       }
       const count = await planOf(() => countImports(db, env.accountId, filters));
       assert.ok(!count.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'imports'), `count ${JSON.stringify(filters)}\n${describePlan(count)}`);
+    }
+  });
+
+  it('reads the plain list with its key (the fast lane) through the account index, in index order, first and deep pages alike', async () => {
+    const hash = (await h.sql<{ hash: string }>("SELECT hash FROM api_keys WHERE account_id = ? AND kind = 'secret'", env.accountId))[0]!.hash;
+    for (const position of [undefined, { value: '2026-01-05T00:00:00.000Z', id: 'z' }]) {
+      let sent: { text: string; values: unknown[] } | undefined;
+      const recording = { query: (config: { text: string; values: unknown[] }) => ((sent = config), pool.query(config)) } as unknown as pg.Pool;
+      const found = await findKeyedImportPage(recording, hash, position, 101);
+      assert.equal(found?.rows.length, 101);
+      const nodes = await explain(sent!.text, sent!.values);
+      const text = `after ${Boolean(position)}\n${describePlan(nodes)}`;
+      assert.ok(nodes.some((n) => n['Index Name'] === 'imports_account_created'), text);
+      assert.ok(!nodes.some((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Seq Scan'), text);
     }
   });
 

@@ -197,6 +197,32 @@ describe(`the store contract (${testEngine})`, () => {
     assert.equal(await store.imports.findViewWithKey('hash-none', 'iv1'), undefined);
   });
 
+  it('imports: pageWithKey answers what findKeyByHash, page and count answer, within the key account', async () => {
+    const own = environment(accountId, 'env-page', 'page');
+    await store.environments.create(own, [key(own, 'kp1', 'secret')]);
+    await store.accounts.insert({ id: 'a-page', name: 'page-account', createdAt: at });
+    const other = environment('a-page', 'env-page-2', 'page');
+    await store.environments.create(other, [key(other, 'kp2', 'secret')]);
+    for (const [id, createdAt] of [['ip1', '2026-01-01T00:00:01.000Z'], ['ip2', '2026-01-01T00:00:03.000Z'], ['ip3', '2026-01-01T00:00:03.000Z'], ['ip4', '2026-01-01T00:00:02.000Z']]) {
+      await store.imports.insert(importRow(accountId, id!, 't1'));
+      await store.imports.complete(id!, 'node-42', { rowCount: 1, cellStats: '{}', createdAt: createdAt!, updatedAt: createdAt! });
+    }
+    await store.imports.insert(importRow(accountId, 'ip5', 't1'));
+    const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
+    const first = (await store.imports.pageWithKey('hash-kp1', undefined, 3))!;
+    assert.deepEqual({ ...first.key }, { ...(await store.environments.findKeyByHash('hash-kp1')) });
+    assert.deepEqual(first.rows.map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, limit: 3 })).map((row) => ({ ...row })));
+    assert.equal(first.total, await store.imports.count(accountId, {}));
+    assert.ok(!first.rows.some((row) => row.id === 'ip5'), 'an import being written is not listed');
+    const after = { value: first.rows[1]!.createdAt, id: first.rows[1]!.id };
+    const next = (await store.imports.pageWithKey('hash-kp1', after, 100))!;
+    assert.deepEqual(next.rows.map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, after, limit: 100 })).map((row) => ({ ...row })));
+    assert.equal(next.rows[0]!.id, first.rows[2]!.id);
+    assert.deepEqual((await store.imports.pageWithKey('hash-kp1', undefined, 0))!.rows, []);
+    assert.deepEqual({ ...(await store.imports.pageWithKey('hash-kp2', undefined, 10)), key: undefined }, { key: undefined, rows: [], total: 0 }, 'another account lists only its own (none)');
+    assert.equal(await store.imports.pageWithKey('hash-none', undefined, 10), undefined);
+  });
+
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
 
   it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {

@@ -6,17 +6,17 @@ import { createApp } from '../../src/http/app';
 import { withFastLane } from '../../src/http/fast-lane';
 import { createMetrics, type ImportdMetrics } from '../../src/http/metrics/registry';
 import { startServer, type RunningServer } from '../../src/http/server';
-import { rollEnvironmentKey } from '../../src/services/environments';
+import { createEnvironment, rollEnvironmentKey } from '../../src/services/environments';
 import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
 import { contactRows, createImportOk } from '../imports/helpers';
 
-// The fast lane answers GET /v1/imports/{id} and its rows page before Hono. Two real servers on one database,
+// The fast lane answers GET /v1/imports/{id}, its rows page and the plain list before Hono. Two real servers on one database,
 // one with the lane and one without, get the same requests (each with keys of its own environment, so rate
 // limits count apart): every answer must be the same, byte for byte, but for the date and the request id;
 // the lane must have answered the successes itself and handed everything else to Hono; metrics and the
 // request log must see the same requests.
 
-const RATE_LIMIT = 40;
+const RATE_LIMIT = 80;
 
 interface Served {
   server: RunningServer;
@@ -68,6 +68,7 @@ describe('fast lane: the same answers as the Hono routes', () => {
   let otherImportId: string;
   let revokedOn: string;
   let revokedOff: string;
+  let otherSecret: (env: TestEnvironment) => Record<string, string>;
 
   before(async () => {
     // A clock that stands still: both servers count into the same rate-limit window.
@@ -76,8 +77,15 @@ describe('fast lane: the same answers as the Hono routes', () => {
     envOff = await createTestEnvironment(h, { name: 'lane-off' });
     const writer = await createTestEnvironment(h, { name: 'writer' });
     importId = (await createImportOk(h, writer, { rows: contactRows(250) })).id;
+    // More imports of the account than a small list page holds.
+    for (let i = 0; i < 4; i++) await createImportOk(h, writer, { rows: contactRows(2) });
     const other = await createTestEnvironment(h, { account: 'other' });
     otherImportId = (await createImportOk(h, other, { rows: contactRows(3) })).id;
+    await createImportOk(h, other, { rows: contactRows(1) });
+    // Keys of their own on each server: rate limits count apart.
+    const otherOn = (await createEnvironment(h.ctx, other.accountId, { name: 'other-on', allowedOrigins: [] })).secretKey.key;
+    const otherOff = (await createEnvironment(h.ctx, other.accountId, { name: 'other-off', allowedOrigins: [] })).secretKey.key;
+    otherSecret = (env) => ({ Authorization: `Bearer ${env === envOn ? otherOn : otherOff}` });
     const revoked = async (env: TestEnvironment) => {
       const scope = { accountId: env.accountId };
       const first = await createTestEnvironment(h, { name: `${env.name}-revoked` });
@@ -120,12 +128,40 @@ describe('fast lane: the same answers as the Hono routes', () => {
       `/v1/imports/${importId}/rows?sortBy=rowIndex&direction=desc&limit=3`,
     ];
     for (const path of successes) assert.equal((await both('GET', () => path, secret)).status, 200, path);
+    const list = await both('GET', () => '/v1/imports?limit=2', secret);
+    assert.equal(list.status, 200);
+    const listPage = JSON.parse(list.body);
+    assert.equal(listPage.data.length, 2);
+    assert.equal(listPage.pagination.paging.total, 5);
+    let listCursor = listPage.pagination.paging.nextCursor;
+    const listed = listPage.data.map((item: { id: string }) => item.id);
+    while (listCursor) {
+      const next = await both('GET', () => `/v1/imports?cursor=${listCursor}&limit=2`, secret);
+      assert.equal(next.status, 200);
+      const page = JSON.parse(next.body);
+      listed.push(...page.data.map((item: { id: string }) => item.id));
+      listCursor = page.pagination.paging.nextCursor;
+    }
+    assert.equal(new Set(listed).size, 5, 'the walk lists each import once');
+    assert.ok(listed.includes(importId));
+    for (const path of ['/v1/imports', '/v1/imports?limit=100', '/v1/imports?limit=0', `/v1/imports?limit=1&cursor=${listPage.pagination.paging.nextCursor}`]) {
+      assert.equal((await both('GET', () => path, secret)).status, 200, path);
+    }
     // Each answer carries the rate-limit state, counted once per request.
     assert.equal(detail.headers['ratelimit-remaining'], String(RATE_LIMIT - 1));
     assert.equal(on.honoRequests.length, before, 'no success went through Hono');
   });
 
   it('hands every other request to Hono, which answers as without the lane', async () => {
+    // Cursors another list made: of a rows page, of another sort, of another account's list.
+    const nextOf = async (path: string, headers: (env: TestEnvironment) => Record<string, string>) => {
+      const cursor: string | null = JSON.parse((await both('GET', () => path, headers)).body).pagination.paging.nextCursor;
+      assert.ok(cursor, path);
+      return cursor;
+    };
+    const rowsCursor = await nextOf(`/v1/imports/${importId}/rows?limit=1`, secret);
+    const updatedCursor = await nextOf('/v1/imports?limit=1&orderBy=updatedAt', secret);
+    const otherAccountCursor = await nextOf('/v1/imports?limit=1', otherSecret);
     const cases: [string, (env: TestEnvironment) => string, (env: TestEnvironment, revoked: string) => Record<string, string>, number][] = [
       ['GET', () => `/v1/imports/${importId}`, () => ({}), 401],
       ['GET', () => `/v1/imports/${importId}`, () => ({ Authorization: 'Bearer sk_unknown00000000000000000000000000' }), 401],
@@ -153,6 +189,25 @@ describe('fast lane: the same answers as the Hono routes', () => {
       ['HEAD', () => `/v1/imports/${importId}`, secret, 200],
       ['GET', () => `/v1/imports/${importId}`, (env) => ({ ...secret(env), 'If-None-Match': '"x"' }), 200],
       ['POST', () => `/v1/imports/${importId}`, secret, 405],
+      ['GET', () => '/v1/imports', () => ({}), 401],
+      ['GET', () => '/v1/imports?limit=1', (_, revoked) => ({ Authorization: `Bearer ${revoked}` }), 401],
+      ['GET', () => '/v1/imports', (env) => ({ Authorization: `Bearer ${env.publicKey}`, Origin: env.origin }), 403],
+      ['GET', () => '/v1/imports', (env) => ({ ...secret(env), Origin: 'https://app.example.com' }), 403],
+      ['GET', () => '/v1/imports?cursor=abc', secret, 400],
+      ['GET', () => `/v1/imports?cursor=${rowsCursor}`, secret, 400],
+      ['GET', () => `/v1/imports?cursor=${updatedCursor}`, secret, 400],
+      ['GET', () => `/v1/imports?cursor=${otherAccountCursor}`, secret, 400],
+      ['GET', () => '/v1/imports?limit=101', secret, 400],
+      ['GET', () => '/v1/imports?limit=-1', secret, 400],
+      ['GET', () => '/v1/imports?limit=', secret, 400],
+      ['GET', () => '/v1/imports?limit=1&limit=2', secret, 400],
+      ['GET', () => '/v1/imports?orderBy=updatedAt', secret, 200],
+      ['GET', () => '/v1/imports?direction=asc&limit=2', secret, 200],
+      ['GET', () => '/v1/imports?environment=writer', secret, 200],
+      ['GET', () => '/v1/imports?userEmail=a%40b', secret, 200],
+      ['GET', () => '/v1/imports/', secret, 404],
+      ['HEAD', () => '/v1/imports', secret, 200],
+      ['GET', () => '/v1/imports', (env) => ({ ...secret(env), 'If-None-Match': '"x"' }), 200],
     ];
     for (const [method, path, headers, status] of cases) {
       const before = on.honoRequests.length;
@@ -177,6 +232,8 @@ describe('fast lane: the same answers as the Hono routes', () => {
       assert.deepEqual(fromOn, await counts(off));
       assert.ok(fromOn.some((line) => line.includes('route="/v1/imports/:importId"') && line.includes('status="200"')));
       assert.ok(fromOn.some((line) => line.includes('route="/v1/imports/:importId/rows"') && line.includes('status="200"')));
+      assert.ok(fromOn.some((line) => line.includes('route="/v1/imports"') && line.includes('status="200"')));
+      assert.ok(fromOn.some((line) => line.includes('route="/v1/imports"') && line.includes('status="400"')));
       assert.deepEqual(requests(on), requests(off));
       assert.ok(requests(on).length > 30, `${requests(on).length} request lines`);
     })();

@@ -4,6 +4,7 @@ import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { readRowChunk } from './queries/import-rows';
 import { findKeyedImportView } from './queries/keyed-import';
+import { findKeyedImportPage } from './queries/keyed-import-page';
 import { RowCopies } from './row-copies';
 import {
   claimAbandonedImports,
@@ -50,6 +51,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       find: (accountId, id) => findImport(db, accountId, id),
       findView: (accountId, id) => findImportView(pool, accountId, id),
       findViewWithKey: (hash, id) => findKeyedImportView(pool, hash, id),
+      pageWithKey: (hash, after, limit) => findKeyedImportPage(pool, hash, after, limit),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
       // One snapshot: the counts and the list describe the same moment.

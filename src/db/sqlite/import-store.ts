@@ -6,6 +6,7 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideEx
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { findKeyedImportView } from './queries/keyed-import';
+import { findKeyedImportPage } from './queries/keyed-import-page';
 import { latestCompleteImports } from './queries/stats';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
@@ -38,6 +39,7 @@ export function createImportStores(
       find: async (accountId, id) => findImport(db, accountId, id),
       findView: async (accountId, id) => findImportView(db, accountId, id),
       findViewWithKey: async (hash, id) => findKeyedImportView(db, hash, id),
+      pageWithKey: async (hash, after, limit) => findKeyedImportPage(db, hash, after, limit),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
       // One read transaction: the counts and the list describe the same moment.

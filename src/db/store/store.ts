@@ -146,6 +146,12 @@ export interface ImportStore {
    * reads it, in one statement (the authenticated detail and rows reads); undefined when no key has that hash.
    */
   findViewWithKey(keyHash: string, importId: string): Promise<{ key: ApiKeyRow; view: ImportViewRow | undefined } | undefined>;
+  /**
+   * The API key with that hash and, when there is one, a page of its account's complete imports newest first
+   * (createdAt desc, then id desc) after `after`, unfiltered, with the account's unfiltered count, read at one point
+   * in time (the plain authenticated list: one statement on PostgreSQL); undefined when no key has that hash.
+   */
+  pageWithKey(keyHash: string, after: KeysetPosition | undefined, limit: number): Promise<{ key: ApiKeyRow; rows: ImportListRow[]; total: number } | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */

@@ -12,6 +12,7 @@ export { listImports, listImportsJson } from './list-imports';
 export { listRows, listRowsOf } from './list-rows';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { secretKeyImport } from './secret-key-read';
+export { secretKeyImportsJson } from './secret-key-list';
 export { detailJson } from './views';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';

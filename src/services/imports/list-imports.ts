@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ImportListRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest } from '../pagination';
@@ -23,29 +24,45 @@ export async function listImports(ctx: ServiceContext, accountId: string, input:
 
 /** listImports' answer as JSON text (each import's stored JSON spliced in): the HTTP read path. */
 export async function listImportsJson(ctx: ServiceContext, accountId: string, input: ListImportsQuery): Promise<string> {
-  const page = await listImportRows(ctx, accountId, input);
+  return importPageJson(await listImportRows(ctx, accountId, input));
+}
+
+/** A page's JSON text, as listImportsJson answers it. */
+export function importPageJson(page: ListedImports): string {
   return `{"data":[${page.rows.map(listItemJson).join(',')}],"pagination":${JSON.stringify(page.pagination)}}`;
 }
 
-async function listImportRows(
-  ctx: ServiceContext,
-  accountId: string,
-  input: ListImportsQuery,
-): Promise<{ rows: ImportListRow[]; pagination: ImportPage['pagination'] }> {
-  const { limit, cursor, orderBy, direction, ...query } = parseInput(ListImportsQuery, input);
-  const filters = {
-    templateId: query.templateId ?? null,
-    startDate: query.startDate ?? null,
-    endDate: query.endDate ?? null,
-    userEmail: query.userEmail ?? null,
-    environment: query.environment ?? null,
-  };
-  const request: PageRequest<typeof filters, 'string'> = { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters };
+type ListedImports = { rows: ImportListRow[]; pagination: ImportPage['pagination'] };
+type ListRequest = PageRequest<ReturnType<typeof listFilters>, 'string'> & { orderBy: z.output<typeof ListImportsQuery>['orderBy'] };
+
+async function listImportRows(ctx: ServiceContext, accountId: string, input: ListImportsQuery): Promise<ListedImports> {
+  const request = listRequest(accountId, parseInput(ListImportsQuery, input));
+  const { orderBy, direction, filters, limit } = request;
   const after = decodeCursor(ctx, request);
   // Read side by side: on PostgreSQL each is a round trip of its own, on a connection of its own.
   const [rows, total] = await Promise.all([
     limit === 0 ? [] : ctx.store.imports.page(accountId, { orderBy, direction, filters, after, limit: limit + 1 }),
     ctx.store.imports.count(accountId, filters),
   ]);
-  return buildPage(ctx, request, rows, total, (row) => ({ value: row[orderBy], id: row.id }), rowsWithinBytes(rows, limit, LIST_PAGE_BYTES, listedBytes));
+  return importPage(ctx, request, rows, total);
+}
+
+/** The page request of a parsed query: what its cursors are bound to. */
+export function listRequest(accountId: string, { limit, cursor, orderBy, direction, ...query }: z.output<typeof ListImportsQuery>): ListRequest {
+  return { scope: ['imports', accountId], keyset: 'string', limit, cursor, orderBy, direction, filters: listFilters(query) };
+}
+
+function listFilters(query: Omit<z.output<typeof ListImportsQuery>, 'limit' | 'cursor' | 'orderBy' | 'direction'>) {
+  return {
+    templateId: query.templateId ?? null,
+    startDate: query.startDate ?? null,
+    endDate: query.endDate ?? null,
+    userEmail: query.userEmail ?? null,
+    environment: query.environment ?? null,
+  };
+}
+
+/** The page of `limit + 1` imports read after the request's cursor (none for limit=0). */
+export function importPage(ctx: ServiceContext, request: ListRequest, rows: ImportListRow[], total: number): ListedImports {
+  return buildPage(ctx, request, rows, total, (row) => ({ value: row[request.orderBy], id: row.id }), rowsWithinBytes(rows, request.limit, LIST_PAGE_BYTES, listedBytes));
 }

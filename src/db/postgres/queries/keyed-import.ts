@@ -9,7 +9,7 @@ const KEYED_IMPORT_VIEW = `SELECT k.id, k.account_id, k.environment_id, k.kind, 
     i.end_user_email, i.end_user_ip, i.imported_from, i.session_jti, i.row_count, i.cell_stats, i.created_at, i.updated_at
   FROM api_keys k LEFT JOIN imports i ON i.account_id = k.account_id AND i.id = $2 AND i.status = 'complete' WHERE k.hash = $1`;
 /** How many of its columns are the key's, the rest the import's. */
-const KEY_COLUMNS = 12;
+export const KEY_COLUMNS = 12;
 
 /** The key of that hash and, when it has one, its account's complete import (findImportView); undefined without the key. */
 export async function findKeyedImportView(pool: pg.Pool, hash: string, importId: string): Promise<{ key: ApiKeyRow; view: ImportViewRow | undefined } | undefined> {
@@ -22,10 +22,10 @@ export async function findKeyedImportView(pool: pg.Pool, hash: string, importId:
 }
 
 type Text = string | null;
-type KeyColumns = [string, string, string, ApiKeyRow['kind'], string, string, boolean, string[], string, Text, Text, Text];
+export type KeyColumns = [string, string, string, ApiKeyRow['kind'], string, string, boolean, string[], string, Text, Text, Text];
 type ViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string];
 
-function keyOf(row: KeyColumns): ApiKeyRow {
+export function keyOf(row: KeyColumns): ApiKeyRow {
   const [id, accountId, environmentId, kind, hash, prefix, active, allowedOrigins, createdAt, lastUsedAt, deactivatedAt, expiresAt] = row;
   return { id, accountId, environmentId, kind, hash, prefix, active, allowedOrigins, createdAt, lastUsedAt, deactivatedAt, expiresAt };
 }
