@@ -143,6 +143,10 @@ export function valueWords(values: Iterable<string>): Set<string> {
   return words;
 }
 
+function categorical(kind: ValueKind | null): boolean {
+  return kind === 'text' || kind === 'boolean';
+}
+
 /**
  * Two text columns, or a text column and a flag, each shown with at least two distinct values, no word in
  * common ("uploading, uploaded" against "asian, western"; "Extramural, Intramural" against "Yes, No"):
@@ -150,9 +154,8 @@ export function valueWords(values: Iterable<string>): Set<string> {
  * says too little; two flags ("yes, no" against "true, false") are the same kind of data whatever their words.
  */
 export function disjointValues(a: { kind: ValueKind | null; values: ReadonlySet<string>; words: ReadonlySet<string> }, b: typeof a): boolean {
-  const categorical = (kind: ValueKind | null) => kind === 'text' || kind === 'boolean';
-  if (!categorical(a.kind) || !categorical(b.kind) || (a.kind === 'boolean' && b.kind === 'boolean')) return false;
-  if (a.values.size < 2 || b.values.size < 2) return false;
+  if (a.values.size < 2 || b.values.size < 2 || !categorical(a.kind) || !categorical(b.kind)) return false;
+  if (a.kind === 'boolean' && b.kind === 'boolean') return false;
   for (const w of a.words) if (b.words.has(w)) return false;
   return true;
 }
