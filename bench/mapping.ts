@@ -37,8 +37,11 @@ function emptyTally(): Tally {
   return { tp: 0, fp: 0, fn: 0, nulls: 0, nullsKept: 0 };
 }
 
-/** Kinds of error: a key with a counterpart left unmatched or mapped wrong, a key without one mapped. */
-type ErrorKind = 'missed' | 'wrong' | 'extra';
+/**
+ * Kinds of answer per key, next to the right ones: a key with a counterpart left unmatched or mapped wrong,
+ * a key without one mapped (TP = found, FP = wrong + extra, FN = missed + wrong).
+ */
+type ErrorKind = 'found' | 'missed' | 'wrong' | 'extra';
 const errorKinds = new Map<string, Record<ErrorKind, number>>();
 
 function score(c: Case, predicted: Record<string, string | undefined>, into: Tally[], kinds?: Record<ErrorKind, number>): string[] {
@@ -57,6 +60,7 @@ function score(c: Case, predicted: Record<string, string | undefined>, into: Tal
         if (pred === undefined) t.nullsKept++;
       }
     }
+    if (kinds && pred !== undefined && ok.includes(pred)) kinds.found++;
     if (pred === undefined ? ok.length > 0 : !ok.includes(pred)) {
       if (kinds) kinds[pred === undefined ? 'missed' : ok.length > 0 ? 'wrong' : 'extra']++;
       const label = c.schemaHeaders.find((h) => h.key === key)?.label ?? key;
@@ -121,7 +125,7 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) 
     g.n++;
     const predicted = Object.fromEntries(Object.entries(mappings).map(([k, v]) => [k, v.fileKey]));
     const kindsKey = `${name}:${c.group}`;
-    const kinds = errorKinds.get(kindsKey) ?? errorKinds.set(kindsKey, { missed: 0, wrong: 0, extra: 0 }).get(kindsKey)!;
+    const kinds = errorKinds.get(kindsKey) ?? errorKinds.set(kindsKey, { found: 0, missed: 0, wrong: 0, extra: 0 }).get(kindsKey)!;
     const errors = score(c, predicted, [total, g.t], kinds);
     score(c, exactMatch(c), [base, g.b]);
     if (showErrors && errors.length > 0) console.log(`${name} ${c.source}\n${errors.join('\n')}`);
@@ -139,8 +143,9 @@ printTable(fileRows);
 console.log('\nPer group\n');
 printTable(groupRows);
 if (showErrors) {
-  console.log('\nErrors per group: missed (a counterpart, none predicted), wrong (a counterpart, another predicted), extra (no counterpart, one predicted)\n');
-  printTable([['', 'missed', 'wrong', 'extra'], ...[...errorKinds].sort(([a], [b]) => a.localeCompare(b)).map(([g, k]) => [g, String(k.missed), String(k.wrong), String(k.extra)])]);
+  console.log('\nAnswers per group: found (right), missed (a counterpart, none predicted), wrong (a counterpart, another predicted), extra (no counterpart, one predicted)\n');
+  const kindNames: ErrorKind[] = ['found', 'missed', 'wrong', 'extra'];
+  printTable([['', ...kindNames], ...[...errorKinds].sort(([a], [b]) => a.localeCompare(b)).map(([g, k]) => [g, ...kindNames.map((n) => String(k[n]))])]);
 }
 
 // Synthetic speed cases built from a seeded generator, independent of the vocabulary.

@@ -122,6 +122,19 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(['Shipment weight', 'Weight of the parcel', 'Weight'], ['Weight', 'Gewicht der Sendung']), { Weight: 'Weight' });
   });
 
+  it('uses samples: a flag column goes to the flag of the schema, not to a list of categories', () => {
+    const schema: HeaderItem[] = [
+      { key: 'invasion_type', label: 'Invasion type', samples: ['Extramural', 'Intramural', 'Macro'] },
+      { key: 'invasion_present', label: 'Invasion present', samples: ['Yes', 'No', 'Unknown'] },
+      { key: 'ward', label: 'Ward' },
+    ];
+    const file: HeaderItem[] = [
+      { key: 'Invasion', label: 'Invasion', samples: ['Yes', 'No'] },
+      { key: 'Bed', label: 'Bed' },
+    ];
+    assert.deepEqual(pairs(schema, file), { invasion_present: 'Invasion' });
+  });
+
   it('uses samples: values decide between look-alike names', () => {
     const schema: HeaderItem[] = [{ key: 'contact', label: 'Contact', samples: ['jane@example.com'] }];
     const file: HeaderItem[] = [

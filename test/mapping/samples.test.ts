@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { disjointTextValues, inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap, valueSpread, valueWords } from '../../src/services/mapping/samples';
+import { disjointValues, inferSamplesKind, inferValueKind, kindCompatibility, sampleOverlap, valueSpread, valueWords } from '../../src/services/mapping/samples';
 
 describe('inferValueKind', () => {
   const cases: [string, string][] = [
@@ -18,6 +18,12 @@ describe('inferSamplesKind', () => {
     assert.equal(inferSamplesKind(['1', '2.5', '3']), 'decimal');
     assert.equal(inferSamplesKind([]), null);
     assert.equal(inferSamplesKind(undefined), null);
+  });
+
+  it('leaves missing-value markers out: "Yes, No, Unknown" is a flag', () => {
+    assert.equal(inferSamplesKind(['Yes', 'No', 'Unknown']), 'boolean');
+    assert.equal(inferSamplesKind(['12', 'Not reported', '7', 'N/A']), 'integer');
+    assert.equal(inferSamplesKind(['Unknown', 'n/a']), null);
   });
 });
 
@@ -39,12 +45,15 @@ describe('kindCompatibility and sampleOverlap', () => {
     assert.equal(sampleOverlap(new Set(), new Set(['a']), spread), 0);
   });
 
-  it('finds text columns with several values and no word in common', () => {
-    const col = (kind: 'text' | 'integer', ...values: string[]) => ({ kind, values: new Set(values), words: valueWords(values) });
+  it('finds text columns, or a text column and a flag, with several values and no word in common', () => {
+    const col = (kind: 'text' | 'integer' | 'boolean', ...values: string[]) => ({ kind, values: new Set(values), words: valueWords(values) });
     assert.deepEqual([...valueWords(['stage iia', 'stage ib'])], ['stage', 'iia', 'ib']);
-    assert.equal(disjointTextValues(col('text', 'uploading', 'uploaded'), col('text', 'asian', 'western')), true);
-    assert.equal(disjointTextValues(col('text', 'stage iia', 'stage ib'), col('text', 'stage iv', 'n/a')), false);
-    assert.equal(disjointTextValues(col('text', 'jane'), col('text', 'lucía', 'javier')), false);
-    assert.equal(disjointTextValues(col('integer', '1', '2'), col('text', 'a', 'b')), false);
+    assert.equal(disjointValues(col('text', 'uploading', 'uploaded'), col('text', 'asian', 'western')), true);
+    assert.equal(disjointValues(col('text', 'stage iia', 'stage ib'), col('text', 'stage iv', 'n/a')), false);
+    assert.equal(disjointValues(col('text', 'jane'), col('text', 'lucía', 'javier')), false);
+    assert.equal(disjointValues(col('integer', '1', '2'), col('text', 'a', 'b')), false);
+    assert.equal(disjointValues(col('text', 'extramural', 'intramural'), col('boolean', 'yes', 'no')), true);
+    // Two flags are the same kind of data in any words.
+    assert.equal(disjointValues(col('boolean', 'yes', 'no'), col('boolean', 'true', 'false')), false);
   });
 });

@@ -7,7 +7,7 @@
 import { analyzeHeader, conceptCount, partialWords, QUALIFIER, relatedness, TOKEN, unqualifiedFactor, type HeaderFeatures, type Unit } from './concepts';
 import { assignByComponents } from './assignment';
 import { MUTUAL_DROP, mutualBestPairs } from './mutual-best';
-import { disjointTextValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
+import { disjointValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
 import { cosine, termVectors, type TermVector } from './descriptions';
 import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
@@ -58,7 +58,7 @@ const INITIALISM_TRUST = 0.85;
 // The description cosine (descriptions.ts) at which a score moves all the way to 1; below it, part of the way.
 // Descriptions of a few dozen words that share their rare words reach about 0.3-0.5.
 const FULL_DESCRIPTION_COSINE = 0.5;
-// Score factor for two text columns whose several sample values share no word (samples.ts).
+// Score factor for two text (or text and flag) columns whose several sample values share no word (samples.ts).
 const DISJOINT_VALUES = 0.8;
 // How far sample values the two columns share (weighted by rarity, samples.ts) move a score towards 1.
 const SHARED_VALUES = 0.7;
@@ -315,7 +315,7 @@ function scorePair(s: Prepared, f: Prepared, sides: Sides, out: PairScore): void
   if (s.kind && f.kind) score = kindEvidence(score, kindCompatibility(s.kind, f.kind), 1);
   else if (f.kind && expectedS) score = kindEvidence(score, kindCompatibility(expectedS, f.kind), 0.6);
   else if (s.kind && expectedF) score = kindEvidence(score, kindCompatibility(s.kind, expectedF), 0.6);
-  if (disjointTextValues(s, f)) score *= DISJOINT_VALUES;
+  if (disjointValues(s, f)) score *= DISJOINT_VALUES;
   const overlap = sampleOverlap(s.values, f.values, sides.values);
   // Shared rare values are strong evidence of the same column whatever the names say (see sampleOverlap);
   // yes/no are shared by any two flags.

@@ -78,12 +78,19 @@ export function inferValueKind(raw: string): ValueKind | null {
 // Kinds that subsume each other when samples disagree, most general last.
 const MERGE: Partial<Record<ValueKind, ValueKind>> = { integer: 'decimal', decimal: 'number', date: 'datetime' };
 
-/** Dominant kind of a sample list: the kind (or a merged kind) of at least 70% of the values. */
+// Markers of a missing value: they stand in any column ("Yes, No, Unknown" is a flag), so they say nothing of its kind.
+const MISSING_VALUE = /^(unknown|not reported|not available|not applicable|n\/?a|none|null|missing|unk|-|\?)$/i;
+
+/**
+ * Dominant kind of a sample list: the kind (or a merged kind) of at least 70% of the values, missing-value
+ * markers left out.
+ */
 export function inferSamplesKind(samples: readonly string[] | undefined): ValueKind | null {
   if (!samples) return null;
   const counts = new Map<ValueKind, number>();
   let total = 0;
   for (const s of samples) {
+    if (MISSING_VALUE.test(s.trim())) continue;
     const k = inferValueKind(s);
     if (k === null) continue;
     total++;
@@ -136,13 +143,19 @@ export function valueWords(values: Iterable<string>): Set<string> {
   return words;
 }
 
+function categorical(kind: ValueKind | null): boolean {
+  return kind === 'text' || kind === 'boolean';
+}
+
 /**
- * Two text columns each shown with at least two distinct values, no word in common ("uploading, uploaded"
- * against "asian, western"): different data more often than not. A single example value (a template's
- * "Jane" against a file's "Lucía") says too little.
+ * Two text columns, or a text column and a flag, each shown with at least two distinct values, no word in
+ * common ("uploading, uploaded" against "asian, western"; "Extramural, Intramural" against "Yes, No"):
+ * different data more often than not. A single example value (a template's "Jane" against a file's "Lucía")
+ * says too little; two flags ("yes, no" against "true, false") are the same kind of data whatever their words.
  */
-export function disjointTextValues(a: { kind: ValueKind | null; values: ReadonlySet<string>; words: ReadonlySet<string> }, b: typeof a): boolean {
-  if (a.kind !== 'text' || b.kind !== 'text' || a.values.size < 2 || b.values.size < 2) return false;
+export function disjointValues(a: { kind: ValueKind | null; values: ReadonlySet<string>; words: ReadonlySet<string> }, b: typeof a): boolean {
+  if (a.values.size < 2 || b.values.size < 2 || !categorical(a.kind) || !categorical(b.kind)) return false;
+  if (a.kind === 'boolean' && b.kind === 'boolean') return false;
   for (const w of a.words) if (b.words.has(w)) return false;
   return true;
 }
