@@ -1,5 +1,3 @@
-import { parseRowJson } from './exact-json';
-
 // Splits a JSON import body `{ "rows": [ {...}, ... ], ...members }` into its members without parsing the
 // rows: a large body is then parsed row by row, in slices, instead of in one JSON.parse that would hold
 // the event loop for hundreds of milliseconds. Strings are skipped with indexOf, so the scan costs a
@@ -70,15 +68,6 @@ export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<
   }
 }
 
-/** Parses one row of a split body (big integers kept exactly: parseRowJson). Throws JsonSyntaxError. */
-export function parseRow(text: string, start: number, end: number): unknown {
-  try {
-    return parseRowJson(text.slice(start, end));
-  } catch (error) {
-    throw new JsonSyntaxError((error as Error).message);
-  }
-}
-
 async function scanArray(text: string, open: number, rows: { starts: number[]; ends: number[] }, rowsPerSlice: number): Promise<number> {
   let i = skipWhitespace(text, open + 1);
   if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
@@ -114,7 +103,7 @@ function expect(text: string, i: number, code: number): void {
   }
 }
 
-export function skipWhitespace(text: string, i: number): number {
+function skipWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
@@ -135,7 +124,7 @@ function stringEnd(text: string, open: number): number {
 }
 
 /** The index just after the JSON value that starts at `start` (its inside is validated later by JSON.parse). */
-export function valueEnd(text: string, start: number): number {
+function valueEnd(text: string, start: number): number {
   const first = text.charCodeAt(start);
   if (first === QUOTE) return stringEnd(text, start);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {

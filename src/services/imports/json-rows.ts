@@ -1,0 +1,64 @@
+import type { ServiceError } from '../errors';
+import { CanonicalRowScanner } from './canonical-rows';
+import { CellStatsCollector } from './cell-stats';
+import { checkRow, MAX_DETAILS, ReadSlice, type Refusals } from './check-rows';
+
+/**
+ * Reads one import's rows from their JSON texts, in order, one slice at a time: a row written as
+ * JSON.stringify writes it is taken as it is (CanonicalRowScanner), any other is parsed and checked on its own
+ * (checkRow), its neighbours staying on the fast path. Either way the row stores the same text, counts the
+ * same and is refused the same. A slice whose row is not valid JSON throws at once; its other refusals wait in
+ * the ReadSlice until the writer takes it (RowChecker), as when rows were parsed first and checked then.
+ */
+export class JsonRowReader {
+  private readonly scanner: CanonicalRowScanner;
+  private next = 0;
+  private rows = 0;
+  private texts: string[] = [];
+  private stats = new CellStatsCollector();
+  private refusals: Refusals = {};
+
+  constructor(private readonly maxRowBytes: number) {
+    this.scanner = new CanonicalRowScanner(maxRowBytes);
+  }
+
+  /** Rows read into the current slice. */
+  get length(): number {
+    return this.rows;
+  }
+
+  /**
+   * Reads the row text[start, end) into the current slice. Throws `invalid(JSON.parse's message)` when it is
+   * not valid JSON.
+   */
+  read(text: string, start: number, end: number, invalid: (message: string) => ServiceError): void {
+    const index = this.next++;
+    this.rows++;
+    const { texts, refusals } = this;
+    if (this.scanner.scan(text, start, end, this.stats)) {
+      texts.push(end - start === text.length ? text : text.slice(start, end));
+      return;
+    }
+    const source = start === 0 && end === text.length ? text : text.slice(start, end);
+    let row: unknown;
+    try {
+      row = JSON.parse(source);
+    } catch (error) {
+      throw invalid((error as Error).message);
+    }
+    // Past MAX_DETAILS refusals a slice's rows are only parsed: it will be refused anyway.
+    if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) return;
+    const stored = checkRow(row, index, this.stats, this.maxRowBytes, refusals, source);
+    if (stored !== undefined) texts.push(stored);
+  }
+
+  /** The current slice, and a new one begun. */
+  take(): ReadSlice {
+    const slice = new ReadSlice(this.texts, this.stats, this.refusals.details);
+    this.texts = [];
+    this.rows = 0;
+    this.stats = new CellStatsCollector();
+    this.refusals = {};
+    return slice;
+  }
+}
