@@ -27,8 +27,17 @@ export interface SplitBody {
   notAnObject?: boolean;
 }
 
-/** Splits the body, yielding to the event loop every `rowsPerSlice` rows. Throws JsonSyntaxError. */
-export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<SplitBody> {
+/**
+ * Reads one element of `rows` where it starts (`index`: its place in the array) when it can: its end, or -1 to
+ * have it located by the split.
+ */
+export type ElementReader = (text: string, start: number, index: number) => number;
+
+/**
+ * Splits the body, yielding to the event loop every `rowsPerSlice` rows. `readRow` may read each row as the
+ * split meets it. Throws JsonSyntaxError.
+ */
+export async function splitJsonBody(text: string, rowsPerSlice = 5000, readRow?: ElementReader): Promise<SplitBody> {
   const result: SplitBody = { members: {}, rows: undefined };
   let i = skipWhitespace(text, 0);
   if (text.charCodeAt(i) !== OPEN_BRACE) {
@@ -46,7 +55,7 @@ export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<
     i = skipWhitespace(text, i + 1);
     if (key === 'rows' && text.charCodeAt(i) === OPEN_BRACKET) {
       const rows = { starts: [] as number[], ends: [] as number[] };
-      i = await scanArray(text, i, rows, rowsPerSlice);
+      i = await scanArray(text, i, rows, rowsPerSlice, readRow);
       result.rows = rows;
       delete result.rowsValue;
     } else {
@@ -68,11 +77,12 @@ export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<
   }
 }
 
-async function scanArray(text: string, open: number, rows: { starts: number[]; ends: number[] }, rowsPerSlice: number): Promise<number> {
+async function scanArray(text: string, open: number, rows: { starts: number[]; ends: number[] }, rowsPerSlice: number, readRow?: ElementReader): Promise<number> {
   let i = skipWhitespace(text, open + 1);
   if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
   for (;;) {
-    const end = valueEnd(text, i);
+    const read = readRow === undefined ? -1 : readRow(text, i, rows.starts.length);
+    const end = read < 0 ? valueEnd(text, i) : read;
     rows.starts.push(i);
     rows.ends.push(end);
     if (rows.starts.length % rowsPerSlice === 0) await new Promise(setImmediate);

@@ -44,11 +44,14 @@ function reference(rowTexts: string[], invalid: (index: number, message: string)
   return { texts, stats: checker.stats() };
 }
 
-async function throughBody(rowTexts: string[], around = (rows: string) => `{"rows":[${rows}],"meta":{"schemaKey":"c"}}`): Promise<Outcome> {
+const inBody = (rows: string) => `{"rows":[${rows}],"meta":{"schemaKey":"c"}}`;
+
+/** A JSON body's rows, read during the split (the request thread) or after it (the parse worker). */
+async function throughBody(rowTexts: string[], around = inBody, readAhead = true): Promise<Outcome> {
   const checker = new RowChecker(MAX_ROW_BYTES);
   const texts: string[] = [];
   try {
-    const body = await readImportBytes(Buffer.from(around(rowTexts.join(','))), MAX_ROW_BYTES);
+    const body = await readImportBytes(Buffer.from(around(rowTexts.join(','))), MAX_ROW_BYTES, readAhead);
     for (const slice of body.rows) texts.push(...checker.check(slice));
   } catch (error) {
     return describeError(error);
@@ -79,6 +82,7 @@ const lineMessage = (index: number, message: string) => `line ${index + 1} is no
 async function assertAsBefore(rowTexts: string[]): Promise<Outcome> {
   const expected = reference(rowTexts, bodyMessage);
   assert.deepEqual(await throughBody(rowTexts), expected, `JSON body of ${JSON.stringify(rowTexts).slice(0, 300)}`);
+  assert.deepEqual(await throughBody(rowTexts, inBody, false), expected, `JSON body read after the split: ${JSON.stringify(rowTexts).slice(0, 300)}`);
   assert.deepEqual(await throughNdjson(rowTexts), reference(rowTexts, lineMessage), `NDJSON of ${JSON.stringify(rowTexts).slice(0, 300)}`);
   return expected;
 }
@@ -162,6 +166,23 @@ describe('rows read from their JSON texts: as the general path stores, counts an
     );
   });
 
+  it('reads slices alike whether each was taken during the split or read again (fast-check, three slices)', async () => {
+    const anyRow = fc.oneof(
+      { arbitrary: fc.tuple(rowValue, fc.nat(5)).map(([value, how]) => written(value, how)), weight: 8 },
+      { arbitrary: refusedRow, weight: 1 },
+      { arbitrary: invalidRow, weight: 1 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(anyRow, fc.nat(SLICE_ROWS * 3)), { maxLength: 4 }), fc.array(rowValue, { minLength: 1, maxLength: 4 }), async (placed, common) => {
+        // Rows JSON.stringify wrote, with a few others put anywhere among them.
+        const texts = Array.from({ length: SLICE_ROWS * 2 + 7 }, (_, i) => JSON.stringify(common[i % common.length]));
+        for (const [text, at] of placed) texts[at % texts.length] = text;
+        await assertAsBefore(texts);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('numbers slices as the general path does: errors name the row in the whole import, at most 20 a slice', async () => {
     const good = JSON.stringify({ a: 1, b: 'x' });
     const texts = Array.from({ length: SLICE_ROWS * 2 + 10 }, () => good);
@@ -242,7 +263,7 @@ function errorOf(text: string): string {
 }
 
 describe('CanonicalRowScanner: the rows it takes as written', () => {
-  const scans = (text: string) => new CanonicalRowScanner(MAX_ROW_BYTES).scan(text, 0, text.length, new CellStatsCollector());
+  const scans = (text: string) => new CanonicalRowScanner(MAX_ROW_BYTES).scan(text, 0, new CellStatsCollector(), text.length) === text.length;
   const taken = [
     '{"a":"x","b":1,"c":true,"d":null,"e":false}',
     String.raw`{"a":"q\"uote\\ \n\t\r\b\f\u0001\u001f\u000b"}`,

@@ -55,10 +55,11 @@ export class CanonicalRowScanner {
   constructor(private readonly maxRowBytes: number) {}
 
   /**
-   * True when text[start, end) is a valid row within the limit, written as JSON.stringify writes it: its cells
-   * are then counted in `stats`. False for any other text, nothing counted.
+   * The end of the row that starts at `start` when it is a valid row within the limit written as
+   * JSON.stringify writes it (and ends at `end`, when given): its cells are then counted in `stats`. -1 for
+   * any other text, nothing counted.
    */
-  scan(text: string, start: number, end: number, stats: CellStatsCollector): boolean {
+  scan(text: string, start: number, stats: CellStatsCollector, end?: number): number {
     if (text !== this.text || start < this.from) {
       this.text = text;
       this.control = this.backslash = this.atSign = -1;
@@ -70,13 +71,19 @@ export class CanonicalRowScanner {
     }
     if (this.control < start) this.control = nextMatch(text, CONTROL, start);
     if (this.backslash < start) this.backslash = nextIndexFrom(text, '\\', start);
-    if (this.cells(text, start) !== end || this.control < end || ((end - start) * 3 > this.maxRowBytes && utf8Over(text.slice(start, end), this.maxRowBytes))) {
+    const rowEnd = this.cells(text, start);
+    if (
+      rowEnd < 0 ||
+      (end !== undefined && rowEnd !== end) ||
+      this.control < rowEnd ||
+      ((rowEnd - start) * 3 > this.maxRowBytes && utf8Over(text.slice(start, rowEnd), this.maxRowBytes))
+    ) {
       // A row refused half-way may have left keys that were not checked for duplicates.
       this.keys.length = this.columns.length = 0;
-      return false;
+      return -1;
     }
     this.count(stats);
-    return true;
+    return rowEnd;
   }
 
   /** Scans the row's cells into kinds and values; its end, or -1. */

@@ -35,7 +35,7 @@ export class JsonRowReader {
     const index = this.next++;
     this.rows++;
     const { texts, refusals } = this;
-    if (this.scanner.scan(text, start, end, this.stats)) {
+    if (this.scanner.scan(text, start, this.stats, end) === end) {
       texts.push(end - start === text.length ? text : text.slice(start, end));
       return;
     }
@@ -50,6 +50,25 @@ export class JsonRowReader {
     if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) return;
     const stored = checkRow(row, index, this.stats, this.maxRowBytes, refusals, source);
     if (stored !== undefined) texts.push(stored);
+  }
+
+  /**
+   * Reads the row that starts at `start` into the current slice when the scan takes it as written: its end.
+   * -1 for any other row, which is not read (the slice is then to be dropped and read again with read()).
+   */
+  readAhead(text: string, start: number): number {
+    const end = this.scanner.scan(text, start, this.stats);
+    if (end < 0) return -1;
+    this.next++;
+    this.rows++;
+    this.texts.push(text.slice(start, end));
+    return end;
+  }
+
+  /** Drops the current slice, the next row read being row `index` of the import. */
+  restart(index: number): void {
+    this.take();
+    this.next = index;
   }
 
   /** The current slice, and a new one begun. */

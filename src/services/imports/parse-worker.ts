@@ -23,7 +23,7 @@ port.on('message', ({ id, body, control, limits, textForm }: WorkerRequest) => {
   const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   // Every failure of the job, the head's included (posting a value copies it), is reported as the job's error.
   (async () => {
-    const split = await readImportBytes(body, limits.rowBytes);
+    const split = await readImportBytes(body, limits.rowBytes, false);
     checkEnvelopeLimits(split, limits);
     post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
     const checker = new RowChecker(limits.rowBytes);
