@@ -51,6 +51,7 @@ export class CanonicalRowScanner {
   /** The cells of the row being scanned, counted once the whole row is accepted. */
   private readonly kinds: number[] = [];
   private readonly values: (string | null)[] = [];
+  private cellCount = 0;
 
   constructor(private readonly maxRowBytes: number) {}
 
@@ -162,13 +163,13 @@ export class CanonicalRowScanner {
       // A key written twice: JSON.parse keeps one member, at its first place, with its last value.
       if (reshaped && new Set(keys).size !== cells) return -1;
     }
-    kinds.length = cells;
+    this.cellCount = cells;
     return i + 1;
   }
 
   private count(stats: CellStatsCollector): void {
     const { keys, columns, kinds, values } = this;
-    for (let c = 0; c < kinds.length; c++) {
+    for (let c = 0; c < this.cellCount; c++) {
       const column = (columns[c] ??= stats.column(keys[c]!));
       const kind = kinds[c];
       if (kind === ADD) stats.addTo(column, values[c]!);
