@@ -45,7 +45,7 @@ export async function readImportBytes(body: Uint8Array | ArrayBuffer, maxRowByte
         continue;
       }
       reader.restart(first);
-      for (let i = first; i < Math.min(first + SLICE_ROWS, starts!.length); i++) reader.read(text, starts![i]!, ends![i]!, invalidJson);
+      reader.readRows(text, starts!, ends!, first, Math.min(first + SLICE_ROWS, starts!.length), invalidJson);
       yield reader.take();
     }
   }
