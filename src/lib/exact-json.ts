@@ -4,6 +4,11 @@
 
 const LONG_DIGITS = /\d{16}/;
 
+/** False when no integer in `text` can be beyond 2^53 (no run of 16 digits): JSON.parse keeps every number exact. */
+export function mayHoldBigIntegers(text: string): boolean {
+  return LONG_DIGITS.test(text);
+}
+
 /**
  * The JSON text to store for a row: JSON.stringify's, with the integers beyond 2^53 that `source` (the text the
  * row was parsed from, when it was) wrote kept as written.

@@ -24,7 +24,7 @@ const NINE = 57;
 const MAX_DIGITS = 15;
 /** 0.000001 prints as written, 0.0000001 as 1e-7. */
 const MAX_LEADING_FRACTION_ZEROS = 5;
-const CONTROL = /[\u0000-\u001f]/g;
+const CONTROL = /[\u0000-\u001f]/;
 
 /** How a scanned cell is counted once its row is known to be canonical. */
 const ADD = 0;
@@ -34,13 +34,12 @@ const STRING = 3;
 
 /**
  * Checks rows from their texts, one after another, and counts the cells of those it accepts. Rows of one text
- * are best given in order: where the next backslash, control character and `@` are is tracked ahead of the
- * scan, so a row without any is never looked at character by character except for its numbers.
+ * are best given in order: where the next backslash and `@` are is tracked ahead of the scan, so a row without
+ * either is never looked at character by character except for its numbers.
  */
 export class CanonicalRowScanner {
   private text = '';
   private from = 0;
-  private control = 0;
   private backslash = 0;
   private atSign = 0;
   private readonly escape = { kept: false };
@@ -63,28 +62,27 @@ export class CanonicalRowScanner {
   scan(text: string, start: number, stats: CellStatsCollector, end?: number): number {
     if (text !== this.text || start < this.from) {
       this.text = text;
-      this.control = this.backslash = this.atSign = -1;
+      this.backslash = this.atSign = -1;
     }
     this.from = start;
     if (stats !== this.stats) {
       this.stats = stats;
       this.keys.length = this.columns.length = 0;
     }
-    if (this.control < start) this.control = nextMatch(text, CONTROL, start);
     if (this.backslash < start) this.backslash = nextIndexFrom(text, '\\', start);
     const rowEnd = this.cells(text, start);
-    if (
-      rowEnd < 0 ||
-      (end !== undefined && rowEnd !== end) ||
-      this.control < rowEnd ||
-      ((rowEnd - start) * 3 > this.maxRowBytes && utf8Over(text.slice(start, rowEnd), this.maxRowBytes))
-    ) {
+    if (rowEnd < 0 || (end !== undefined && rowEnd !== end) || !this.withinRow(text.slice(start, rowEnd))) {
       // A row refused half-way may have left keys that were not checked for duplicates.
-      this.keys.length = this.columns.length = 0;
+      if (this.keys.length !== 0) this.keys.length = this.columns.length = 0;
       return -1;
     }
     this.count(stats);
     return rowEnd;
+  }
+
+  /** No control character (only inside a string can one get past the scan) and within the limit. */
+  private withinRow(row: string): boolean {
+    return !CONTROL.test(row) && !(row.length * 3 > this.maxRowBytes && utf8Over(row, this.maxRowBytes));
   }
 
   /** Scans the row's cells into kinds and values; its end, or -1. */
@@ -176,12 +174,6 @@ export class CanonicalRowScanner {
       else stats.addTyped(column, kind === NUMBER ? 'number' : kind === BOOLEAN ? 'boolean' : 'string');
     }
   }
-}
-
-/** The index of the next match of `pattern` from `from` (Infinity when none). */
-function nextMatch(text: string, pattern: RegExp, from: number): number {
-  pattern.lastIndex = from;
-  return pattern.exec(text)?.index ?? Infinity;
 }
 
 function nextIndexFrom(text: string, search: string, from: number): number {

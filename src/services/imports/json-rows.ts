@@ -1,3 +1,4 @@
+import { mayHoldBigIntegers } from '../../lib/exact-json';
 import type { ServiceError } from '../errors';
 import { CanonicalRowScanner } from './canonical-rows';
 import { CellStatsCollector } from './cell-stats';
@@ -44,6 +45,8 @@ export class JsonRowReader {
   readRows(text: string, starts: readonly number[], ends: readonly number[], first: number, last: number, invalid: (message: string) => ServiceError): void {
     let parsed: unknown[] | undefined;
     let parsedFrom = -1;
+    // Whether the rows parsed at once may hold integers that JSON.parse rounds (then each needs its text).
+    let exact = false;
     let left = 0;
     for (let i = first; i < last; i++) {
       const start = starts[i]!;
@@ -51,13 +54,16 @@ export class JsonRowReader {
       if (this.takeAsWritten(text, start, end)) continue;
       if (++left === 2) {
         parsedFrom = i;
+        const rows = text.slice(start, ends[last - 1]);
         try {
-          parsed = JSON.parse(`[${text.slice(start, ends[last - 1])}]`) as unknown[];
+          parsed = JSON.parse(`[${rows}]`) as unknown[];
+          exact = !mayHoldBigIntegers(rows);
         } catch {
           // Parsed row by row below: the error names what JSON.parse finds wrong in the first bad row.
         }
       }
-      this.check(parsed ? parsed[i - parsedFrom] : this.parse(text, start, end, invalid), text, start, end);
+      if (parsed === undefined) this.check(this.parse(text, start, end, invalid), text, start, end);
+      else this.check(parsed[i - parsedFrom], exact ? undefined : text, start, end);
     }
   }
 
@@ -78,12 +84,12 @@ export class JsonRowReader {
     }
   }
 
-  /** The general check of a row the scan left (its text: for integers beyond 2^53). */
-  private check(row: unknown, text: string, start: number, end: number): void {
+  /** The general check of a row the scan left (its text, when given: for integers beyond 2^53). */
+  private check(row: unknown, text: string | undefined, start: number, end: number): void {
     const { refusals } = this;
     // Past MAX_DETAILS refusals a slice's rows are only parsed: it will be refused anyway.
     if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) return;
-    const source = end - start === text.length ? text : text.slice(start, end);
+    const source = text === undefined || end - start === text.length ? text : text.slice(start, end);
     const stored = checkRow(row, this.next - 1, this.stats, this.maxRowBytes, refusals, source);
     if (stored !== undefined) this.texts.push(stored);
   }
