@@ -43,9 +43,11 @@ export class CanonicalRowScanner {
   private backslash = 0;
   private atSign = 0;
   private readonly escape = { kept: false };
-  /** The keys of the last accepted row, in order, and their columns: the next row is expected to repeat them. */
+  /** The keys of the last row, in order, and their columns: the next row is expected to repeat them. */
   private readonly keys: string[] = [];
   private readonly columns: (Column | undefined)[] = [];
+  /** False when `keys` were left by a refused row: not known to hold no key twice. */
+  private checked = false;
   private stats: CellStatsCollector | undefined;
   /** The cells of the row being scanned, counted once the whole row is accepted. */
   private readonly kinds: number[] = [];
@@ -73,7 +75,7 @@ export class CanonicalRowScanner {
     const rowEnd = this.cells(text, start);
     if (rowEnd < 0 || (end !== undefined && rowEnd !== end) || !this.withinRow(text.slice(start, rowEnd))) {
       // A row refused half-way may have left keys that were not checked for duplicates.
-      if (this.keys.length !== 0) this.keys.length = this.columns.length = 0;
+      this.checked = false;
       return -1;
     }
     this.count(stats);
@@ -156,11 +158,10 @@ export class CanonicalRowScanner {
         i++;
       }
     }
-    if (reshaped || cells < keys.length) {
-      keys.length = columns.length = cells;
-      // A key written twice: JSON.parse keeps one member, at its first place, with its last value.
-      if (reshaped && new Set(keys).size !== cells) return -1;
-    }
+    if (cells !== keys.length) keys.length = columns.length = cells;
+    // A key written twice: JSON.parse keeps one member, at its first place, with its last value.
+    if ((reshaped || !this.checked) && new Set(keys).size !== cells) return -1;
+    this.checked = true;
     this.cellCount = cells;
     return i + 1;
   }
