@@ -71,7 +71,6 @@ export class CanonicalRowScanner {
       this.stats = stats;
       this.keys.length = this.columns.length = 0;
     }
-    if (this.backslash < start) this.backslash = nextIndexFrom(text, '\\', start);
     const rowEnd = this.cells(text, start);
     if (rowEnd < 0 || (end !== undefined && rowEnd !== end) || !this.withinRow(text.slice(start, rowEnd))) {
       // A row refused half-way may have left keys that were not checked for duplicates.
@@ -80,6 +79,12 @@ export class CanonicalRowScanner {
     }
     this.count(stats);
     return rowEnd;
+  }
+
+  /** Where the next backslash is from `from` on (Infinity when none): looked for only when a string needs it. */
+  private backslashFrom(from: number): number {
+    if (this.backslash < from) this.backslash = nextIndexFrom(this.text, '\\', from);
+    return this.backslash;
   }
 
   /** No control character (only inside a string can one get past the scan) and within the limit. */
@@ -104,7 +109,7 @@ export class CanonicalRowScanner {
         } else {
           const keyEnd = text.indexOf('"', keyStart);
           // An escaped key, or one that may be an array index (JSON.parse would move it first).
-          if (keyEnd < 0 || this.backslash < keyEnd || isDigit(text.charCodeAt(keyStart))) return -1;
+          if (keyEnd < 0 || this.backslashFrom(keyStart) < keyEnd || isDigit(text.charCodeAt(keyStart))) return -1;
           keys[cells] = text.slice(keyStart, keyEnd);
           columns[cells] = undefined;
           reshaped = true;
@@ -116,7 +121,7 @@ export class CanonicalRowScanner {
         if (first === QUOTE) {
           let end = text.indexOf('"', i + 1);
           if (end < 0) return -1;
-          if (this.backslash < end) {
+          if (this.backslashFrom(i) < end) {
             end = escapedStringEnd(text, this.backslash, this.escape);
             if (end < 0) return -1;
             if (this.atSign < i) this.atSign = nextIndexFrom(text, '@', i);
@@ -127,7 +132,6 @@ export class CanonicalRowScanner {
               kinds[cells] = ADD;
               values[cells] = JSON.parse(text.slice(i, end)) as string;
             }
-            this.backslash = nextIndexFrom(text, '\\', end);
             i = end;
           } else {
             kinds[cells] = ADD;
