@@ -183,6 +183,23 @@ describe('rows read from their JSON texts: as the general path stores, counts an
     );
   });
 
+  it('reads a body of rows mostly written otherwise (parsed whole) as the general path does (fast-check, three slices)', async () => {
+    const oddRow = fc.oneof(
+      { arbitrary: fc.tuple(rowValue, fc.nat(5)).map(([value, how]) => written(value, how)), weight: 6 },
+      { arbitrary: refusedRow, weight: 2 },
+      { arbitrary: invalidRow, weight: 1 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(oddRow, fc.nat(SLICE_ROWS * 3)), { maxLength: 4 }), fc.array(rowValue, { minLength: 1, maxLength: 4 }), async (placed, common) => {
+        // Rows written with spaces (Python's json.dumps), with a few others put anywhere among them.
+        const texts = Array.from({ length: SLICE_ROWS * 2 + 7 }, (_, i) => written(common[i % common.length]!, 1));
+        for (const [text, at] of placed) texts[at % texts.length] = text;
+        await assertAsBefore(texts);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('numbers slices as the general path does: errors name the row in the whole import, at most 20 a slice', async () => {
     const good = JSON.stringify({ a: 1, b: 'x' });
     const texts = Array.from({ length: SLICE_ROWS * 2 + 10 }, () => good);
@@ -233,6 +250,15 @@ describe('rows read from their JSON texts: as the general path stores, counts an
       assert.ok('texts' in outcome, JSON.stringify(outcome));
       assert.deepEqual(outcome.texts, stored);
     }
+  });
+
+  it('keeps integers beyond 2^53 as sent in a body of rows mostly written otherwise (not parsed whole then)', async () => {
+    const texts = Array.from({ length: SLICE_ROWS + 3 }, (_, i) => `{"id": ${i}, "n": "x"}`);
+    texts[SLICE_ROWS + 1] = '{"id": 12345678901234567890, "n": "y"}';
+    const outcome = await throughBody(texts);
+    assert.ok('texts' in outcome, JSON.stringify(outcome));
+    assert.equal(outcome.texts[SLICE_ROWS + 1], '{"id":12345678901234567890,"n":"y"}');
+    assert.equal(outcome.texts[0], '{"id":0,"n":"x"}');
   });
 
   it('reads NDJSON lines with text around the row through JSON.parse', async () => {

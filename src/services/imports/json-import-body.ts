@@ -1,14 +1,15 @@
-import { JsonSyntaxError, splitJsonBody } from '../../lib/json-body';
+import { mayHoldBigIntegers } from '../../lib/exact-json';
+import { JsonSyntaxError, splitJsonBody, type SplitBody } from '../../lib/json-body';
 import { ServiceError, validationFailed } from '../errors';
-import type { ReadSlice } from './check-rows';
+import type { ReadSlice, RowSlice } from './check-rows';
 import { JsonRowReader } from './json-rows';
-import { SLICE_ROWS } from './slices';
+import { SLICE_ROWS, sliceRows } from './slices';
 
 export interface ImportBodyRows {
   meta?: unknown;
   originalSchema?: unknown;
   /** The rows, read one slice at a time as they are asked for (a row that is not valid JSON throws invalid_json then). */
-  rows: Generator<ReadSlice>;
+  rows: Generator<RowSlice>;
 }
 
 const invalidJson = (message: string) => new ServiceError('invalid_json', `the request body is not valid JSON: ${message}`);
@@ -18,19 +19,23 @@ const invalidJson = (message: string) => new ServiceError('invalid_json', `the r
  * originalSchema }`: the other members are parsed at once, the rows located without parsing (yielding to the
  * event loop as it scans) and read per slice later (JsonRowReader). With `readAhead` (on the request thread,
  * where nothing runs beside; the default), the split reads every slice whose rows the canonical scan takes as written
- * while it locates them: one pass instead of two; a slice with any other row is read again later. The parse
+ * while it locates them: one pass instead of two; a slice with any other row is read again later, and a body
+ * the scan leaves most rows of the first slice of is parsed whole instead (parsedWhole). The parse
  * worker reads every slice later, so its first slices go to the writer while it reads the rest. Throws
  * invalid_json, validation_failed (not an object, no rows array).
  */
 export async function readImportBytes(body: Uint8Array | ArrayBuffer, maxRowBytes: number, readAhead = true): Promise<ImportBodyRows> {
   const text = decodeImportBytes(body);
-  const ahead = readAhead ? new SlicesReadAhead(maxRowBytes) : undefined;
-  let split;
+  let ahead = readAhead ? new SlicesReadAhead(maxRowBytes) : undefined;
+  let split: SplitBody;
   try {
-    split = await splitJsonBody(text, SLICE_ROWS * 4, ahead?.readRow);
+    split = await splitRows(text, ahead);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw invalidJson(error.message);
-    throw error;
+    if (error !== PARSE_WHOLE) throw error;
+    const whole = parsedWhole(text);
+    if (whole) return whole;
+    ahead = undefined;
+    split = await splitRows(text, undefined);
   }
   if (split.notAnObject) throw validationFailed([{ path: '', message: 'the body must be an object { rows, meta, originalSchema }' }]);
   const { starts, ends } = split.rows ?? {};
@@ -52,11 +57,48 @@ export async function readImportBytes(body: Uint8Array | ArrayBuffer, maxRowByte
   return { meta: split.members.meta, originalSchema: split.members.originalSchema, rows: slices() };
 }
 
-/** The slices of a rows array read while the split locates it: each one, or undefined when it must be read again. */
+async function splitRows(text: string, ahead: SlicesReadAhead | undefined): Promise<SplitBody> {
+  try {
+    return await splitJsonBody(text, SLICE_ROWS * 4, ahead?.readRow);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw invalidJson(error.message);
+    throw error;
+  }
+}
+
+/** Thrown by the read-ahead when most rows of a body's first slice are written otherwise than JSON.stringify writes. */
+const PARSE_WHOLE = new Error('parse the body whole');
+
+/**
+ * A body whose rows are mostly written otherwise than JSON.stringify writes (such as Python's json.dumps, with
+ * its spaces), parsed with one JSON.parse: its rows are then checked as values (RowChecker), which stores,
+ * counts and refuses them as reading them one by one would, for less than locating each row first. Undefined
+ * when it is not valid, not an object with a rows array, or may hold integers JSON.parse would round: the
+ * rows are then read one by one.
+ */
+function parsedWhole(text: string): ImportBodyRows | undefined {
+  if (mayHoldBigIntegers(text)) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { meta, originalSchema, rows } = body as Record<string, unknown>;
+  return Array.isArray(rows) ? { meta, originalSchema, rows: sliceRows(rows) } : undefined;
+}
+
+/**
+ * The slices of a rows array read while the split locates it: each one, or undefined when it must be read
+ * again. Gives up (PARSE_WHOLE) when the scan leaves most rows of the first slice.
+ */
 class SlicesReadAhead {
   private reader: JsonRowReader;
   private slices: (ReadSlice | undefined)[] = [];
   private taken = true;
+  /** Rows of the first slice the scan leaves. */
+  private left = 0;
 
   constructor(private readonly maxRowBytes: number) {
     this.reader = new JsonRowReader(maxRowBytes);
@@ -67,10 +109,16 @@ class SlicesReadAhead {
       // `rows` written twice: the last one counts, as in JSON.parse.
       this.reader = new JsonRowReader(this.maxRowBytes);
       this.slices = [];
+      this.left = 0;
     }
     if (index % SLICE_ROWS === 0) this.taken = true;
-    const end = this.taken ? this.reader.readAhead(text, start) : -1;
-    if (end < 0) this.taken = false;
+    // Every row of the first slice is tried, for the count of those left.
+    const end = this.taken || index < SLICE_ROWS ? this.reader.readAhead(text, start) : -1;
+    if (end < 0) {
+      this.taken = false;
+      if (index < SLICE_ROWS) this.left++;
+    }
+    if (index === SLICE_ROWS - 1 && this.left * 2 > SLICE_ROWS) throw PARSE_WHOLE;
     if ((index + 1) % SLICE_ROWS === 0) this.endSlice();
     return end;
   };
