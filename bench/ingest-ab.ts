@@ -1,6 +1,8 @@
 // POST /imports wall time for several builds of importd and the raw floor (bench/floors.ts), measured
 // round-robin (same moment, same machine load): the A/B tool for the ingest path.
-// Run: npx tsx bench/ingest-ab.ts [--rows 10000] [--rounds 11] [--ndjson] [--pg] BUNDLE... (e.g. a copy of build/ and build/importd.cjs);
+// Run: npx tsx bench/ingest-ab.ts [--rows 10000] [--rounds 11] [--ndjson] [--spaced] [--pg] BUNDLE... (e.g. a copy of build/ and build/importd.cjs);
+// --spaced: every row written with a space after each colon and comma (what JSON.stringify would not write: each
+// row then takes the general path, JSON.parse and JSON.stringify);
 // --pg: every build on its own database of one throw-away PostgreSQL server, against bench/pg-floors.ts's raw COPY there;
 // AB_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles every server (its threads too).
 import { request as httpRequest } from 'node:http';
@@ -22,17 +24,25 @@ const option = (name: string, fallback: string) => {
   return at < 0 ? fallback : args.splice(at, 2)[1]!;
 };
 const flag = (name: string) => args.includes(`--${name}`) && Boolean(args.splice(args.indexOf(`--${name}`), 1));
+if (flag('help')) {
+  console.log('npx tsx bench/ingest-ab.ts [--rows 10000] [--rounds 11] [--ndjson] [--spaced] [--pg] BUNDLE...');
+  process.exit(0);
+}
 const ndjson = flag('ndjson');
+const spaced = flag('spaced');
 const postgres = flag('pg');
 const rows = Number(option('rows', '10000'));
 const rounds = Number(option('rounds', '11'));
 const bundles = args.length > 0 ? args : ['build/importd.cjs'];
 
+/** A row's JSON text, spaced out with --spaced (the bench's cells hold no `":` or `,"` to be spaced too). */
+const rowText = (row: object) => (spaced ? JSON.stringify(row).replace(/":/g, '": ').replace(/,"/g, ', "') : JSON.stringify(row));
+
 /** The rows as NDJSON: the first line, then chunks of 10 000 rows (as bench/run.ts streams them). */
 function ndjsonChunks(count: number): Buffer[] {
   const chunks = [Buffer.from(`${JSON.stringify({ meta: META, originalSchema: ORIGINAL_SCHEMA })}\n`)];
   for (let first = 0; first < count; first += 10_000) {
-    chunks.push(Buffer.from(`${makeRows(Math.min(10_000, count - first), first).map((row) => JSON.stringify(row)).join('\n')}\n`));
+    chunks.push(Buffer.from(`${makeRows(Math.min(10_000, count - first), first).map(rowText).join('\n')}\n`));
   }
   return chunks;
 }
@@ -64,7 +74,7 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
 
 (async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-ingest-ab-'));
-  const jsonBytes = Buffer.from(importBody(rows));
+  const jsonBytes = Buffer.from(spaced ? `{"rows":[${makeRows(rows).map(rowText).join(',')}],"meta":${JSON.stringify(META)},"originalSchema":${JSON.stringify(ORIGINAL_SCHEMA)}}` : importBody(rows));
   const body = ndjson ? ndjsonChunks(rows) : jsonBytes;
   const pgServer = postgres ? ((await startPgServer()) as { url: string; stop(): void }) : undefined;
   const admin = pgServer && (await pgScratch(`${pgServer.url}/postgres`, false));
@@ -108,7 +118,7 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
     rmSync(dir, { recursive: true, force: true });
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`POST /imports ${rows} rows${ndjson ? ' as NDJSON' : ''}${postgres ? ' on PostgreSQL' : ''}, ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`POST /imports ${rows} rows${ndjson ? ' as NDJSON' : ''}${spaced ? ', spaced out' : ''}${postgres ? ' on PostgreSQL' : ''}, ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [i, name] of ['floor', ...bundles].entries()) {
     // The median of each round's own ratio too: on a shared machine the floor and the builds move together.
     const perRound = median(times[i]!.map((t, r) => t / times[0]![r]!));

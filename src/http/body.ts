@@ -80,7 +80,7 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
     for (let lines = firstBatch?.slice(1); lines !== undefined; lines = await nextBatch()) yield lines;
   }
   const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), read), bytesRead: () => bytesRead };
+  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), limits.rowBytes, read), bytesRead: () => bytesRead };
 }
 
 async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {

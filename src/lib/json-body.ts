@@ -1,5 +1,3 @@
-import { parseRowJson } from './exact-json';
-
 // Splits a JSON import body `{ "rows": [ {...}, ... ], ...members }` into its members without parsing the
 // rows: a large body is then parsed row by row, in slices, instead of in one JSON.parse that would hold
 // the event loop for hundreds of milliseconds. Strings are skipped with indexOf, so the scan costs a
@@ -29,8 +27,17 @@ export interface SplitBody {
   notAnObject?: boolean;
 }
 
-/** Splits the body, yielding to the event loop every `rowsPerSlice` rows. Throws JsonSyntaxError. */
-export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<SplitBody> {
+/**
+ * Reads one element of `rows` where it starts (`index`: its place in the array) when it can: its end, or -1 to
+ * have it located by the split.
+ */
+export type ElementReader = (text: string, start: number, index: number) => number;
+
+/**
+ * Splits the body, yielding to the event loop every `rowsPerSlice` rows. `readRow` may read each row as the
+ * split meets it. Throws JsonSyntaxError.
+ */
+export async function splitJsonBody(text: string, rowsPerSlice = 5000, readRow?: ElementReader): Promise<SplitBody> {
   const result: SplitBody = { members: {}, rows: undefined };
   let i = skipWhitespace(text, 0);
   if (text.charCodeAt(i) !== OPEN_BRACE) {
@@ -48,7 +55,7 @@ export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<
     i = skipWhitespace(text, i + 1);
     if (key === 'rows' && text.charCodeAt(i) === OPEN_BRACKET) {
       const rows = { starts: [] as number[], ends: [] as number[] };
-      i = await scanArray(text, i, rows, rowsPerSlice);
+      i = await scanArray(text, i, rows, rowsPerSlice, readRow);
       result.rows = rows;
       delete result.rowsValue;
     } else {
@@ -70,20 +77,12 @@ export async function splitJsonBody(text: string, rowsPerSlice = 5000): Promise<
   }
 }
 
-/** Parses one row of a split body (big integers kept exactly: parseRowJson). Throws JsonSyntaxError. */
-export function parseRow(text: string, start: number, end: number): unknown {
-  try {
-    return parseRowJson(text.slice(start, end));
-  } catch (error) {
-    throw new JsonSyntaxError((error as Error).message);
-  }
-}
-
-async function scanArray(text: string, open: number, rows: { starts: number[]; ends: number[] }, rowsPerSlice: number): Promise<number> {
+async function scanArray(text: string, open: number, rows: { starts: number[]; ends: number[] }, rowsPerSlice: number, readRow?: ElementReader): Promise<number> {
   let i = skipWhitespace(text, open + 1);
   if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
   for (;;) {
-    const end = valueEnd(text, i);
+    const read = readRow === undefined ? -1 : readRow(text, i, rows.starts.length);
+    const end = read < 0 ? valueEnd(text, i) : read;
     rows.starts.push(i);
     rows.ends.push(end);
     if (rows.starts.length % rowsPerSlice === 0) await new Promise(setImmediate);
@@ -114,7 +113,7 @@ function expect(text: string, i: number, code: number): void {
   }
 }
 
-export function skipWhitespace(text: string, i: number): number {
+function skipWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
@@ -135,7 +134,7 @@ function stringEnd(text: string, open: number): number {
 }
 
 /** The index just after the JSON value that starts at `start` (its inside is validated later by JSON.parse). */
-export function valueEnd(text: string, start: number): number {
+function valueEnd(text: string, start: number): number {
   const first = text.charCodeAt(start);
   if (first === QUOTE) return stringEnd(text, start);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { JsonSyntaxError, parseRow, splitJsonBody } from '../../src/lib/json-body';
+import { JsonSyntaxError, splitJsonBody } from '../../src/lib/json-body';
+
+/** One row of a split body, parsed. */
+const parseRow = (text: string, start: number, end: number): unknown => JSON.parse(text.slice(start, end));
 
 describe('splitJsonBody', () => {
   it('splits rows and parses the other members, whatever their order and spacing', async () => {
@@ -9,8 +12,7 @@ describe('splitJsonBody', () => {
     const split = await splitJsonBody(text);
     assert.deepEqual(split.members, { meta: { a: [1, { b: ']}' }] }, originalSchema: { key: 'k' } });
     const rows = split.rows!.starts.map((s, i) => parseRow(text, s, split.rows!.ends[i]!));
-    // structuredClone: the row without the text it remembers (a symbol-keyed member, exact-json.ts).
-    assert.deepEqual(structuredClone(rows[0]), { x: 'a"b', y: 1 });
+    assert.deepEqual(rows[0], { x: 'a"b', y: 1 });
     assert.deepEqual(Object.keys(rows[1] as object), ['z', '__proto__']);
   });
 
@@ -28,12 +30,15 @@ describe('splitJsonBody', () => {
 
   const malformed = ['', '{', '{"rows":[', '{"rows":[{}', '{"rows":[{},]}', '{"a" 1}', '{"a":1,}', '{"a":1} x', '{"rows":[{"a":"unterminated}]}', "{'a':1}", '{"a":tru}', '{"rows":[{}{}]}', '[{}'];
   for (const text of malformed) {
-    it(`rejects ${JSON.stringify(text)} (JSON.parse rejects it too)`, async () => {
+    it(`rejects ${JSON.stringify(text)} (JSON.parse rejects it too), or one of its rows does not parse`, async () => {
       assert.throws(() => JSON.parse(text));
-      await assert.rejects(async () => {
-        const split = await splitJsonBody(text);
-        split.rows?.starts.forEach((s, i) => parseRow(text, s, split.rows!.ends[i]!));
-      }, JsonSyntaxError);
+      await assert.rejects(
+        async () => {
+          const split = await splitJsonBody(text);
+          split.rows?.starts.forEach((s, i) => parseRow(text, s, split.rows!.ends[i]!));
+        },
+        (error) => error instanceof JsonSyntaxError || error instanceof SyntaxError,
+      );
     });
   }
 
@@ -51,7 +56,7 @@ describe('splitJsonBody', () => {
         const expected = JSON.parse(text);
         const split = await splitJsonBody(text, 3);
         const parsed = split.rows!.starts.map((s, i) => parseRow(text, s, split.rows!.ends[i]!));
-        assert.deepEqual(structuredClone(parsed), expected.rows);
+        assert.deepEqual(parsed, expected.rows);
         assert.deepEqual(split.members, { meta: expected.meta });
       }),
       { numRuns: 300 },

@@ -7,7 +7,7 @@ import { detectCsvDelimiter } from '../../lib/csv-delimiter';
 import { readLineBatches } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
-import { checkImportBytes, countedChunks, loadImport, ndjsonRowSlices, SLICE_ROWS } from '../../services/imports';
+import { checkImportBytes, countedChunks, loadImport, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -40,7 +40,8 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       const format = fileFormat(file, options.format);
       const sizeBytes = fileSize(file);
       if (sizeBytes === 0) throw validationFailed([{ path: 'file', message: `${file} is empty` }]);
-      const maxBytes = runtime.loadConfig(configOverrides(command)).limits.importBytes;
+      const limits = runtime.loadConfig(configOverrides(command)).limits;
+      const maxBytes = limits.importBytes;
       checkImportBytes(sizeBytes, maxBytes);
       const delimiter = format === 'csv' ? (options.delimiter === undefined ? detectCsvDelimiter(headerLine(file)) : delimiterOption(options.delimiter)) : undefined;
       const input = createReadStream(file);
@@ -49,7 +50,7 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       try {
         // Counted as read too: a file that grows while it is loaded is bounded all the same.
         const chunks = countedChunks(input, maxBytes);
-        const slices = delimiter === undefined ? ndjsonRowSlices(readLineBatches(chunks)) : inSlices(csvRows(chunks, delimiter), SLICE_ROWS);
+        const slices = delimiter === undefined ? ndjsonRowSlices(readLineBatches(chunks), limits.rowBytes) : inSlices(csvRows(chunks, delimiter), SLICE_ROWS);
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
@@ -100,12 +101,12 @@ function delimiterOption(given: string): string {
 }
 
 /** The slices of rows, once the first has been read; a file without any row is refused. Throws validation_failed. */
-async function nonEmpty<T>(
-  slices: AsyncGenerator<readonly T[]>,
+async function nonEmpty(
+  slices: AsyncGenerator<RowSlice>,
   file: string,
   format: 'csv' | 'ndjson',
   counted?: (rows: number) => void,
-): Promise<AsyncGenerator<readonly T[]>> {
+): Promise<AsyncGenerator<RowSlice>> {
   const first = await slices.next();
   if (first.done) {
     const why = format === 'csv' ? 'has no data rows (a CSV file needs a header row, then one row a line)' : 'has no rows (one JSON object a line)';

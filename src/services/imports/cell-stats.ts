@@ -58,6 +58,18 @@ export class CellStatsCollector {
     else if (column.type !== type) column.type = 'mixed';
   }
 
+  /** Adds the statistics of the rows that follow those counted here (`later`'s columns after these). */
+  merge(later: CellStatsCollector): void {
+    this.totalCells += later.totalCells;
+    for (const { key, type, count } of later.columns.values()) {
+      const column = this.column(key);
+      column.count += count;
+      // As addTyped would have, cell by cell: `empty` gives way to any type, two types make `mixed`.
+      if (column.type === 'empty') column.type = type;
+      else if (type !== 'empty' && column.type !== type) column.type = 'mixed';
+    }
+  }
+
   result(rowCount: number): CellStats {
     return { totalCells: this.totalCells, rowCount, fieldBreakdown: [...this.columns.values()].map((c) => ({ ...c })) };
   }

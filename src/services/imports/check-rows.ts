@@ -4,58 +4,89 @@ import { utf8Over } from '../limits';
 import { CellStatsCollector } from './cell-stats';
 import type { CellStats } from './schemas';
 
-const MAX_DETAILS = 20;
+/** A slice stops being checked once it has this many refusals (its other rows are still parsed). */
+export const MAX_DETAILS = 20;
 
-/**
- * The hot loop of every import: checks that each row is an object of string, finite number, boolean or
- * null cells, feeds the statistics and returns each row as JSON text (key order and keys such as
- * `__proto__` kept: JSON.parse made them own properties, and neither for-in nor JSON.stringify copies
- * through a prototype; integers beyond 2^53 kept as sent: parseRowJson). `first` is the row index of
- * rows[0]. A row over `maxRowBytes` is refused. Throws validation_failed with paths
- * `rows.<index>[.<key>]` (at most 20).
- */
-export function checkRows(rows: readonly unknown[], first: number, stats: CellStatsCollector, maxRowBytes: number): string[] {
-  const texts = new Array<string>(rows.length);
-  let details: ErrorDetail[] | undefined;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      (details ??= []).push({ path: `rows.${first + i}`, message: 'must be an object of column key -> cell value' });
-    } else {
-      const cells = row as Record<string, unknown>;
-      let keys = 0;
-      for (const key in cells) {
-        keys++;
-        const value = cells[key];
-        const kind = typeof value;
-        if (kind === 'string' || kind === 'boolean' || value === null || (kind === 'number' && Number.isFinite(value))) {
-          stats.add(key, value as string | number | boolean | null);
-        } else {
-          (details ??= []).push({ path: `rows.${first + i}.${key}`, message: 'must be a string, a finite number, a boolean or null' });
-        }
-      }
-      if (details === undefined) {
-        const text = rowJsonText(row, keys);
-        if (utf8Over(text, maxRowBytes)) (details ??= []).push({ path: `rows.${first + i}`, message: `must be at most ${maxRowBytes} bytes of JSON` });
-        else texts[i] = text;
-      }
-    }
-    if (details !== undefined && details.length >= MAX_DETAILS) break;
-  }
-  if (details !== undefined) throw validationFailed(details);
-  return texts;
+/** The refusals of one slice's rows, created with the first. */
+export interface Refusals {
+  details?: ErrorDetail[];
 }
 
-/** Checks consecutive slices of one import's rows, numbering them and collecting their statistics. */
+/**
+ * The general check of one row, an already parsed value: an object of string, finite number, boolean or null
+ * cells, fed to the statistics, returned as its JSON text (key order and keys such as `__proto__` kept:
+ * JSON.parse made them own properties, and neither for-in nor JSON.stringify copies through a prototype;
+ * integers beyond 2^53 kept as `source`, the text it was parsed from, wrote them). Undefined once the slice
+ * has a refusal (this row's or an earlier one's, with path `rows.<index>[.<key>]`); a row over `maxRowBytes`
+ * is refused.
+ */
+export function checkRow(row: unknown, index: number, stats: CellStatsCollector, maxRowBytes: number, refusals: Refusals, source?: string): string | undefined {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+    (refusals.details ??= []).push({ path: `rows.${index}`, message: 'must be an object of column key -> cell value' });
+    return undefined;
+  }
+  const cells = row as Record<string, unknown>;
+  for (const key in cells) {
+    const value = cells[key];
+    const kind = typeof value;
+    if (kind === 'string' || kind === 'boolean' || value === null || (kind === 'number' && Number.isFinite(value))) {
+      stats.add(key, value as string | number | boolean | null);
+    } else {
+      (refusals.details ??= []).push({ path: `rows.${index}.${key}`, message: 'must be a string, a finite number, a boolean or null' });
+    }
+  }
+  if (refusals.details !== undefined) return undefined;
+  const text = rowJsonText(cells, source);
+  if (!utf8Over(text, maxRowBytes)) return text;
+  refusals.details = [{ path: `rows.${index}`, message: `must be at most ${maxRowBytes} bytes of JSON` }];
+  return undefined;
+}
+
+/**
+ * Rows read from their JSON texts (JsonRowReader): each row's text as stored, the slice's statistics and
+ * refusals. The refusals are thrown only when the writer takes the slice, as for rows checked then.
+ */
+export class ReadSlice {
+  constructor(
+    readonly texts: string[],
+    readonly stats: CellStatsCollector,
+    readonly details: ErrorDetail[] | undefined,
+  ) {}
+
+  get length(): number {
+    return this.texts.length;
+  }
+}
+
+/** One slice of rows not yet checked: parsed values (CSV records) or rows read from their JSON texts. */
+export type RowSlice = readonly unknown[] | ReadSlice;
+
+/**
+ * Checks consecutive slices of one import's rows, numbering them and collecting their statistics: the hot
+ * loop of every import. Throws validation_failed with paths `rows.<index>[.<key>]` (the row's index in the
+ * whole import; at most MAX_DETAILS rows with refusals a slice).
+ */
 export class RowChecker {
   private readonly collector = new CellStatsCollector();
   private checked = 0;
 
   constructor(private readonly maxRowBytes: number) {}
 
-  /** Throws validation_failed (paths use the row's index in the whole import). */
-  check(rows: readonly unknown[]): string[] {
-    const texts = checkRows(rows, this.checked, this.collector, this.maxRowBytes);
+  check(slice: RowSlice): string[] {
+    if (slice instanceof ReadSlice) {
+      if (slice.details !== undefined) throw validationFailed(slice.details);
+      this.collector.merge(slice.stats);
+      this.checked += slice.texts.length;
+      return slice.texts;
+    }
+    const texts = new Array<string>(slice.length);
+    const refusals: Refusals = {};
+    for (let i = 0; i < slice.length; i++) {
+      const text = checkRow(slice[i], this.checked + i, this.collector, this.maxRowBytes, refusals);
+      if (text !== undefined) texts[i] = text;
+      if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) break;
+    }
+    if (refusals.details !== undefined) throw validationFailed(refusals.details);
     this.checked += texts.length;
     return texts;
   }

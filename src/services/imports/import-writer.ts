@@ -4,7 +4,7 @@ import { countRows, type ImportRow, type RowTexts } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { keepLease, leaseEnd } from '../leases';
-import { RowChecker } from './check-rows';
+import { RowChecker, type RowSlice } from './check-rows';
 import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
 import type { CellStats } from './schemas';
@@ -114,7 +114,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
  * Rows as they arrive, in slices: each slice is checked and stored before the next one is produced, so a
  * streamed source (NDJSON over HTTP, a file) is read no faster than it is written and memory stays bounded.
  */
-export type RowSlices = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]>;
+export type RowSlices = Iterable<RowSlice> | AsyncIterable<RowSlice>;
 
 /** Rows checked and encoded slice by slice, and the statistics of them all once every slice has been read. */
 export interface CheckedRows {

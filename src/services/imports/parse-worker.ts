@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../errors';
 import { checkEnvelopeLimits } from '../limits';
 import { RowChecker } from './check-rows';
-import { splitImportBytes } from './json-import-body';
+import { readImportBytes } from './json-import-body';
 import { CANCELLED, CREDITS, type WorkerError, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 import { encodeUtf8Rows } from './utf8-rows';
 
@@ -23,11 +23,11 @@ port.on('message', ({ id, body, control, limits, textForm }: WorkerRequest) => {
   const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   // Every failure of the job, the head's included (posting a value copies it), is reported as the job's error.
   (async () => {
-    const split = await splitImportBytes(body);
+    const split = await readImportBytes(body, limits.rowBytes, false);
     checkEnvelopeLimits(split, limits);
     post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
     const checker = new RowChecker(limits.rowBytes);
-    for (const slice of split.slices) {
+    for (const slice of split.rows) {
       const texts = checker.check(slice);
       if (!takeCredit(flow)) return;
       if (textForm === 'strings') post({ id, type: 'rows', rows: texts });
