@@ -92,6 +92,17 @@ export interface StoredRow {
   data: string;
 }
 
+/** A page of stored rows rendered by the engine: what a rows page's `data` array holds, as UTF-8 bytes. */
+export interface RowJsonPage {
+  /** Each row as `{"rowIndex":N,"data":<its stored text>}`, in row order, joined by commas. */
+  json: Uint8Array;
+  count: number;
+  /** The rowIndex of the page's last row (undefined for an empty page). */
+  lastRowIndex: number | undefined;
+  /** Whether a row follows the page's last. */
+  hasMore: boolean;
+}
+
 export interface ThemeRow {
   id: string;
   accountId: string;

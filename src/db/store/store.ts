@@ -8,6 +8,7 @@ import type {
   ImportViewRow,
   LearnedMappingRow,
   SessionRow,
+  RowJsonPage,
   StoredRow,
   TemplateRow,
   TemplateSummaryRow,
@@ -174,6 +175,13 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
+  /**
+   * The first `limit` (>= 1) rows past `from` in ascending order, rendered as a rows page's JSON by the engine
+   * (no string per row on the serving thread); undefined when a row is over its share of `maxBytes`
+   * (floor(maxBytes / limit) bytes), so that `limit` rows always keep within it, or when the engine does not
+   * render pages (PostgreSQL): the caller then reads `chunk`.
+   */
+  jsonPage(importId: string, from: number, limit: number, maxBytes: number): Promise<RowJsonPage | undefined>;
   /**
    * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY, rolled
    * back); nothing on SQLite, where each append commits. For a writer giving up an import it may no longer own.

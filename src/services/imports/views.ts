@@ -1,4 +1,4 @@
-import type { ImportListRow, ImportViewRow, StoredRow } from '../../db/store';
+import type { ImportListRow, ImportViewRow, RowJsonPage, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -66,6 +66,16 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<R
     data += `${i === 0 ? '' : ','}{"rowIndex":${row.rowIndex},"data":${row.data}}`;
   }
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
+}
+
+/** A JSON answer: text, or UTF-8 byte pieces sent one after the other. */
+export type JsonBody = string | readonly Uint8Array[];
+
+const ROW_PAGE_START = Buffer.from('{"data":[');
+
+/** rowPageJson of a page the store rendered (RowJsonPage), as bytes: the rows' JSON is sent as the store gave it. */
+export function rowPageBytes(page: RowJsonPage, pagination: Pagination<Record<string, never>>): readonly Uint8Array[] {
+  return [ROW_PAGE_START, page.json, Buffer.from(`],"pagination":${JSON.stringify(pagination)}}`)];
 }
 
 /** The members every shape of an import starts with. */
