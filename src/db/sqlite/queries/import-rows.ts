@@ -16,7 +16,7 @@ interface RowStatements {
   /** Per row `rowIndex,data` as one text, or the bare rowIndex when the row's JSON is over the first parameter's bytes (plucked). */
   cappedAfter: Database.Statement<[number, string, number, number], string | number>;
   cappedBefore: Database.Statement<[number, string, number, number], string | number>;
-  jsonPage: Database.Statement<[string, number, number, string, number, number], JsonPageColumns>;
+  jsonPage: Database.Statement<[string, number, string, number, number], JsonPageColumns>;
 }
 
 /** The page's JSON (null when empty), its row count, how many rows are within their share, its last rowIndex, 1 if a row follows. */
@@ -47,13 +47,15 @@ function statements(sqlite: Database.Database): RowStatements {
         )
         .pluck(),
       // The rows are read in order by the subquery (a co-routine: a subquery with LIMIT is never flattened into
-      // an aggregate), which group_concat joins in that order (test/db/sqlite-json-page.test.ts checks both).
+      // an aggregate), which group_concat joins in that order (test/db/sqlite-json-page.test.ts checks both); a
+      // row over its share comes out of the subquery without its text, which keeps the blob within the budget.
       jsonPage: sqlite
-        .prepare<[string, number, number, string, number, number], JsonPageColumns>(
+        .prepare<[string, number, string, number, number], JsonPageColumns>(
           `SELECT json, n, fitting, last, EXISTS (SELECT 1 FROM import_rows WHERE import_id = ? AND row_index > last)
-           FROM (SELECT CAST(group_concat(CASE WHEN octet_length(data) <= ? THEN '{"rowIndex":' || row_index || ',"data":' || data || '}' END, ',') AS BLOB) AS json,
-                   count(*) AS n, count(CASE WHEN octet_length(data) <= ? THEN 1 END) AS fitting, max(row_index) AS last
-                 FROM (SELECT row_index, data FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0))`,
+           FROM (SELECT CAST(group_concat('{"rowIndex":' || row_index || ',"data":' || data || '}', ',') AS BLOB) AS json,
+                   count(*) AS n, count(data) AS fitting, max(row_index) AS last
+                 FROM (SELECT row_index, CASE WHEN octet_length(data) <= ? THEN data END AS data
+                       FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0))`,
         )
         .raw(),
     };
@@ -72,7 +74,7 @@ const EMPTY = new Uint8Array(0);
  */
 export function readRowJsonPage(sqlite: Database.Database, importId: string, from: number, limit: number, maxBytes: number): RowJsonPage | undefined {
   const share = Math.floor(maxBytes / limit);
-  const [json, count, fitting, last, more] = statements(sqlite).jsonPage.get(importId, share, share, importId, from, limit)!;
+  const [json, count, fitting, last, more] = statements(sqlite).jsonPage.get(importId, share, importId, from, limit)!;
   if (fitting < count) return undefined;
   return { json: json ?? EMPTY, count, lastRowIndex: last ?? undefined, hasMore: more === 1 };
 }
