@@ -12,7 +12,7 @@ export const ROWS_PAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * One page of an import's rows by rowIndex (keyset on the primary key; `total` is the stored row count, never
- * a COUNT), rendered as JSON text with the stored rows spliced in. A page holds `limit` rows or fewer when
+ * a COUNT), rendered as JSON with the stored rows spliced in: text, or bytes when the store renders the page (rows.jsonPage). A page holds `limit` rows or fewer when
  * they pass ROWS_PAGE_BYTES (its nextCursor then continues after the last row it holds). Throws validation_failed, not_found.
  */
 export async function listRows(ctx: ServiceContext, accountId: string, importId: string, input: ListRowsQuery): Promise<JsonBody> {
