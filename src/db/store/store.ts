@@ -5,7 +5,9 @@ import type {
   EnvironmentRow,
   ImportListRow,
   ImportRow,
+  ImportDetailRow,
   ImportViewRow,
+  KeyCheckRow,
   LearnedMappingRow,
   SessionRow,
   RowJsonPage,
@@ -143,10 +145,11 @@ export interface ImportStore {
   /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
   /**
-   * The API key with that hash and, when there is one, its account's complete import `importId` as findView
-   * reads it, in one statement (the authenticated detail and rows reads); undefined when no key has that hash.
+   * The API key with that hash and, when there is one, its account's complete import `importId`, in one statement
+   * (the authenticated detail and rows reads): only the columns those reads use, as findKeyByHash and findView
+   * read them; undefined when no key has that hash.
    */
-  findViewWithKey(keyHash: string, importId: string): Promise<{ key: ApiKeyRow; view: ImportViewRow | undefined } | undefined>;
+  findViewWithKey(keyHash: string, importId: string): Promise<{ key: KeyCheckRow; view: ImportDetailRow | undefined } | undefined>;
   /**
    * The API key with that hash and, when there is one, a page of its account's complete imports newest first
    * (createdAt desc, then id desc) after `after`, unfiltered, with the account's unfiltered count, read at one point

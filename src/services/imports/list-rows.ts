@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ImportViewRow } from '../../db/store';
+import type { ImportDetailRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, paginationOf, rowsWithinBytes, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
@@ -21,11 +21,11 @@ export async function listRows(ctx: ServiceContext, accountId: string, importId:
 }
 
 /** listRows of an import already read (findAccountImportView or secretKeyImport). Throws validation_failed. */
-export async function listRowsOf(ctx: ServiceContext, accountId: string, imported: ImportViewRow, input: ListRowsQuery): Promise<JsonBody> {
+export async function listRowsOf(ctx: ServiceContext, accountId: string, imported: ImportDetailRow, input: ListRowsQuery): Promise<JsonBody> {
   return rowsPage(ctx, accountId, imported, parseInput(ListRowsQuery, input));
 }
 
-async function rowsPage(ctx: ServiceContext, accountId: string, imported: ImportViewRow, { limit, cursor, sortBy, direction }: z.output<typeof ListRowsQuery>): Promise<JsonBody> {
+async function rowsPage(ctx: ServiceContext, accountId: string, imported: ImportDetailRow, { limit, cursor, sortBy, direction }: z.output<typeof ListRowsQuery>): Promise<JsonBody> {
   const request: PageRequest<Record<string, never>, 'number'> = {
     scope: ['rows', accountId, imported.id],
     keyset: 'number',

@@ -1,4 +1,4 @@
-import type { ImportListRow, ImportViewRow, RowJsonPage, StoredRow } from '../../db/store';
+import type { ImportDetailRow, ImportListRow, ImportViewRow, RowJsonPage, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -43,11 +43,11 @@ export function listItemJson(row: ImportListRow): string {
 }
 
 /** toDetail's JSON text. */
-export function detailJson(row: ImportViewRow): string {
+export function detailJson(row: ImportDetailRow): string {
   return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)}}`;
 }
 
-function headJson(row: ImportListRow): string {
+function headJson(row: Pick<ImportListRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt'>): string {
   return `"id":${text(row.id)},"templateId":${text(row.templateId)},"createdAt":${text(row.createdAt)},"updatedAt":${text(row.updatedAt)}`;
 }
 
