@@ -112,20 +112,28 @@ export function buildPage<R, F extends Record<string, unknown>, K extends Keyset
   const hasNext = pageSize > 0 && rows.length > pageSize;
   const pageRows = rows.slice(0, pageSize);
   const last = pageRows[pageRows.length - 1];
+  return { rows: pageRows, pagination: paginationOf(ctx, request, pageRows.length, hasNext && last ? keysetOf(last) : undefined, total) };
+}
+
+/** A page's `pagination` member: `next` is the last item's position when another page follows (its nextCursor is signed for this request). */
+export function paginationOf<F extends Record<string, unknown>, K extends KeysetKind>(
+  ctx: ServiceContext,
+  request: PageRequest<F, K>,
+  count: number,
+  next: KeysetOf<K> | undefined,
+  total: number,
+): Pagination<F> {
   return {
-    rows: pageRows,
-    pagination: {
-      paging: {
-        limit: request.limit,
-        count: pageRows.length,
-        cursor: request.cursor ?? null,
-        nextCursor: hasNext && last ? encodeCursor(ctx, request, keysetOf(last)) : null,
-        hasNext,
-        total,
-      },
-      filters: request.filters,
-      sort: { orderBy: request.orderBy, direction: request.direction },
+    paging: {
+      limit: request.limit,
+      count,
+      cursor: request.cursor ?? null,
+      nextCursor: next ? encodeCursor(ctx, request, next) : null,
+      hasNext: next !== undefined,
+      total,
     },
+    filters: request.filters,
+    sort: { orderBy: request.orderBy, direction: request.direction },
   };
 }
 

@@ -69,6 +69,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       append: (importId, first, rows) => copies.append(importId, first, rows),
       textForm: 'utf8',
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
+      // Not rendered here: node-postgres parses every row's text anyway, and this engine's rows page is within its target.
+      jsonPage: async () => undefined,
       discard: (importId) => copies.discard(importId),
     },
     compliance: {

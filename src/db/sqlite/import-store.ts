@@ -3,7 +3,7 @@ import { rowStrings } from '../store/row-texts';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
-import { insertRowTexts, readRowChunk } from './queries/import-rows';
+import { insertRowTexts, readRowChunk, readRowJsonPage } from './queries/import-rows';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { findKeyedImportView } from './queries/keyed-import';
 import { findKeyedImportPage } from './queries/keyed-import-page';
@@ -61,6 +61,7 @@ export function createImportStores(
       },
       textForm: 'strings',
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
+      jsonPage: async (importId, from, limit, maxBytes) => readRowJsonPage(sqlite, importId, from, limit, maxBytes),
       discard: async () => undefined,
     },
     compliance: {

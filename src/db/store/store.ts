@@ -5,9 +5,12 @@ import type {
   EnvironmentRow,
   ImportListRow,
   ImportRow,
+  ImportDetailRow,
   ImportViewRow,
+  KeyCheckRow,
   LearnedMappingRow,
   SessionRow,
+  RowJsonPage,
   StoredRow,
   TemplateRow,
   TemplateSummaryRow,
@@ -142,10 +145,11 @@ export interface ImportStore {
   /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
   /**
-   * The API key with that hash and, when there is one, its account's complete import `importId` as findView
-   * reads it, in one statement (the authenticated detail and rows reads); undefined when no key has that hash.
+   * The API key with that hash and, when there is one, its account's complete import `importId`, in one statement
+   * (the authenticated detail and rows reads): only the columns those reads use, as findKeyByHash and findView
+   * read them; undefined when no key has that hash.
    */
-  findViewWithKey(keyHash: string, importId: string): Promise<{ key: ApiKeyRow; view: ImportViewRow | undefined } | undefined>;
+  findViewWithKey(keyHash: string, importId: string): Promise<{ key: KeyCheckRow; view: ImportDetailRow | undefined } | undefined>;
   /**
    * The API key with that hash and, when there is one, a page of its account's complete imports newest first
    * (createdAt desc, then id desc) after `after`, unfiltered, with the account's unfiltered count, read at one point
@@ -174,6 +178,13 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
+  /**
+   * The first `limit` (>= 1) rows past `from` in ascending order, rendered as a rows page's JSON by the engine
+   * (no string per row on the serving thread); undefined when a row is over its share of `maxBytes`
+   * (floor(maxBytes / limit) bytes), so that `limit` rows always keep within it, or when the engine does not
+   * render pages (PostgreSQL): the caller then reads `chunk`.
+   */
+  jsonPage(importId: string, from: number, limit: number, maxBytes: number): Promise<RowJsonPage | undefined>;
   /**
    * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY, rolled
    * back); nothing on SQLite, where each append commits. For a writer giving up an import it may no longer own.

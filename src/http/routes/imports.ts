@@ -143,8 +143,8 @@ export function importRoutes(deps: AppDeps) {
   });
   router.openAPIRegistry.registerPath(rows);
   router.get('/imports/:importId/rows', ...rowsMiddleware, async (c) => {
-    const text = await listRows(ctx, c.var.caller.principal.accountId, importIdOf(c), c.req.query());
-    return respond(c, text, 200, 'application/json');
+    const page = await listRows(ctx, c.var.caller.principal.accountId, importIdOf(c), c.req.query());
+    return respond(c, typeof page === 'string' ? page : Buffer.concat(page), 200, 'application/json');
   });
 
   const exported = defineRoute(deps, 'secret', {

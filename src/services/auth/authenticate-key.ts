@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import { hashesEqual, hashKey, keyKindOf, type KeyKind } from '../../core/keys';
 import { normalizeRequestOrigin, originAllowed } from '../../core/origins';
-import type { ApiKeyRow } from '../../db/store';
+import type { KeyCheckRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { KeyPrincipal } from './principal';
@@ -30,7 +30,7 @@ export function presentedKeyHash(presented: string): { kind: KeyKind; hash: stri
 }
 
 /** The principal of the key row read by the presented key's hash; throws invalid_api_key for a row that is missing or no longer valid. */
-export async function acceptKey(ctx: ServiceContext, { kind, hash }: { kind: KeyKind; hash: string }, row: ApiKeyRow | undefined): Promise<AuthenticatedKey> {
+export async function acceptKey(ctx: ServiceContext, { kind, hash }: { kind: KeyKind; hash: string }, row: KeyCheckRow | undefined): Promise<AuthenticatedKey> {
   if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }

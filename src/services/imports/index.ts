@@ -13,6 +13,6 @@ export { listRows, listRowsOf } from './list-rows';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { secretKeyImport } from './secret-key-read';
 export { secretKeyImportsJson } from './secret-key-list';
-export { detailJson } from './views';
+export { detailJson, type JsonBody } from './views';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';

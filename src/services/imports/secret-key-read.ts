@@ -1,4 +1,4 @@
-import type { ImportViewRow } from '../../db/store';
+import type { ImportDetailRow } from '../../db/store';
 import { acceptKey, presentedKeyHash, requireKeyKind, type AuthenticatedKey } from '../auth';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
@@ -8,7 +8,7 @@ import { notFound } from '../errors';
  * requireKeyKind(secret) and findAccountImportView do one after the other for the detail and rows reads, in
  * that order. Throws invalid_api_key, wrong_key_kind, not_found.
  */
-export async function secretKeyImport(ctx: ServiceContext, presented: string, importId: string): Promise<{ key: AuthenticatedKey; imported: ImportViewRow }> {
+export async function secretKeyImport(ctx: ServiceContext, presented: string, importId: string): Promise<{ key: AuthenticatedKey; imported: ImportDetailRow }> {
   const presentedKey = presentedKeyHash(presented);
   const found = await ctx.store.imports.findViewWithKey(presentedKey.hash, importId);
   const key = await acceptKey(ctx, presentedKey, found?.key);

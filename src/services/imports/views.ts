@@ -1,4 +1,4 @@
-import type { ImportListRow, ImportViewRow, StoredRow } from '../../db/store';
+import type { ImportDetailRow, ImportListRow, ImportViewRow, RowJsonPage, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -43,11 +43,11 @@ export function listItemJson(row: ImportListRow): string {
 }
 
 /** toDetail's JSON text. */
-export function detailJson(row: ImportViewRow): string {
+export function detailJson(row: ImportDetailRow): string {
   return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)}}`;
 }
 
-function headJson(row: ImportListRow): string {
+function headJson(row: Pick<ImportListRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt'>): string {
   return `"id":${text(row.id)},"templateId":${text(row.templateId)},"createdAt":${text(row.createdAt)},"updatedAt":${text(row.updatedAt)}`;
 }
 
@@ -66,6 +66,16 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<R
     data += `${i === 0 ? '' : ','}{"rowIndex":${row.rowIndex},"data":${row.data}}`;
   }
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
+}
+
+/** A JSON answer: text, or UTF-8 byte pieces sent one after the other. */
+export type JsonBody = string | readonly Uint8Array[];
+
+const ROW_PAGE_START = Buffer.from('{"data":[');
+
+/** rowPageJson of a page the store rendered (RowJsonPage), as bytes: the rows' JSON is sent as the store gave it. */
+export function rowPageBytes(page: RowJsonPage, pagination: Pagination<Record<string, never>>): readonly Uint8Array[] {
+  return [ROW_PAGE_START, page.json, Buffer.from(`],"pagination":${JSON.stringify(pagination)}}`)];
 }
 
 /** The members every shape of an import starts with. */
