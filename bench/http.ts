@@ -41,15 +41,40 @@ export async function walkListPages(api: Api): Promise<{ first: number[]; deep: 
   return { first, deep };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 /**
- * The list walked twice. The first walk finds a list path the server has not run yet: V8 compiles it and each
- * database connection prepares its statements on first use, a cost paid once per process. The floors are timed
- * warm (the mean of repeated runs), and the 10 000-row POST warms up once too: the second walk is the figure,
- * the first walk's first pages are shown beside it.
+ * A rows page (100) at the start and at the end of an import: the median of 50 of each, taken in turn (start,
+ * end, start, ...) so that the machine's drift over the seconds they take falls on both alike.
  */
-export async function walkListTwice(api: Api): Promise<{ coldFirst: number[]; first: number[]; deep: number[] }> {
+export async function rowsPageStartEnd(api: Api, importId: string): Promise<{ start: number; end: number }> {
+  const path = (cursor: string | null) => `/v1/imports/${importId}/rows?limit=100${cursor ? `&cursor=${cursor}` : ''}`;
+  let cursor: string | null = null;
+  let lastCursor: string | null = null;
+  do {
+    lastCursor = cursor;
+    cursor = JSON.parse((await timed(api, 'GET', path(cursor))).text).pagination.paging.nextCursor;
+  } while (cursor);
+  const start: number[] = [];
+  const end: number[] = [];
+  for (let r = 0; r < 50; r++) {
+    start.push((await timed(api, 'GET', path(null))).ms);
+    end.push((await timed(api, 'GET', path(lastCursor))).ms);
+  }
+  return { start: median(start), end: median(end) };
+}
+
+/**
+ * The list walked three times. The first walk finds a list path the server has not run yet: V8 compiles it and
+ * each database connection prepares its statements on first use, a cost paid once per process. The floors are
+ * timed warm (the mean of repeated runs), and the 10 000-row POST warms up once too: the next two walks are the
+ * figure (ten first pages, not five: one slow page moved the median of five), the first walk's first pages are
+ * shown beside it.
+ */
+export async function walkListWarm(api: Api): Promise<{ coldFirst: number[]; first: number[]; deep: number[] }> {
   const cold = await walkListPages(api);
-  return { coldFirst: cold.first, ...(await walkListPages(api)) };
+  const warm = [await walkListPages(api), await walkListPages(api)];
+  return { coldFirst: cold.first, first: warm.flatMap((walk) => walk.first), deep: warm.flatMap((walk) => walk.deep) };
 }
 
 /** Wall time of a download, its bytes read but not decoded (decoding is the client's work, not the server's). */

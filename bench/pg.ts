@@ -4,7 +4,7 @@ import { runBin, startServe } from '../test/helpers/process';
 import { importBody, ORIGINAL_SCHEMA } from './data';
 import type pg from 'pg';
 import { hashKey } from '../src/core/keys';
-import { drained, load, request, timed, walkListTwice, type Api } from './http';
+import { drained, load, request, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
 import { copyFloor, csvKeysetFloor, listPageKeysetFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 import { seedPgImports } from './seed-imports';
 // @ts-expect-error: a plain ES module of the scripts, without types
@@ -47,20 +47,7 @@ export async function benchPostgres(record: Record, sizes: { LARGE: number; SMAL
         csvRaw.push(await csvKeysetFloor(floor, `floor-${sizes.LARGE}-0`, columns));
       }
       record(`pg: export csv ${sizes.LARGE} rows`, median(csv), 'ms', median(csvRaw), 'ratio <= 1.3');
-      let cursor: string | null = null;
-      let lastCursor: string | null = null;
-      do {
-        const page = JSON.parse((await timed(api, 'GET', `/v1/imports/${created.id}/rows?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).text);
-        lastCursor = cursor;
-        cursor = page.pagination.paging.nextCursor;
-      } while (cursor);
-      const measure = async (query: string) => {
-        const times: number[] = [];
-        for (let r = 0; r < 50; r++) times.push((await timed(api, 'GET', `/v1/imports/${created.id}/rows?limit=100${query}`)).ms);
-        return median(times);
-      };
-      const start = await measure('');
-      const end = await measure(`&cursor=${lastCursor}`);
+      const { start, end } = await rowsPageStartEnd(api, created.id);
       record('pg: rows page (100) at the start', start, 'ms', await rowsPageKeysetFloor(floor, `floor-${sizes.LARGE}-0`, -1, 200));
       record(`pg: rows page (100) at the end of ${sizes.LARGE}`, end, 'ms', await rowsPageKeysetFloor(floor, `floor-${sizes.LARGE}-0`, sizes.LARGE - 101, 200));
       record('pg: rows page end / start', end / start, 'x', undefined, '<= 1.3');
@@ -83,7 +70,7 @@ async function listPages(record: Record, api: Api, pool: pg.Pool, importId: stri
   const templateId = JSON.parse((await timed(api, 'GET', `/v1/imports/${importId}`)).text).templateId as string;
   const account = await seedPgImports(pool, templateId, count);
   const floorMs = await listPageKeysetFloor(pool, account, 200);
-  const { coldFirst, first, deep } = await walkListTwice(api);
+  const { coldFirst, first, deep } = await walkListWarm(api);
   record(`pg: list page (100) of ${count} imports, first pages of the first walk`, median(coldFirst), 'ms', floorMs);
   record(`pg: list page (100) of ${count} imports, first pages`, median(first), 'ms', floorMs, 'ratio <= 3');
   record(`pg: list page (100) of ${count} imports, deep pages`, median(deep), 'ms', floorMs, 'ratio <= 3');

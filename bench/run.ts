@@ -13,7 +13,7 @@ import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
-import { drained, load, peakRssMiB, request, startBareHono, startReader, timed, walkListTwice, type Api } from './http';
+import { drained, load, peakRssMiB, request, startBareHono, rowsPageStartEnd, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
@@ -151,20 +151,7 @@ async function exports(api: Api, floor: ReturnType<typeof scratch>): Promise<str
 }
 
 async function rowsPages(api: Api, floor: ReturnType<typeof scratch>, importId: string) {
-  let cursor: string | null = null;
-  let lastCursor: string | null = null;
-  do {
-    const page = JSON.parse((await timed(api, 'GET', `/v1/imports/${importId}/rows?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).text);
-    lastCursor = cursor;
-    cursor = page.pagination.paging.nextCursor;
-  } while (cursor);
-  const measure = async (query: string) => {
-    const times: number[] = [];
-    for (let r = 0; r < 50; r++) times.push((await timed(api, 'GET', `/v1/imports/${importId}/rows?limit=100${query}`)).ms);
-    return median(times);
-  };
-  const start = await measure('');
-  const end = await measure(`&cursor=${lastCursor}`);
+  const { start, end } = await rowsPageStartEnd(api, importId);
   record('rows page (100) at the start', start, 'ms', rowsPageFloor(floor, `floor-${LARGE}-0`, -1, 200));
   record(`rows page (100) at the end of ${LARGE}`, end, 'ms', rowsPageFloor(floor, `floor-${LARGE}-0`, LARGE - 101, 200));
   record('rows page end / start', end / start, 'x', undefined, '<= 1.3');
@@ -181,7 +168,7 @@ async function listPages(api: Api, dbPath: string) {
     for (let r = 0; r < 200; r++) pageFloor.all(account, '2025-01-01T01:00:00.000Z', 'z');
   }) / 200;
   db.close();
-  const { coldFirst, first, deep } = await walkListTwice(api);
+  const { coldFirst, first, deep } = await walkListWarm(api);
   record(`list page (100) of ${LIST} imports, first pages of the first walk`, median(coldFirst), 'ms', floorMs * 5);
   record(`list page (100) of ${LIST} imports, first pages`, median(first), 'ms', floorMs * 5, 'ratio <= 3');
   record(`list page (100) of ${LIST} imports, deep pages`, median(deep), 'ms', floorMs * 5, 'ratio <= 3');
