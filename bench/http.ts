@@ -41,7 +41,8 @@ export async function walkListPages(api: Api): Promise<{ first: number[]; deep: 
   return { first, deep };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * A rows page (100) at the start and at the end of an import: the median of 50 of each, taken in turn (start,

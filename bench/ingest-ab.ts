@@ -13,7 +13,7 @@ import { runBin } from '../test/helpers/process';
 import { Readable } from 'node:stream';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { ingestFloor, ndjsonFloor, scratch } from './floors';
-import { cpuMs, startBundle } from './http';
+import { cpuMs, median, startBundle } from './http';
 import { copyFloor, pgScratch } from './pg-floors';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
@@ -117,7 +117,6 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
     pgServer?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(`POST /imports ${rows} rows${ndjson ? ' as NDJSON' : ''}${spaced ? ', spaced out' : ''}${postgres ? ' on PostgreSQL' : ''}, ${rounds} rounds, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   for (const [i, name] of ['floor', ...bundles].entries()) {
     // The median of each round's own ratio too: on a shared machine the floor and the builds move together.

@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { runBin } from '../test/helpers/process';
 import { importBody } from './data';
-import { startBundle, walkListPages } from './http';
+import { median, startBundle, walkListPages } from './http';
 import { listPageKeysetFloor, pgScratch } from './pg-floors';
 import { seedImports, seedPgImports } from './seed-imports';
 // @ts-expect-error: a plain ES module of the scripts, without types
@@ -22,8 +22,6 @@ const rounds = roundsAt < 0 ? 5 : Number(args.splice(roundsAt, 2)[1]);
 const postgres = flag('pg');
 const bundles = args.length > 0 ? args : ['build/importd.cjs'];
 const IMPORTS = 10_000;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-list-ab-'));
   const pgServer = postgres ? await startPgServer() : undefined;

@@ -4,16 +4,13 @@ import { runBin, startServe } from '../test/helpers/process';
 import { importBody, ORIGINAL_SCHEMA } from './data';
 import type pg from 'pg';
 import { hashKey } from '../src/core/keys';
-import { drained, load, request, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
+import { drained, load, median, request, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
 import { copyFloor, csvKeysetFloor, listPageKeysetFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 import { seedPgImports } from './seed-imports';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
 
 type Record = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 export async function benchPostgres(record: Record, sizes: { LARGE: number; SMALL: number; LIST: number }, serverEnv: { [name: string]: string }) {
   const server = (await startPgServer()) as { url: string; stop(): void };
   try {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { runBin } from '../test/helpers/process';
 import { importBody } from './data';
 import { seedImports } from './seed-imports';
-import { cpuMs, startBareHono, startBundle } from './http';
+import { cpuMs, median, startBareHono, startBundle } from './http';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -61,7 +61,6 @@ async function load(url: string, headers: Record<string, string>, pid: number) {
         }
       }
       bare.stop();
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       for (const [i, name] of ['bare Hono', ...bundles].entries()) {
         const ratio = i === 0 ? '' : `  CPU ${(median(cpu[i]!) / median(cpu[0]!)).toFixed(2)}x bare, req/s ${(median(rps[i]!) / median(rps[0]!)).toFixed(2)}x`;
         console.log(`${kind.padEnd(7)} ${name.padEnd(32)} ${median(cpu[i]!).toFixed(0).padStart(5)} µs/request (${cpu[i]!.map((v) => v.toFixed(0)).join(' ')}), ${median(rps[i]!).toFixed(0)} req/s${ratio}`);

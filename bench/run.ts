@@ -13,7 +13,7 @@ import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
-import { drained, load, peakRssMiB, request, startBareHono, rowsPageStartEnd, startReader, timed, walkListWarm, type Api } from './http';
+import { drained, load, median, peakRssMiB, request, rowsPageStartEnd, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
@@ -38,8 +38,6 @@ const record = (name: string, value: number, unit: string, floor?: number, targe
   console.log(`${name.padEnd(48)} ${String(entry.value).padStart(10)} ${unit.padEnd(6)} ${entry.floor !== undefined ? `floor ${entry.floor} ratio ${entry.ratio}` : ''} ${target ?? ''}`);
 };
 const round = (n: number) => Math.round(n * 100) / 100;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main() {
   if (postgres) {
     await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV);
