@@ -72,13 +72,13 @@ export class JsonRowReader {
     this.next++;
     this.rows++;
     if (this.scanner.scan(text, start, this.stats, end) !== end) return false;
-    this.texts.push(end - start === text.length ? text : text.slice(start, end));
+    this.texts.push(rowText(text, start, end));
     return true;
   }
 
   private parse(text: string, start: number, end: number, invalid: (message: string) => ServiceError): unknown {
     try {
-      return JSON.parse(end - start === text.length ? text : text.slice(start, end));
+      return JSON.parse(rowText(text, start, end));
     } catch (error) {
       throw invalid((error as Error).message);
     }
@@ -89,7 +89,7 @@ export class JsonRowReader {
     const { refusals } = this;
     // Past MAX_DETAILS refusals a slice's rows are only parsed: it will be refused anyway.
     if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) return;
-    const source = text === undefined || end - start === text.length ? text : text.slice(start, end);
+    const source = text === undefined ? undefined : rowText(text, start, end);
     const stored = checkRow(row, this.next - 1, this.stats, this.maxRowBytes, refusals, source);
     if (stored !== undefined) this.texts.push(stored);
   }
@@ -103,7 +103,7 @@ export class JsonRowReader {
     if (end < 0) return -1;
     this.next++;
     this.rows++;
-    this.texts.push(text.slice(start, end));
+    this.texts.push(rowText(text, start, end));
     return end;
   }
 
@@ -122,4 +122,9 @@ export class JsonRowReader {
     this.refusals = {};
     return slice;
   }
+}
+
+/** text[start, end): the text itself when the row is all of it (an NDJSON line, a CLI file's line). */
+function rowText(text: string, start: number, end: number): string {
+  return end - start === text.length ? text : text.slice(start, end);
 }
