@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import type { CliIo } from '../../src/cli/io';
 import { runCli } from '../../src/cli/program';
 import { createRuntime } from '../../src/main';
 import { createTemplate } from '../../src/services/templates';
 import { cliOnHarness } from '../helpers/cli';
-import { call, createHarness, createTestEnvironment, createTestSession, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createTestSession, testClock, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 /** `importd ARGS` in-process on the harness's database file, through its own connection (as another process would). */
 async function importd(h: Harness, env: Record<string, string>, ...args: string[]) {
@@ -19,14 +20,10 @@ async function importd(h: Harness, env: Record<string, string>, ...args: string[
 
 describe('importd session rotate-secret', () => {
   const clock = testClock(new Date().toISOString());
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness({ clock });
   before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
     await createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: {} });
   });
-  after(() => h.close());
 
   const sdkImport = (session: string) =>
     call(h, 'POST', '/v1/imports', { key: env.publicKey, origin: env.origin, session, body: { meta: { schemaKey: 'contacts' }, rows: [] } });

@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createHarness, createTestEnvironment, type Harness } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { useHarness } from '../helpers/use-harness';
 import { sqliteOnly } from '../helpers/test-database';
 import { createImportOk } from '../imports/helpers';
 
 // rows.jsonPage on SQLite: the rows' JSON joined in row order by group_concat over an ordered subquery.
 
 describe('SQLite rows.jsonPage', sqliteOnly, () => {
-  let h: Harness;
+  const { h, env } = useHarness();
   let importId: string;
   const rows = Array.from({ length: 25 }, (_, i) => ({ i, text: i % 2 ? 'é😀' : 'a"b\\c', ...(i === 20 && { big: 'y'.repeat(3000) }) }));
   const itemsOf = (json: Uint8Array) => JSON.parse(`[${Buffer.from(json).toString('utf8')}]`) as { rowIndex: number; data: unknown }[];
 
   before(async () => {
-    h = await createHarness();
-    const env = await createTestEnvironment(h);
     importId = (await createImportOk(h, env, { rows })).id;
   });
-  after(() => h.close());
 
   it('renders rows past `from` in ascending order, with the last rowIndex and whether more follow', async () => {
     for (const [from, limit] of [[-1, 10], [9, 10], [14, 10], [19, 5], [23, 10], [24, 3]] as const) {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { DeliveryAttempt, ImportRow, Store, WebhookEndpointRow, WebhookEventDraft } from '../../src/db/store';
-import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 // The webhook part of the store contract: the outbox commits with the change or not at all, and leases keep
 // two senders off the same delivery. Every engine must pass it.
@@ -10,18 +11,12 @@ const at = '2026-01-31T12:00:00.000Z';
 const later = (seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
 describe('the webhook store contract', () => {
-  let h: Harness;
+  const { h, env, staging } = useHarness({ environments: { staging: { name: 'staging' } } });
   let store: Store;
-  let env: TestEnvironment;
-  let staging: TestEnvironment;
   before(async () => {
-    h = await createHarness();
     store = h.ctx.store;
-    env = await createTestEnvironment(h);
-    staging = await createTestEnvironment(h, { name: 'staging' });
     await store.templates.insert({ id: 't', accountId: env.accountId, key: 'k', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
   });
-  after(() => h.close());
 
   const endpoint = (id: string, e: TestEnvironment, events = ['import.completed']): WebhookEndpointRow => ({
     id, accountId: e.accountId, environmentId: e.environmentId, url: `https://hooks.example.com/${id}`, description: '', events,

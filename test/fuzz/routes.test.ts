@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
+import { createTestEnvironment, createTestSession } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { openSocket, startLiveServer, waitFor } from '../helpers/live-server';
 import { documentPropertyNames, listRoutes, type RouteInfo } from '../helpers/routes';
 
@@ -55,21 +56,17 @@ interface Case {
 }
 
 describe('fuzzing every route', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness({ config: { IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_BODY: '256kb' } });
   let token: string;
   let routes: RouteInfo[];
   let keys: string[];
   let sent = 0;
   before(async () => {
-    h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_BODY: '256kb' } });
-    env = await createTestEnvironment(h);
     await createTestEnvironment(h, { account: 'other-co' });
     token = (await createTestSession(h, env)).sessionToken;
     routes = await listRoutes(h);
     keys = await documentPropertyNames(h);
   });
-  after(() => h.close());
 
   async function send(c: Case): Promise<void> {
     const headers = new Headers();

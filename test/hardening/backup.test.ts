@@ -7,6 +7,7 @@ import { createBackup } from '../../src/services/backup';
 import { ServiceError } from '../../src/services/errors';
 import { runBinAsync, startServe, type ServerProcess } from '../helpers/process';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { insertImport } from '../helpers/imports-fixture';
 import { postgresOnly, sqliteOnly } from '../helpers/test-database';
 
@@ -32,13 +33,10 @@ function integrity(file: string): string {
 }
 
 describe('createBackup', sqliteOnly, () => {
-  let h: Harness;
+  const { h, env } = useHarness();
   before(async () => {
-    h = await createHarness();
-    const env = await createTestEnvironment(h);
     await insertImport(h, env, { rows: 50 });
   });
-  after(() => h.close());
 
   it('writes a self-contained copy equal to the database', async () => {
     const file = path.join(h.dir, 'copy.db');

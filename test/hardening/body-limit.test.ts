@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/env';
 import { bodyLimit } from '../../src/http/middleware/body-limit';
 import { createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { openSocket, startLiveServer, waitFor, type LiveServer } from '../helpers/live-server';
 
 const MAX = 4096;
@@ -32,13 +33,7 @@ function send(h: Harness, env: TestEnvironment, body: ReadableStream<Uint8Array>
 }
 
 describe('request body limit (in process)', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAX_JSON_BODY: String(MAX) } });
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness({ config: { IMPORTD_MAX_JSON_BODY: String(MAX) } });
 
   it('refuses a declared Content-Length over the limit without reading a byte of the body', async () => {
     const body = meteredBody(10 * MAX);

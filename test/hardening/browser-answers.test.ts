@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { call, createHarness, createTestEnvironment, createTestSession, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { countRows, createImportOk } from '../imports/helpers';
 
 const FOREIGN = 'https://evil.example.net';
@@ -13,13 +14,7 @@ function assertReadable(response: Response, origin: string): void {
 }
 
 describe('answers a browser can read, and what a browser may not do', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAX_BODY: '2kb', IMPORTD_RATE_LIMIT: '5' } });
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness({ config: { IMPORTD_MAX_BODY: '2kb', IMPORTD_RATE_LIMIT: '5' } });
 
   it('lets an allowed origin read 401 answers given before the key is known, never a foreign one', async () => {
     const unknownKey = `pk_${'x'.repeat(40)}`;
@@ -102,13 +97,7 @@ describe('answers a browser can read, and what a browser may not do', () => {
 });
 
 describe('protocol details of credentials', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness();
 
   it('accepts the Bearer scheme in any case', async () => {
     for (const scheme of ['bearer', 'BEARER', 'Bearer', 'beArer']) {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, beforeEach, describe, it } from 'node:test';
 import { createRuntime } from '../../src/main';
 import { runCli } from '../../src/cli/program';
 import { authFailureSuite } from '../helpers/auth-suite';
 import { call, createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { dumpData, insertImport } from '../helpers/imports-fixture';
 import { injectFailure } from '../helpers/inject-failure';
 
@@ -118,15 +119,7 @@ describe('DELETE /v1/end-users/{endUserId}', () => {
 });
 
 describe('DELETE /v1/imports/{importId}', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-co' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other-co' } } });
 
   it('deletes one import with its rows and leaves every other one intact', async () => {
     const target = await insertImport(h, env, { rows: 7 });
@@ -159,15 +152,7 @@ describe('DELETE /v1/imports/{importId}', () => {
 });
 
 describe('compliance deletion through the imports API', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-co' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other-co' } } });
 
   const postAs = async (target: TestEnvironment, endUserId: string, rows: number) => {
     const { sessionToken } = await createTestSession(h, target, { endUserId });
@@ -210,15 +195,7 @@ describe('compliance deletion through the imports API', () => {
 });
 
 describe('compliance routes: credentials', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-co' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other-co' } } });
   for (const [method, name, path] of [
     ['DELETE', '/v1/end-users/{endUserId}', () => '/v1/end-users/someone'],
     ['DELETE', '/v1/imports/{importId}', () => '/v1/imports/01890000-0000-7000-8000-000000000000'],

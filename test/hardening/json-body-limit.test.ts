@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createHarness, createTestEnvironment, json, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const MiB = 1024 ** 2;
 
@@ -27,13 +28,7 @@ function post(h: Harness, path: string, body: ReadableStream<Uint8Array>, header
 }
 
 describe('IMPORTD_MAX_JSON_BODY: the body limit of every route but POST /v1/imports', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
 
   it('is 4 MiB by default, raised with the schema cap so a template at that cap still fits, and settable', () => {
     assert.equal(loadConfig({}).maxJsonBodyBytes, 4 * MiB);

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { call, createHarness, createTestEnvironment, json, testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 describe('per-key rate limit', () => {
   const clock = testClock('2026-01-31T12:00:00.000Z');
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ clock, config: { IMPORTD_RATE_LIMIT: '3', IMPORTD_RATE_WINDOW_SECONDS: '60' } });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { name: 'staging' });
+  const { h, env, other } = useHarness({
+    clock,
+    config: { IMPORTD_RATE_LIMIT: '3', IMPORTD_RATE_WINDOW_SECONDS: '60' },
+    environments: { other: { name: 'staging' } },
   });
-  after(() => h.close());
 
   const get = (key: string) => call(h, 'GET', '/v1/environments', { key });
   const limits = (response: Response) => ({

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { purgeExpiredImports, scheduleRetention } from '../../src/services/compliance';
 import { RETENTION_LOCK } from '../../src/services/compliance/purge-expired';
 import { joinNode } from '../helpers/nodes';
 import { startServe } from '../helpers/process';
-import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { createHarness, createTestEnvironment, testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { dumpData, insertImport } from '../helpers/imports-fixture';
 import { waitFor } from '../helpers/live-server';
 
@@ -12,16 +13,8 @@ const DAY = 86_400_000;
 
 describe('retention (IMPORTD_RETENTION_DAYS)', () => {
   const clock = testClock('2026-03-01T00:00:00.000Z');
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, other } = useHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' }, environments: { other: { account: 'other-co' } } });
   const daysAgo = (days: number) => new Date(clock().getTime() - days * DAY).toISOString();
-  before(async () => {
-    h = await createHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' } });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-co' });
-  });
-  after(() => h.close());
 
   it('deletes imports older than the retention, in every account, and keeps newer ones', async () => {
     const old = [await insertImport(h, env, { createdAt: daysAgo(31), rows: 4 }), await insertImport(h, other, { createdAt: daysAgo(400), rows: 2 })];

@@ -3,27 +3,21 @@ import { after, before, describe, it } from 'node:test';
 import { decodeJwt, SignJWT } from 'jose';
 import { requireCredential } from '../../src/http/credentials';
 import { call, createHarness, createTestEnvironment, createTestSession, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 describe('session tokens are bound to their environment and die with revocation', () => {
   const clock = testClock();
-  let h: Harness;
+  const { h, env, sibling, otherAccount } = useHarness({
+    clock,
+    environments: { sibling: { name: 'staging' }, otherAccount: { account: 'other-co' } },
+  });
   let foreignSigner: Harness;
-  let env: TestEnvironment;
-  let sibling: TestEnvironment;
-  let otherAccount: TestEnvironment;
   before(async () => {
-    h = await createHarness({ clock });
     // Every /v1 route that takes a session comes with imports; this probe runs the real credential middleware.
     h.app.get('/v1/probe/session', requireCredential(h.ctx, 'secret-or-session'), (c) => c.json({ endUserId: c.var.caller.session?.endUserId ?? null }));
-    env = await createTestEnvironment(h);
-    sibling = await createTestEnvironment(h, { name: 'staging' });
-    otherAccount = await createTestEnvironment(h, { account: 'other-co' });
     foreignSigner = await createHarness({ clock });
   });
-  after(() => {
-    h.close();
-    foreignSigner.close();
-  });
+  after(() => foreignSigner.close());
 
   const probe = (as: TestEnvironment, session: string) => call(h, 'GET', '/v1/probe/session', { key: as.publicKey, origin: as.origin, session });
   const assertInvalid = async (response: Response, what: string) => {

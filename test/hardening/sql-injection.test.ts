@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, createTestSession, json, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { fillPath, listRoutes, type RouteInfo } from '../helpers/routes';
 
 const INJECTIONS = [
@@ -49,16 +50,12 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('SQL is built only with parameters', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
   let routes: RouteInfo[];
   before(async () => {
-    h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
-    env = await createTestEnvironment(h);
     await createTestSession(h, env);
     routes = await listRoutes(h);
   });
-  after(() => h.close());
 
   it('no source file splices values into SQL text', () => {
     for (const file of sourceFiles('src')) {

@@ -57,8 +57,13 @@ interface TestStorage {
   close(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  clock?: Clock;
+  config?: Partial<RawConfig>;
+}
+
 /** A fresh temporary database, service context and in-process app. Call close() in an after hook. */
-export async function createHarness(options: { clock?: Clock; config?: Partial<RawConfig> } = {}): Promise<Harness> {
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-test-'));
   const opened = testEngine === 'postgres' ? await openPgTestStorage() : openSqliteTestStorage(path.join(dir, 'importd.db'));
   const config = loadConfig({}, { IMPORTD_DB: opened.dbPath, ...options.config });
@@ -120,11 +125,14 @@ export interface TestEnvironment {
   origin: string;
 }
 
+export interface TestEnvironmentOptions {
+  name?: string;
+  account?: string;
+  origins?: string[];
+}
+
 /** Creates an environment (in a new account when `account` is given) with one allowed origin. */
-export async function createTestEnvironment(
-  h: Harness,
-  options: { name?: string; account?: string; origins?: string[] } = {},
-): Promise<TestEnvironment> {
+export async function createTestEnvironment(h: Harness, options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
   const account = options.account ? await createAccount(h.ctx, { name: options.account }) : await resolveAccount(h.ctx);
   const origins = options.origins ?? ['https://app.example.com'];
   const name = options.name ?? 'production';

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, createTestSession, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { call, createTestEnvironment, createTestSession, json, testClock, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const getEnvironments = (h: Harness, key: string) => call(h, 'GET', '/v1/environments', { key });
 
 describe('a Secret Key manages only its own environment; keys can be rolled', () => {
   const clock = testClock();
-  let h: Harness;
-  let production: TestEnvironment;
-  let development: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ clock });
-    production = await createTestEnvironment(h, { name: 'production' });
-    development = await createTestEnvironment(h, { name: 'development', origins: ['http://localhost:3000'] });
+  const { h, env: production, development } = useHarness({
+    clock,
+    environments: { development: { name: 'development', origins: ['http://localhost:3000'] } },
   });
-  after(() => h.close());
 
   const originsOf = async (name: string) =>
     (await json(await getEnvironments(h, production.secretKey))).data.find((e: any) => e.name === name).publicKey.allowedOrigins;

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { authFailureSuite } from '../helpers/auth-suite';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
-let h: Harness;
-let env: TestEnvironment;
-let other: TestEnvironment;
-
-before(async () => {
-  h = await createHarness();
-  env = await createTestEnvironment(h);
-  other = await createTestEnvironment(h, { account: 'other-account', name: 'production' });
-});
-after(() => h.close());
+const { h, env, other } = useHarness({ environments: { other: { account: 'other-account', name: 'production' } } });
 
 const origins = (n: number) => Array.from({ length: n }, (_, i) => `https://app${i}.example.com`);
 

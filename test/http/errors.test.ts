@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger';
 import { createApp } from '../../src/http/app';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
-let h: Harness;
-let env: TestEnvironment;
-before(async () => {
-  h = await createHarness({ config: { IMPORTD_MAX_JSON_BODY: '2kb' } });
-  env = await createTestEnvironment(h);
-});
-after(() => h.close());
+const { h, env } = useHarness({ config: { IMPORTD_MAX_JSON_BODY: '2kb' } });
 
 const expectShape = async (response: Response, status: number, code: string) => {
   assert.equal(response.status, status);

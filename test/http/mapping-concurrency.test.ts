@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ServiceError } from '../../src/services/errors';
 import { runInSlices, type Steps } from '../../src/services/mapping/steps';
 import { MappingWorkLimiter } from '../../src/services/mapping/work-limiter';
-import { createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const WORDS = ['customer', 'email', 'address', 'phone', 'number', 'first', 'name', 'last', 'city', 'country', 'zip', 'order', 'total', 'amount', 'date', 'created', 'status', 'company', 'notes', 'region'];
 const label = (i: number) => Array.from({ length: 10 }, (_, j) => WORDS[(i * 7 + j * 3) % WORDS.length] + (j % 3 ? '' : String(i))).join(' ');
@@ -59,13 +60,7 @@ describe('runInSlices with a limiter', () => {
 });
 
 describe('POST /v1/intelligence/map-headers: long calls in flight are bounded per process', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAP_HEADERS_CONCURRENCY: '1', IMPORTD_RATE_LIMIT: '0' } });
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness({ config: { IMPORTD_MAP_HEADERS_CONCURRENCY: '1', IMPORTD_RATE_LIMIT: '0' } });
 
   const mapHeaders = (body: unknown) =>
     h.app.request('/v1/intelligence/map-headers', {

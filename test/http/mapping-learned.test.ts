@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { call, json, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { postImport } from '../imports/helpers';
 
 // Learned mappings end to end: an import's meta.mapping, then map-headers of the same and of another account.
@@ -13,15 +14,7 @@ const request = {
 type Answer = Record<string, { fileKey: string; confidence: number; source?: string }>;
 
 describe('mappings learned from imports', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other-account' } } });
 
   const mapFor = async (e: TestEnvironment, body: unknown = request) => {
     const response = await call(h, 'POST', PATH, { key: e.secretKey, body });

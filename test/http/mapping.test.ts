@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { MAX_HEADERS, MAX_LABEL_CHARS } from '../../src/services/mapping';
 import { authFailureSuite } from '../helpers/auth-suite';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const PATH = '/v1/intelligence/map-headers';
 const item = (key: string, label = key) => ({ key, label });
@@ -33,15 +34,7 @@ const multilingual = {
 const expected = { first_name: 'c0', last_name: 'c1', email: 'c2', phone: 'c3', zip: 'c4', city: 'c5', dob: 'c6' };
 
 describe(`POST ${PATH}`, () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other-account' } } });
 
   const post = (body: unknown) => call(h, 'POST', PATH, { key: env.secretKey, body });
 

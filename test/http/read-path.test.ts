@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, createHarness, createTestEnvironment, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { createImportOk } from '../imports/helpers';
 
 // The read routes skip layers a GET does not need (the zod-openapi path validator, the body checks, the
 // request log above info): what those layers answered must not change.
 describe('read path: what the skipped layers answered', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   let importId: string;
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
     importId = (await createImportOk(h, env, { rows: [{ a: 1 }] })).id;
   });
-  after(() => h?.close());
 
   for (const suffix of ['', '/rows']) {
     it(`GET /v1/imports/{id}${suffix}: an id over 100 characters is validation_failed on importId`, async () => {

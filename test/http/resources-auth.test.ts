@@ -1,23 +1,17 @@
-import { after, before, describe } from 'node:test';
+import { before, describe } from 'node:test';
 import type { Credential } from '../../src/http/credentials';
 import { createTemplate } from '../../src/services/templates';
 import { authFailureSuite } from '../helpers/auth-suite';
 import { validTheme } from '../helpers/fixtures';
-import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 // Every route of templates, themes, sessions and statistics answers authentication failures alike.
 describe('templates, themes, sessions, statistics: credentials', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other-account' } } });
   let templateId: string;
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
     templateId = (await createTemplate(h.ctx, env.accountId, { schema: { key: 'contacts' } })).id;
   });
-  after(() => h.close());
 
   const routes: [string, string, () => string, Credential, (() => unknown)?][] = [
     ['POST', '/v1/templates', () => '/v1/templates', 'secret', () => ({ schema: { key: 'new' } })],

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { verifySession } from '../../src/services/auth';
 import { ServiceError } from '../../src/services/errors';
 import { createTemplate } from '../../src/services/templates';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json, testClock, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 describe('sessions', () => {
   const clock = testClock();
-  let h: Harness;
-  let env: TestEnvironment;
-  let sibling: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, sibling, other } = useHarness({ clock, environments: { sibling: { name: 'staging' }, other: { account: 'other-account' } } });
   let templateId: string;
   let foreignTemplateId: string;
   const issue = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/sessions', { key, body });
@@ -25,14 +23,9 @@ describe('sessions', () => {
     assert.rejects(promise, (error: unknown) => error instanceof ServiceError && error.code === 'invalid_session');
 
   before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
-    sibling = await createTestEnvironment(h, { name: 'staging' });
-    other = await createTestEnvironment(h, { account: 'other-account' });
     templateId = (await createTemplate(h.ctx, env.accountId, { schema: { key: 'contacts' } })).id;
     foreignTemplateId = (await createTemplate(h.ctx, other.accountId, { schema: { key: 'contacts' } })).id;
   });
-  after(() => h.close());
 
   describe('POST /v1/sessions', () => {
     it('answers 201 with exactly { sessionToken, expiresAt }, an hour by default, and stores the jti', async () => {

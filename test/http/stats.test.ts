@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { newId } from '../../src/core/ids';
 import { createTemplate } from '../../src/services/templates';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json, testClock, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 describe('GET /v1/stats/overview', () => {
   const clock = testClock();
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  let empty: TestEnvironment;
+  const { h, env, other, empty } = useHarness({ clock, environments: { other: { account: 'other-account' }, empty: { account: 'empty-account' } } });
   const complete: string[] = [];
   let templateId: string;
 
@@ -43,10 +41,6 @@ describe('GET /v1/stats/overview', () => {
   };
 
   before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
-    empty = await createTestEnvironment(h, { account: 'empty-account' });
     templateId = (await createTemplate(h.ctx, env.accountId, { schema: { key: 'a' } })).id;
     await createTemplate(h.ctx, env.accountId, { schema: { key: 'b' } });
     const foreignTemplate = (await createTemplate(h.ctx, other.accountId, { schema: { key: 'a' } })).id;
@@ -58,7 +52,6 @@ describe('GET /v1/stats/overview', () => {
     await insertImport(env, templateId, 'writing', 99);
     await insertImport(other, foreignTemplate, 'complete', 100);
   });
-  after(() => h.close());
 
   it('counts the account’s templates and complete imports, and lists the 5 newest in the overview shape', async () => {
     const response = await call(h, 'GET', '/v1/stats/overview', { key: env.secretKey });

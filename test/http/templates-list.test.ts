@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { listTemplateRows } from '../../src/db/sqlite/queries/templates';
 import { createTemplate, updateTemplate } from '../../src/services/templates';
 import { sqliteOnly } from '../helpers/test-database';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createHarness, createTestEnvironment, json, testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const SUMMARY_MEMBERS = ['clientId', 'createdAt', 'id', 'key', 'metadata', 'source', 'updatedAt'];
 
 describe('GET /v1/templates', () => {
   const clock = testClock();
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, other } = useHarness({ clock, environments: { other: { account: 'other-account' } } });
   const ids: string[] = [];
   const list = async (query: string, key = env.secretKey) => {
     const response = await call(h, 'GET', `/v1/templates${query}`, { key });
@@ -31,9 +30,6 @@ describe('GET /v1/templates', () => {
   };
 
   before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
     for (let i = 0; i < 25; i++) {
       // Two templates per millisecond: the id breaks ties in the sort.
       if (i % 2 === 0) clock.advance(1);
@@ -41,7 +37,6 @@ describe('GET /v1/templates', () => {
     }
     await createTemplate(h.ctx, other.accountId, { schema: {}, key: 'foreign' });
   });
-  after(() => h.close());
 
   it('pages newest first by default, 20 a page, with the spec envelope and no schemas', async () => {
     const { status, body } = await list('');

@@ -1,26 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, json, testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TEMPLATE_MEMBERS = ['clientId', 'createdAt', 'id', 'key', 'metadata', 'schema', 'source', 'updatedAt'];
 
 describe('templates', () => {
   const clock = testClock();
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, other } = useHarness({ clock, environments: { other: { account: 'other-account' } } });
   const post = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/templates', { key, body });
   const put = (id: string, body: unknown, key = env.secretKey) => call(h, 'PUT', `/v1/templates/${id}`, { key, body });
   const rowOf = (id: string) => h.ctx.store.templates.find(env.accountId, id);
   const countRows = async () => (await h.sql('SELECT count(*) AS n FROM templates'))[0]!.n;
-
-  before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
-  });
-  after(() => h.close());
 
   describe('POST /v1/templates', () => {
     it('creates a template keyed by schema.key, source studio, UUIDv7 id, clientId = account id', async () => {

@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { COLOR_MEMBERS } from '../../src/services/themes';
 import { validTheme, withPath } from '../helpers/fixtures';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json, testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const THEME_MEMBERS = ['createdAt', 'darkColors', 'description', 'effects', 'id', 'lightColors', 'name', 'radius', 'sizes', 'updatedAt'];
 
 describe('themes', () => {
   const clock = testClock();
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  let fresh: TestEnvironment;
+  const { h, env, other, fresh } = useHarness({ clock, environments: { other: { account: 'other-account' }, fresh: { account: 'fresh-account' } } });
   const send = (method: 'POST' | 'PUT', body: unknown, key = env.secretKey) => call(h, method, '/v1/themes', { key, body });
   const themeRow = (accountId: string) => h.ctx.store.themes.find(accountId);
-
-  before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-account' });
-    fresh = await createTestEnvironment(h, { account: 'fresh-account' });
-  });
-  after(() => h.close());
 
   it('answers 404 to GET and to PUT before the account has a theme', async () => {
     const get = await call(h, 'GET', '/v1/themes', { key: env.secretKey });

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, DEFAULT_LIMITS, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { beginImport, checkInThread, prepareImportHeader, sliceRows, writeRows } from '../../src/services/imports';
 import { contactRows, countRows, createImportOk, postImport } from './helpers';
 import { injectFailure } from '../helpers/inject-failure';
 
 describe('import atomicity', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
     await createImportOk(h, env, { rows: contactRows(3) });
   });
-  after(() => h.close());
 
   const header = async () =>
     await prepareImportHeader(h.ctx, { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api' }, { meta: { schemaKey: 'contacts' } });

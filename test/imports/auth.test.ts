@@ -1,20 +1,14 @@
-import { after, before, describe } from 'node:test';
+import { before, describe } from 'node:test';
 import { authFailureSuite } from '../helpers/auth-suite';
-import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { createImportOk } from './helpers';
 
 describe('imports routes', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other' } } });
   let importId: string;
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other' });
     importId = (await createImportOk(h, env, { rows: [{ a: 1 }] })).id;
   });
-  after(() => h.close());
 
   const common = { harness: () => h, env: () => env, other: () => other };
   authFailureSuite({

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 // POST /imports takes a compact body's rows straight from its text (canonical-rows.ts) and any other body
 // through JSON.parse: the same rows sent both ways are stored, counted and refused the same.
@@ -14,13 +15,7 @@ const rowTexts = [
 ];
 
 describe('POST /v1/imports: a compact body and the same body spaced out', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness();
 
   const body = `{"meta":{"schemaKey":"same"},"rows":[${rowTexts.join(',')}]}`;
   const post = async (text: string) => call(h, 'POST', '/v1/imports', { key: env.secretKey, rawBody: text });

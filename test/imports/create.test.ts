@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, json, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { issueSession } from '../../src/services/sessions';
 import { createImportOk, postImport } from './helpers';
 
@@ -10,15 +11,7 @@ const templateCount = async (h: Harness, accountId: string) =>
   (await h.sql<{ n: number }>('SELECT count(*) AS n FROM templates WHERE account_id = ?', accountId))[0]!.n;
 
 describe('POST /v1/imports: template resolution', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other' } } });
 
   it('auto-creates a template from originalSchema with source "import" when the key is unknown', async () => {
     const originalSchema = { key: 'leads', fields: [{ key: 'name' }] };
@@ -91,17 +84,13 @@ describe('POST /v1/imports: template resolution', () => {
 });
 
 describe('POST /v1/imports: end-user fields', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   let session: { sessionToken: string };
   let jti: string;
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
     session = await issueSession(h.ctx, env, { endUserId: 'user-42', endUserEmail: 'user42@example.com', endUserIp: '203.0.113.7' });
     jti = (await h.sql<{ jti: string }>('SELECT jti FROM sessions'))[0]!.jti;
   });
-  after(() => h.close());
 
   // End-user members smuggled into the body must be ignored: only the verified session counts.
   const smuggled = {
@@ -152,13 +141,7 @@ describe('POST /v1/imports: end-user fields', () => {
 });
 
 describe('POST /v1/imports: body checks and storage', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAX_BODY: '64kb' } });
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness({ config: { IMPORTD_MAX_BODY: '64kb' } });
 
   const cases: { name: string; raw: string; status: number; code: string; path?: string }[] = [
     { name: 'body is an array', raw: '[]', status: 400, code: 'validation_failed', path: '' },

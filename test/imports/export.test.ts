@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, json, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { loadConfig } from '../../src/config/config';
 import { runCli } from '../../src/cli/program';
 import type { CliRuntime } from '../../src/cli/runtime';
@@ -29,8 +30,7 @@ function cli(h: Harness, options: { tty?: boolean } = {}) {
 const bytesOf = async (response: Response) => Buffer.from(await response.arrayBuffer());
 
 describe('GET /v1/imports/{id}/export and importd export', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   let tricky: any;
   let large: any;
   const trickyRows = [
@@ -43,12 +43,9 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
   const originalSchema = { key: 'tricky', fields: [{ key: 'note' }, { key: 'name' }, { key: 'declared' }] };
 
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
     tricky = await createImportOk(h, env, { meta: {}, originalSchema, rows: trickyRows });
     large = await createImportOk(h, env, { rows: contactRows(2_345) });
   });
-  after(() => h.close());
 
   const exportUrl = (id: string, query = '') => `/v1/imports/${id}/export${query}`;
 

@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const ROWS = 100_000;
 const row = (i: number) => ({ id: i, name: `person ${i}`, email: `p${i}@example.com`, city: i % 7 ? 'Lyon' : 'Kraków, PL', active: i % 2 === 0 });
 
 describe('a 100 000-row import over HTTP', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   let importId: string;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
 
   it('is stored, listed, paged at its end and exported in full', async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => row(i));

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { deleteEnvironment } from '../../src/services/environments';
-import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { createTestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { insertImport } from '../helpers/imports-fixture';
 import { walkPages } from './helpers';
 
 describe('GET /v1/imports?environment= after an environment of that name was deleted and created again', () => {
-  let h: Harness;
-  let production: TestEnvironment;
+  const { h, env: production } = useHarness();
   const earlier: string[] = [];
   const later: string[] = [];
 
   before(async () => {
-    h = await createHarness();
-    production = await createTestEnvironment(h);
     const staging = await createTestEnvironment(h, { name: 'staging' });
     for (let i = 0; i < 3; i++) earlier.push(await insertImport(h, staging, { rows: 0 }));
     await insertImport(h, production, { rows: 0 });
@@ -21,7 +19,6 @@ describe('GET /v1/imports?environment= after an environment of that name was del
     const again = await createTestEnvironment(h, { name: 'staging' });
     for (let i = 0; i < 2; i++) later.push(await insertImport(h, again, { rows: 0 }));
   });
-  after(() => h.close());
 
   it("lists the imports of every environment that had the name, newest first, page by page", async () => {
     const { items, pages } = await walkPages(h, production.secretKey, '/v1/imports?limit=2&environment=staging');

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { purgeExpiredImports } from '../../src/services/compliance';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json, testClock, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { insertImport } from '../helpers/imports-fixture';
 import { contactRows, createImportOk } from './helpers';
 
@@ -11,15 +12,7 @@ const DAY = 86_400_000;
 // enters or leaves status 'complete' must move it, in both accounts' isolation, as a real COUNT would.
 describe('GET /v1/imports total (the per-account counter)', () => {
   const clock = testClock('2026-03-01T00:00:00.000Z');
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' } });
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other-co' });
-  });
-  after(() => h.close());
+  const { h, env, other } = useHarness({ clock, config: { IMPORTD_RETENTION_DAYS: '30' }, environments: { other: { account: 'other-co' } } });
 
   const listedTotal = async (of: TestEnvironment, query = '') => {
     const response = await call(h, 'GET', `/v1/imports?limit=0${query}`, { key: of.secretKey });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import type { ImportFilters } from '../../src/db/store';
 import { countImportsQuery, importPageQuery } from '../../src/db/sqlite/queries/imports';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, json, testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { sqliteOnly } from '../helpers/test-database';
 import { createImportOk, walkPages } from './helpers';
 
@@ -10,18 +11,11 @@ const IMPORTS = 47;
 
 describe('GET /v1/imports', () => {
   const clock = testClock('2026-03-01T00:00:00.000Z');
-  let h: Harness;
-  let env: TestEnvironment;
-  let staging: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, staging, other } = useHarness({ clock, environments: { staging: { name: 'staging' }, other: { account: 'other' } } });
   let created: any[] = [];
   const byCreated = (a: any, b: any) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1);
 
   before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
-    staging = await createTestEnvironment(h, { name: 'staging' });
-    other = await createTestEnvironment(h, { account: 'other' });
     for (let i = 0; i < IMPORTS; i++) {
       // Every third import shares its predecessor's timestamp: ties are ordered by id.
       if (i % 3 !== 1) clock.advance(60_000);
@@ -36,7 +30,6 @@ describe('GET /v1/imports', () => {
     const updated = new Map((await h.sql<{ id: string; updatedAt: string }>('SELECT id, updated_at AS "updatedAt" FROM imports')).map((row) => [row.id, row.updatedAt]));
     created = created.map((item) => ({ ...item, updatedAt: updated.get(item.id)! }));
   });
-  after(() => h.close());
 
   it('walks every import exactly once, newest first by default, with a consistent envelope', async () => {
     const { items, pages } = await walkPages(h, env.secretKey, '/v1/imports?limit=10');

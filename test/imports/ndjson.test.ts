@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createHarness, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { describe, it } from 'node:test';
+import { createTestSession, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { contactRows } from './helpers';
 
-let h: Harness;
-let env: TestEnvironment;
-before(async () => {
-  h = await createHarness({ config: { IMPORTD_MAX_BODY: '4kb' } });
-  env = await createTestEnvironment(h);
-});
-after(() => h.close());
+const { h, env } = useHarness({ config: { IMPORTD_MAX_BODY: '4kb' } });
 
 const counts = async () => ({
   imports: (await h.sql('SELECT count(*) AS n FROM imports'))[0]!.n,

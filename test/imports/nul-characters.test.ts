@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { validTheme } from '../helpers/fixtures';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { createImportOk, postImport } from './helpers';
 
 // U+0000 behaves the same on both engines (npm test and npm run test:pg run this file): kept as sent inside
@@ -10,13 +11,7 @@ import { createImportOk, postImport } from './helpers';
 const NUL = '\u0000';
 
 describe('the NUL character (U+0000)', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-  });
-  after(() => h.close());
+  const { h, env } = useHarness();
 
   it('is kept in cells, column keys and free meta members: rows, export and detail return it as sent', async () => {
     const rows = [{ [`a${NUL}b`]: `x${NUL}y`, plain: NUL }, { [`a${NUL}b`]: 'z', plain: `${NUL}${NUL}` }];

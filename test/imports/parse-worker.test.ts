@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { countRows, rowStrings } from '../../src/db/store';
 import { PARSE_IN_WORKER_BYTES, SLICE_ROWS } from '../../src/services/imports';
 import { SLICES_IN_FLIGHT } from '../../src/services/imports/parse-protocol';
 import { ParsePool, parseWorkerScript } from '../../src/services/imports/parse-pool';
-import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createTestEnvironment, DEFAULT_LIMITS, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
 
-let h: Harness;
-let env: TestEnvironment;
-before(async () => {
-  h = await createHarness();
-  env = await createTestEnvironment(h);
-});
-after(() => h.close());
+const { h, env } = useHarness();
 
 const counts = async () => ({
   imports: (await h.sql('SELECT count(*) AS n FROM imports'))[0]!.n,

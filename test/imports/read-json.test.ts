@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { getImport, listImports } from '../../src/services/imports';
-import { call, createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createTestSession } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { createImportOk } from './helpers';
 
 // The detail and list routes splice the stored JSON (meta, file, cellStats) into their answers instead of
 // parsing and serialising it: the text must be exactly JSON.stringify of the object shapes the service
 // builds (and the CLI prints), for every kind of stored value.
 describe('GET /v1/imports and /v1/imports/{id}: spliced JSON equals the object shapes', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
     const metas = [
       { schemaKey: 'contacts' },
       { schemaKey: 'contacts', file: { fileId: 'f-1', name: 'a "quoted" \u2028 name.csv', size: 12 }, '10': 'integer-like key', __proto__x: 1 },
@@ -28,7 +26,6 @@ describe('GET /v1/imports and /v1/imports/{id}: spliced JSON equals the object s
     });
     assert.equal(sdk.status, 201, await sdk.clone().text());
   });
-  after(() => h?.close());
 
   it('the list page, byte for byte', async () => {
     for (const query of ['limit=100', 'limit=2', 'limit=0', 'orderBy=updatedAt&direction=asc']) {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { listRows, type JsonBody } from '../../src/services/imports';
 import type { ServiceContext } from '../../src/services/context';
-import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { testEngine } from '../helpers/test-database';
 import { createImportOk } from './helpers';
 
@@ -12,8 +13,7 @@ import { createImportOk } from './helpers';
 const bytesOf = (body: JsonBody) => (typeof body === 'string' ? Buffer.from(body) : Buffer.concat(body));
 
 describe('rows pages rendered by the store', () => {
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness();
   let rowByRow: ServiceContext;
   let importId: string;
   let accountId: string;
@@ -28,14 +28,11 @@ describe('rows pages rendered by the store', () => {
   }));
 
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
     const created = await createImportOk(h, env, { rows });
     importId = created.id;
     accountId = env.accountId;
     rowByRow = { ...h.ctx, store: { ...h.ctx.store, rows: { ...h.ctx.store.rows, jsonPage: async () => undefined } } };
   });
-  after(() => h.close());
 
   for (const limit of [1, 7, 100]) {
     it(`every page of a walk with limit ${limit} is the same bytes, rendered or row by row`, async () => {

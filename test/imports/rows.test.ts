@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { before, describe, it } from 'node:test';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { contactRows, createImportOk, walkPages } from './helpers';
 
 describe('GET /v1/imports/{id} and /rows', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let other: TestEnvironment;
+  const { h, env, other } = useHarness({ environments: { other: { account: 'other' } } });
   let imported: any;
   const rows = contactRows(250);
 
   before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    other = await createTestEnvironment(h, { account: 'other' });
     imported = await createImportOk(h, env, { rows, meta: { schemaKey: 'contacts', file: { name: 'c.csv' } } });
   });
-  after(() => h.close());
 
   it('answers the create request in the create shape: exactly the spec members', () => {
     assert.deepEqual(Object.keys(imported).sort(), [

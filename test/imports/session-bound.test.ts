@@ -1,26 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { decodeJwt, SignJWT } from 'jose';
 import { issueSession } from '../../src/services/sessions';
 import { createTemplate } from '../../src/services/templates';
-import { call, createHarness, createTestEnvironment, json, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, createTestEnvironment, json, testClock, type Harness } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 import { countRows } from './helpers';
 
 const countTemplates = async (h: Harness) => (await h.sql<{ n: number }>('SELECT count(*) AS n FROM templates'))[0]!.n;
 
 describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.publicKey', () => {
   const clock = testClock();
-  let h: Harness;
-  let env: TestEnvironment;
+  const { h, env } = useHarness({ clock });
   let contacts: string;
   let other: string;
   before(async () => {
-    h = await createHarness({ clock });
-    env = await createTestEnvironment(h);
     contacts = (await createTemplate(h.ctx, env.accountId, { key: 'contacts', schema: { key: 'contacts', fields: [] } })).id;
     other = (await createTemplate(h.ctx, env.accountId, { key: 'other', schema: { key: 'other', fields: [] } })).id;
   });
-  after(() => h.close());
 
   const sdkImport = (session: string, body: Record<string, unknown>) =>
     call(h, 'POST', '/v1/imports', { key: env.publicKey, origin: env.origin, session, body: { rows: [{ a: 1 }], ...body } });

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { hashesEqual, hashKey } from '../../src/core/keys';
 import { authenticateKey } from '../../src/services/auth';
 import { ServiceError } from '../../src/services/errors';
-import { createHarness, createTestEnvironment, testClock, type Harness, type TestEnvironment } from '../helpers/harness';
+import { testClock } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 const clock = testClock();
-let h: Harness;
-let env: TestEnvironment;
-before(async () => {
-  h = await createHarness({ clock });
-  env = await createTestEnvironment(h);
-});
-after(() => h.close());
+const { h, env } = useHarness({ clock });
 
 const lastUsed = async () => (await h.ctx.store.environments.findKeyByHash(hashKey(env.secretKey)))!.lastUsedAt;
 

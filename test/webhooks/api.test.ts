@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { authFailureSuite } from '../helpers/auth-suite';
-import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { call, json, type TestEnvironment } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
 
 describe('webhooks API: registration, lists, removal', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let staging: TestEnvironment;
-  let other: TestEnvironment;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_WEBHOOK_MAX_ENDPOINTS: '3' } });
-    env = await createTestEnvironment(h);
-    staging = await createTestEnvironment(h, { name: 'staging' });
-    other = await createTestEnvironment(h, { account: 'other-account' });
+  const { h, env, staging, other } = useHarness({
+    config: { IMPORTD_WEBHOOK_MAX_ENDPOINTS: '3' },
+    environments: { staging: { name: 'staging' }, other: { account: 'other-account' } },
   });
-  after(() => h.close());
 
   const create = (body: unknown, key = env.secretKey) => call(h, 'POST', '/v1/webhooks', { key, body });
   const removeAll = async (e: TestEnvironment) => {

@@ -1,0 +1,35 @@
+import { after, before } from 'node:test';
+import { createHarness, createTestEnvironment, type Harness, type HarnessOptions, type TestEnvironment, type TestEnvironmentOptions } from './harness';
+
+export type SuiteHarness<N extends string> = { h: Harness; env: TestEnvironment } & Record<N, TestEnvironment>;
+
+/**
+ * The opening most suites share, as hooks of the suite (or file) it is called in: `before` opens a harness and
+ * creates the default environment `env`, then each of `environments` in the order given; `after` closes the
+ * harness. The objects answered are filled in place by that hook, so read their members only in hooks and
+ * tests; `before` hooks a describe registers after this call run once they are filled. Not so at a file's top
+ * level, where Node 20 starts every `before` hook without waiting for the one before it: there, call this only in a
+ * file with no other `before` hook.
+ */
+export function useHarness<const N extends string = never>(
+  options: HarnessOptions & { environments?: Record<N, TestEnvironmentOptions> } = {},
+): SuiteHarness<N> {
+  const { environments = {} as Record<N, TestEnvironmentOptions>, ...harnessOptions } = options;
+  const names = Object.keys(environments) as N[];
+  const suite = Object.fromEntries(['h', 'env', ...names].map((name) => [name, {}])) as SuiteHarness<N>;
+  let opened: Harness | undefined;
+  before(async () => {
+    opened = await createHarness(harnessOptions);
+    fillIn(suite.h, opened);
+    fillIn(suite.env, await createTestEnvironment(opened));
+    for (const name of names) fillIn(suite[name], await createTestEnvironment(opened, environments[name]));
+  });
+  // Nothing to close when the harness never opened (the set-up's own failure is the one reported).
+  after(() => opened?.close());
+  return suite;
+}
+
+/** Copies the members as they are: the harness's `storage` is a getter that throws on PostgreSQL when read. */
+function fillIn(target: object, source: object): void {
+  Object.defineProperties(target, Object.getOwnPropertyDescriptors(source));
+}
