@@ -210,6 +210,14 @@ describe('rows read from their JSON texts: as the general path stores, counts an
     assert.deepEqual((outcome.error.details as { path: string }[])[0], { path: `rows.${SLICE_ROWS + 3}.a`, message: 'must be a string, a finite number, a boolean or null' });
   });
 
+  it('counts the rows of a slice past the 20 refusals it reports: the next slice begins where the general path begins it', async () => {
+    // An NDJSON slice ends at its SLICE_ROWS-th row: one row not counted would move this invalid row into the refused slice.
+    const texts: string[] = Array.from({ length: SLICE_ROWS * 2 }, (_, i) => (i < 40 ? '{"a":[1]}' : '{"a":1}'));
+    texts[SLICE_ROWS + 10] = '{"a":tru}';
+    const outcome = await assertAsBefore(texts);
+    assert.ok('error' in outcome && outcome.error.code === 'validation_failed');
+  });
+
   it('gives a row that is not valid JSON precedence over refusals earlier in its slice, not over an earlier slice', async () => {
     const good = '{"a":1}';
     const inOne = [good, '{"a":{"n":1}}', good, '{"a":tru}', good];

@@ -113,7 +113,7 @@ class SlicesReadAhead {
     }
     if (index % SLICE_ROWS === 0) this.taken = true;
     // Every row of the first slice is tried, for the count of those left.
-    const end = this.taken || index < SLICE_ROWS ? this.reader.readAhead(text, start) : -1;
+    const end = this.taken || index < SLICE_ROWS ? this.reader.readAsWritten(text, start) : -1;
     if (end < 0) {
       this.taken = false;
       if (index < SLICE_ROWS) this.left++;

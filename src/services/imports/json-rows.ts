@@ -33,7 +33,7 @@ export class JsonRowReader {
    * not valid JSON.
    */
   read(text: string, start: number, end: number, invalid: (message: string) => ServiceError): void {
-    if (!this.takeAsWritten(text, start, end)) this.check(this.parse(text, start, end, invalid), text, start, end);
+    if (this.readAsWritten(text, start, end) < 0) this.check(this.parse(text, start, end, invalid), text, start, end);
   }
 
   /**
@@ -51,7 +51,7 @@ export class JsonRowReader {
     for (let i = first; i < last; i++) {
       const start = starts[i]!;
       const end = ends[i]!;
-      if (this.takeAsWritten(text, start, end)) continue;
+      if (this.readAsWritten(text, start, end) >= 0) continue;
       if (++left === 2) {
         parsedFrom = i;
         const rows = text.slice(start, ends[last - 1]);
@@ -67,13 +67,24 @@ export class JsonRowReader {
     }
   }
 
-  /** True when the scan takes the row as written (it is then read). */
-  private takeAsWritten(text: string, start: number, end: number): boolean {
-    this.next++;
+  /**
+   * Reads the row that starts at `start` (and ends at `end`, when that is known) into the current slice when the
+   * scan takes it as written: its end. -1 for any other row, which is not read: read() and readRows() check it,
+   * the read-ahead drops the slice (to be read again with readRows()).
+   */
+  readAsWritten(text: string, start: number, end?: number): number {
+    const rowEnd = this.scanner.scan(text, start, this.stats, end);
+    if (rowEnd >= 0) {
+      this.count();
+      this.texts.push(rowText(text, start, rowEnd));
+    }
+    return rowEnd;
+  }
+
+  /** Counts the next row of the import into the current slice: its index in the import. */
+  private count(): number {
     this.rows++;
-    if (this.scanner.scan(text, start, this.stats, end) !== end) return false;
-    this.texts.push(rowText(text, start, end));
-    return true;
+    return this.next++;
   }
 
   private parse(text: string, start: number, end: number, invalid: (message: string) => ServiceError): unknown {
@@ -86,25 +97,13 @@ export class JsonRowReader {
 
   /** The general check of a row the scan left (its text, when given: for integers beyond 2^53). */
   private check(row: unknown, text: string | undefined, start: number, end: number): void {
+    const index = this.count();
     const { refusals } = this;
     // Past MAX_DETAILS refusals a slice's rows are only parsed: it will be refused anyway.
     if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) return;
     const source = text === undefined ? undefined : rowText(text, start, end);
-    const stored = checkRow(row, this.next - 1, this.stats, this.maxRowBytes, refusals, source);
+    const stored = checkRow(row, index, this.stats, this.maxRowBytes, refusals, source);
     if (stored !== undefined) this.texts.push(stored);
-  }
-
-  /**
-   * Reads the row that starts at `start` into the current slice when the scan takes it as written: its end.
-   * -1 for any other row, which is not read (the slice is then to be dropped and read again with read()).
-   */
-  readAhead(text: string, start: number): number {
-    const end = this.scanner.scan(text, start, this.stats);
-    if (end < 0) return -1;
-    this.next++;
-    this.rows++;
-    this.texts.push(rowText(text, start, end));
-    return end;
   }
 
   /** Drops the current slice, the next row read being row `index` of the import. */
