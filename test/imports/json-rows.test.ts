@@ -139,6 +139,26 @@ const refusedRow = fc.constantFrom(
 );
 const invalidRow = fc.constantFrom('{"a":"line\nbreak"}', '{"a":01}', '{"a":-}', '{"a":.5}', '{"a":tru}', '{"a":"x\\x"}', '{"a":"\\u00"}');
 
+/** A row the general path stores (written any way), one it refuses, or one not valid JSON, in these proportions. */
+const anyRow = ([stored, refused, invalid]: [number, number, number]) =>
+  fc.oneof(
+    { arbitrary: fc.tuple(rowValue, fc.nat(5)).map(([value, how]) => written(value, how)), weight: stored },
+    { arbitrary: refusedRow, weight: refused },
+    { arbitrary: invalidRow, weight: invalid },
+  );
+
+/** Three slices of rows `write` writes, with a few rows of `placed` put anywhere among them, read as the general path reads them. */
+async function assertThreeSlices(write: (value: Record<string, unknown>) => string, placed: fc.Arbitrary<string>, numRuns: number) {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(placed, fc.nat(SLICE_ROWS * 3)), { maxLength: 4 }), fc.array(rowValue, { minLength: 1, maxLength: 4 }), async (others, common) => {
+      const texts = Array.from({ length: SLICE_ROWS * 2 + 7 }, (_, i) => write(common[i % common.length]!));
+      for (const [text, at] of others) texts[at % texts.length] = text;
+      await assertAsBefore(texts);
+    }),
+    { numRuns },
+  );
+}
+
 describe('rows read from their JSON texts: as the general path stores, counts and refuses them', () => {
   it('stores and counts any mix of rows, however they are written (fast-check)', async () => {
     await fc.assert(
@@ -153,13 +173,8 @@ describe('rows read from their JSON texts: as the general path stores, counts an
   });
 
   it('refuses the same rows with the same errors, among rows of every kind (fast-check)', async () => {
-    const anyRow = fc.oneof(
-      { arbitrary: fc.tuple(rowValue, fc.nat(5)).map(([value, how]) => written(value, how)), weight: 6 },
-      { arbitrary: refusedRow, weight: 2 },
-      { arbitrary: invalidRow, weight: 1 },
-    );
     await fc.assert(
-      fc.asyncProperty(fc.array(anyRow, { maxLength: 10 }), async (texts) => {
+      fc.asyncProperty(fc.array(anyRow([6, 2, 1]), { maxLength: 10 }), async (texts) => {
         await assertAsBefore(texts);
       }),
       { numRuns: 1500 },
@@ -167,37 +182,13 @@ describe('rows read from their JSON texts: as the general path stores, counts an
   });
 
   it('reads slices alike whether each was taken during the split or read again (fast-check, three slices)', async () => {
-    const anyRow = fc.oneof(
-      { arbitrary: fc.tuple(rowValue, fc.nat(5)).map(([value, how]) => written(value, how)), weight: 8 },
-      { arbitrary: refusedRow, weight: 1 },
-      { arbitrary: invalidRow, weight: 1 },
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(anyRow, fc.nat(SLICE_ROWS * 3)), { maxLength: 4 }), fc.array(rowValue, { minLength: 1, maxLength: 4 }), async (placed, common) => {
-        // Rows JSON.stringify wrote, with a few others put anywhere among them.
-        const texts = Array.from({ length: SLICE_ROWS * 2 + 7 }, (_, i) => JSON.stringify(common[i % common.length]));
-        for (const [text, at] of placed) texts[at % texts.length] = text;
-        await assertAsBefore(texts);
-      }),
-      { numRuns: 150 },
-    );
+    // Rows JSON.stringify wrote, with a few others among them.
+    await assertThreeSlices((value) => JSON.stringify(value), anyRow([8, 1, 1]), 150);
   });
 
   it('reads a body of rows mostly written otherwise (parsed whole) as the general path does (fast-check, three slices)', async () => {
-    const oddRow = fc.oneof(
-      { arbitrary: fc.tuple(rowValue, fc.nat(5)).map(([value, how]) => written(value, how)), weight: 6 },
-      { arbitrary: refusedRow, weight: 2 },
-      { arbitrary: invalidRow, weight: 1 },
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(oddRow, fc.nat(SLICE_ROWS * 3)), { maxLength: 4 }), fc.array(rowValue, { minLength: 1, maxLength: 4 }), async (placed, common) => {
-        // Rows written with spaces (Python's json.dumps), with a few others put anywhere among them.
-        const texts = Array.from({ length: SLICE_ROWS * 2 + 7 }, (_, i) => written(common[i % common.length]!, 1));
-        for (const [text, at] of placed) texts[at % texts.length] = text;
-        await assertAsBefore(texts);
-      }),
-      { numRuns: 100 },
-    );
+    // Rows written with spaces (Python's json.dumps), with a few others among them.
+    await assertThreeSlices((value) => written(value, 1), anyRow([6, 2, 1]), 100);
   });
 
   it('numbers slices as the general path does: errors name the row in the whole import, at most 20 a slice', async () => {
