@@ -1,4 +1,5 @@
 import type { Config, RawConfig } from '../config/config';
+import { resolveAccount } from '../services/accounts';
 import type { ServiceContext } from '../services/context';
 import type { CliIo } from './io';
 
@@ -28,4 +29,14 @@ export async function withServices<T>(
   } finally {
     await close();
   }
+}
+
+/** withServices for a command on one account: the one `--account` names, or the default account without it. */
+export async function withAccount<T>(
+  runtime: CliRuntime,
+  overrides: Partial<RawConfig>,
+  account: string | undefined,
+  work: (ctx: ServiceContext, accountId: string) => T | Promise<T>,
+): Promise<T> {
+  return await withServices(runtime, overrides, async (ctx) => await work(ctx, (await resolveAccount(ctx, account)).id));
 }

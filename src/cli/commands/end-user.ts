@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { deleteEndUserData } from '../../services/compliance';
 import { printJson } from '../io';
 import { configOverrides } from '../options';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 export function registerEndUser(program: Command, runtime: CliRuntime): void {
   const endUser = program.command('end-user').description('compliance requests about one end-user');
@@ -14,8 +13,8 @@ export function registerEndUser(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { endUserId, deleted: { imports, rows, sessions } }')
     .action(async (endUserId: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const result = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await deleteEndUserData(ctx, (await resolveAccount(ctx, options.account)).id, endUserId),
+      const result = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await deleteEndUserData(ctx, accountId, endUserId),
       );
       if (options.json) return printJson(runtime.io, result);
       const { imports, rows, sessions } = result.deleted;

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import {
   createEnvironment,
   deleteEnvironment,
@@ -11,7 +10,7 @@ import {
 import { ServiceError } from '../../services/errors';
 import { printJson, printTable, type CliIo } from '../io';
 import { cliNumber, collect, configOverrides } from '../options';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 interface AccountOption {
   account?: string;
@@ -29,8 +28,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON')
     .action(async (name: string, options: AccountOption & { origin: string[] }, command: Command) => {
-      const created = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await createEnvironment(ctx, (await resolveAccount(ctx, options.account)).id, { name, allowedOrigins: options.origin }),
+      const created = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await createEnvironment(ctx, accountId, { name, allowedOrigins: options.origin }),
       );
       if (options.json) return printJson(runtime.io, created);
       runtime.io.out(
@@ -57,8 +56,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
       if (Boolean(options.none) === options.origin.length > 0) {
         throw new ServiceError('validation_failed', 'give either --origin URL (one or more) or --none');
       }
-      const updated = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await updateEnvironmentOrigins(ctx, { accountId: (await resolveAccount(ctx, options.account)).id }, name, { allowedOrigins: options.origin }),
+      const updated = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await updateEnvironmentOrigins(ctx, { accountId }, name, { allowedOrigins: options.origin }),
       );
       if (options.json) return printJson(runtime.io, updated);
       printEnvironments(runtime.io, [updated]);
@@ -73,8 +72,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { kind, key, previous }')
     .action(async (name: string, options: AccountOption & { kind: string; expireOldIn?: string }, command: Command) => {
-      const rolled = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await rollEnvironmentKey(ctx, { accountId: (await resolveAccount(ctx, options.account)).id }, name, {
+      const rolled = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await rollEnvironmentKey(ctx, { accountId }, name, {
           kind: options.kind as 'secret' | 'public',
           expireOldInSeconds: options.expireOldIn === undefined ? undefined : cliNumber(options.expireOldIn, 'expireOldInSeconds'),
         }),
@@ -102,8 +101,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
       if (!options.yes) {
         throw new ServiceError('validation_failed', `deleting ${name} deactivates its keys and revokes its sessions at once: add --yes to confirm`);
       }
-      const deleted = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await deleteEnvironment(ctx, { accountId: (await resolveAccount(ctx, options.account)).id }, name),
+      const deleted = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await deleteEnvironment(ctx, { accountId }, name),
       );
       if (options.json) return printJson(runtime.io, deleted);
       runtime.io.out(
@@ -117,8 +116,8 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON')
     .action(async (options: AccountOption, command: Command) => {
-      const environments = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await listEnvironments(ctx, (await resolveAccount(ctx, options.account)).id),
+      const environments = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await listEnvironments(ctx, accountId),
       );
       if (options.json) return printJson(runtime.io, { data: environments });
       printEnvironments(runtime.io, environments);

@@ -1,12 +1,11 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { checkOutputFile } from '../../services/files';
 import { exportRows, type ExportQuery, type RowExport } from '../../services/imports';
 import type { CliIo } from '../io';
 import { configOverrides } from '../options';
 import { fileSink, stdoutSink } from '../output';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 interface ExportOptions {
   format: string;
@@ -27,8 +26,8 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     .option('--force', 'with --out: replace an existing file')
     .option('--account <name>', 'account (default: default)')
     .action(async (importId: string, options: ExportOptions, command: Command) => {
-      await withServices(runtime, configOverrides(command), async (ctx) => {
-        const file = await exportRows(ctx, (await resolveAccount(ctx, options.account)).id, importId, {
+      await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => {
+        const file = await exportRows(ctx, accountId, importId, {
           format: options.format as ExportQuery['format'], // checked by the service's schema
           safe: options.safe ? 'true' : 'false',
         });

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { deleteImport } from '../../services/compliance';
 import { getImport, listImports } from '../../services/imports';
 import { printJson, printTable } from '../io';
 import { configOverrides, inFlagTerms } from '../options';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 interface ListOptions {
   limit?: string;
@@ -39,8 +38,8 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
     .action(async (options: ListOptions, command: Command) => {
       // The API's own query, so filters mean what they mean there (and a cursor works in both).
       const page = await inFlagTerms(LIST_FLAGS, () =>
-        withServices(runtime, configOverrides(command), async (ctx) =>
-          await listImports(ctx, (await resolveAccount(ctx, options.account)).id, {
+        withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+          await listImports(ctx, accountId, {
             limit: options.limit,
             cursor: options.cursor,
             environment: options.environment,
@@ -68,8 +67,8 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the GET /v1/imports/{id} response)')
     .action(async (importId: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const detail = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await getImport(ctx, (await resolveAccount(ctx, options.account)).id, importId),
+      const detail = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await getImport(ctx, accountId, importId),
       );
       if (options.json) return printJson(runtime.io, detail);
       const fields: [string, string | null][] = [
@@ -102,7 +101,7 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { id, deleted, rows }')
     .action(async (importId: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const deleted = await withServices(runtime, configOverrides(command), async (ctx) => await deleteImport(ctx, (await resolveAccount(ctx, options.account)).id, importId));
+      const deleted = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await deleteImport(ctx, accountId, importId));
       if (options.json) return printJson(runtime.io, deleted);
       runtime.io.out(`import ${deleted.id} deleted (${deleted.rows} rows)\n`);
     });

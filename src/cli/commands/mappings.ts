@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { ServiceError } from '../../services/errors';
 import { forgetLearnedMappings, listLearnedMappings } from '../../services/mapping';
 import { printJson, printTable } from '../io';
 import { configOverrides } from '../options';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 export function registerMappings(program: Command, runtime: CliRuntime): void {
   const mappings = program.command('mappings').description('header mappings learned from confirmed imports (meta.mapping)');
@@ -15,7 +14,7 @@ export function registerMappings(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { data: [{ schemaKey, fileLabel, updatedAt }] }')
     .action(async (options: { account?: string; json?: boolean }, command: Command) => {
-      const data = await withServices(runtime, configOverrides(command), async (ctx) => await listLearnedMappings(ctx, (await resolveAccount(ctx, options.account)).id));
+      const data = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await listLearnedMappings(ctx, accountId));
       if (options.json) return printJson(runtime.io, { data });
       printTable(runtime.io, ['SCHEMA KEY', 'FILE LABEL', 'UPDATED'], data.map((m) => [m.schemaKey, m.fileLabel, m.updatedAt]));
     });
@@ -29,8 +28,8 @@ export function registerMappings(program: Command, runtime: CliRuntime): void {
     .option('--json', 'print JSON { deleted }')
     .action(async (schemaKey: string | undefined, options: { all?: boolean; account?: string; json?: boolean }, command: Command) => {
       if ((schemaKey === undefined) === !options.all) throw new ServiceError('validation_failed', 'give either a schema key or --all');
-      const result = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await forgetLearnedMappings(ctx, (await resolveAccount(ctx, options.account)).id, schemaKey === undefined ? { all: true } : { schemaKey }),
+      const result = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await forgetLearnedMappings(ctx, accountId, schemaKey === undefined ? { all: true } : { schemaKey }),
       );
       if (options.json) return printJson(runtime.io, result);
       runtime.io.out(`forgot ${result.deleted} learned mapping${result.deleted === 1 ? '' : 's'}\n`);

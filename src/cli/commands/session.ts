@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { rotateSessionSecret } from '../../services/auth';
 import { resolveEnvironment } from '../../services/environments';
 import { ServiceError } from '../../services/errors';
 import { issueSession, revokeSession } from '../../services/sessions';
 import { printJson } from '../io';
 import { cliNumber, configOverrides } from '../options';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, withServices, type CliRuntime } from '../runtime';
 
 interface IssueOptions {
   env: string;
@@ -35,12 +34,11 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { sessionToken, expiresAt }')
     .action(async (options: IssueOptions, command: Command) => {
-      const issued = await withServices(runtime, configOverrides(command), async (ctx) => {
-        const account = await resolveAccount(ctx, options.account);
-        const environment = await resolveEnvironment(ctx, account.id, options.env);
+      const issued = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => {
+        const environment = await resolveEnvironment(ctx, accountId, options.env);
         return await issueSession(
           ctx,
-          { accountId: account.id, environmentId: environment.id },
+          { accountId, environmentId: environment.id },
           {
             endUserId: options.endUser,
             endUserEmail: options.email,
@@ -62,7 +60,7 @@ export function registerSession(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { jti, revokedAt }')
     .action(async (jti: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const revoked = await withServices(runtime, configOverrides(command), async (ctx) => await revokeSession(ctx, (await resolveAccount(ctx, options.account)).id, jti));
+      const revoked = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await revokeSession(ctx, accountId, jti));
       if (options.json) printJson(runtime.io, revoked);
       else runtime.io.out(`session ${revoked.jti} revoked at ${revoked.revokedAt}\n`);
     });

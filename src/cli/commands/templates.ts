@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { getTemplate, listTemplates, type TemplateSummary } from '../../services/templates';
 import { printJson, printTable } from '../io';
 import { configOverrides } from '../options';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 export function registerTemplates(program: Command, runtime: CliRuntime): void {
   const templates = program.command('templates').description('templates of an account');
@@ -13,8 +12,7 @@ export function registerTemplates(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON { data: [...] }')
     .action(async (options: { account?: string; json?: boolean }, command: Command) => {
-      const data = await withServices(runtime, configOverrides(command), async (ctx) => {
-        const accountId = (await resolveAccount(ctx, options.account)).id;
+      const data = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => {
         const all: TemplateSummary[] = [];
         let cursor: string | undefined;
         do {
@@ -35,7 +33,7 @@ export function registerTemplates(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the GET /v1/templates/{id} response)')
     .action(async (id: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const template = await withServices(runtime, configOverrides(command), async (ctx) => await getTemplate(ctx, (await resolveAccount(ctx, options.account)).id, id));
+      const template = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await getTemplate(ctx, accountId, id));
       if (options.json) return printJson(runtime.io, template);
       const { schema, metadata, ...fields } = template;
       runtime.io.out(Object.entries(fields).map(([name, value]) => `${`${name}:`.padEnd(11)}${String(value)}\n`).join(''));

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { resolveAccount } from '../../services/accounts';
 import { getTheme, setTheme, type ThemeInput } from '../../services/themes';
 import { printJson } from '../io';
 import { configOverrides } from '../options';
 import { readJsonDocument } from '../read-json';
-import { withServices, type CliRuntime } from '../runtime';
+import { withAccount, type CliRuntime } from '../runtime';
 
 export function registerThemes(program: Command, runtime: CliRuntime): void {
   const themes = program.command('themes').description("the account's theme (the SDK's colors, radius, sizes, effects)");
@@ -14,7 +13,7 @@ export function registerThemes(program: Command, runtime: CliRuntime): void {
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (what it always prints; accepted like on every other command)')
     .action(async (options: { account?: string }, command: Command) => {
-      const theme = await withServices(runtime, configOverrides(command), async (ctx) => await getTheme(ctx, (await resolveAccount(ctx, options.account)).id));
+      const theme = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await getTheme(ctx, accountId));
       printJson(runtime.io, theme);
     });
 
@@ -26,8 +25,8 @@ export function registerThemes(program: Command, runtime: CliRuntime): void {
     .option('--json', 'print the stored theme as JSON')
     .action(async (file: string, options: { account?: string; json?: boolean }, command: Command) => {
       const input = (await readJsonDocument(file, runtime.io)) as ThemeInput; // checked by the service's schema
-      const { theme, created } = await withServices(runtime, configOverrides(command), async (ctx) =>
-        await setTheme(ctx, (await resolveAccount(ctx, options.account)).id, input),
+      const { theme, created } = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await setTheme(ctx, accountId, input),
       );
       if (options.json) return printJson(runtime.io, theme);
       runtime.io.out(`theme ${theme.name} ${created ? 'created' : 'replaced'} (id ${theme.id})\n`);
