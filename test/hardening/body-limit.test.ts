@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/env';
 import { bodyLimit } from '../../src/http/middleware/body-limit';
-import { createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
-import { useHarness } from '../helpers/use-harness';
-import { openSocket, startLiveServer, waitFor, type LiveServer } from '../helpers/live-server';
+import { json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { useHarness, useLiveHarness } from '../helpers/use-harness';
+import { openSocket, waitFor } from '../helpers/live-server';
 
 const MAX = 4096;
 
@@ -103,18 +103,7 @@ describe('body limit middleware', () => {
 });
 
 describe('request body limit (real server)', () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let server: LiveServer;
-  before(async () => {
-    h = await createHarness({ config: { IMPORTD_MAX_JSON_BODY: String(MAX) } });
-    env = await createTestEnvironment(h);
-    server = await startLiveServer(h);
-  });
-  after(async () => {
-    await server.close();
-    h.close();
-  });
+  const { env, server } = useLiveHarness({ config: { IMPORTD_MAX_JSON_BODY: String(MAX) } });
 
   it('answers 413 to a 1 GB Content-Length before the client sends any body', async () => {
     const socket = await openSocket(server.port);

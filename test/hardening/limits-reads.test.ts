@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { exportRows, EXPORT_CHUNK_BYTES } from '../../src/services/imports';
-import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
-import { startLiveServer, type LiveServer } from '../helpers/live-server';
+import { call, createHarness, createTestEnvironment } from '../helpers/harness';
+import { useLiveHarness } from '../helpers/use-harness';
 import { createImportOk } from '../imports/helpers';
 import { insertRowTexts } from '../helpers/imports-fixture';
 
@@ -10,9 +10,7 @@ import { insertRowTexts } from '../helpers/imports-fixture';
 // database) stay bounded: exports and row pages by bytes, CSV work by the cells stored. Numbers beyond
 // 2^53 come back exactly as sent. Against the real server, which must keep serving.
 
-let h: Harness;
-let env: TestEnvironment;
-let server: LiveServer;
+const { h, env, server } = useLiveHarness();
 
 const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { method, headers: { Authorization: `Bearer ${env.secretKey}` } });
 
@@ -25,16 +23,6 @@ async function storeLegacy(importId: string, values: { originalSchema?: string; 
     await h.sql('UPDATE imports SET row_count = ? WHERE id = ?', values.rows.length, importId);
   }
 }
-
-before(async () => {
-  h = await createHarness();
-  env = await createTestEnvironment(h);
-  server = await startLiveServer(h);
-});
-after(async () => {
-  await server.close();
-  h.close();
-});
 
 describe('limits: reads of large stored data', () => {
   it('an originalSchema of 100 000 keys (stored before the cap) exports whole, its work in proportion to the stored cells (45 s before, under 1 s now)', async () => {

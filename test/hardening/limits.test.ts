@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { PARSE_IN_WORKER_BYTES } from '../../src/services/imports';
-import { createHarness, createTestEnvironment, createTestSession, type Harness, type TestEnvironment } from '../helpers/harness';
-import { startLiveServer, type LiveServer } from '../helpers/live-server';
+import { createTestSession } from '../helpers/harness';
+import { useLiveHarness } from '../helpers/use-harness';
 import { countRows } from '../imports/helpers';
 
 // The caps of DESIGN.md "Limits", tried the way an attacker would, against the real server: every answer
@@ -15,9 +15,7 @@ const importText = (members: string, rows = '[{"a":1}]') => `{${members}${member
 const PAD = 'x'.repeat(Math.ceil(PARSE_IN_WORKER_BYTES / 12_000));
 const largeRows = () => `[${Array.from({ length: 12_000 }, (_, i) => `{"name":"person ${i}","email":"p${i}@example.com","note":"${PAD}"}`).join(',')}]`;
 
-let h: Harness;
-let env: TestEnvironment;
-let server: LiveServer;
+const { h, env, server } = useLiveHarness({ config: { IMPORTD_MAX_IMPORT_BYTES: '8mb' } });
 
 async function send(path: string, init: { method?: string; body?: string | ReadableStream<Uint8Array>; type?: string; headers?: Record<string, string> }) {
   return fetch(`${server.url}${path}`, {
@@ -54,16 +52,6 @@ function chunked(text: string): ReadableStream<Uint8Array> {
     },
   });
 }
-
-before(async () => {
-  h = await createHarness({ config: { IMPORTD_MAX_IMPORT_BYTES: '8mb' } });
-  env = await createTestEnvironment(h);
-  server = await startLiveServer(h);
-});
-after(async () => {
-  await server.close();
-  h.close();
-});
 
 describe('limits: nesting', () => {
   for (const member of ['meta', 'meta.file', 'originalSchema']) {
