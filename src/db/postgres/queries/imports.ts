@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
+import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
 import { environments, importCounts, importRows, imports } from '../schema';
 import { cachedStatement } from '../../statement-cache';
@@ -82,7 +83,8 @@ export async function findImport(db: PgExecutor, accountId: string, id: string):
   return rows[0];
 }
 
-const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+// A list item's columns (ImportListRow): not the originalSchema or statistics (up to 1 MiB each).
+const listColumns = columnsOf(imports, IMPORT_LIST_COLUMNS);
 
 // Every detail and rows read: a named statement of the columns they need (see findApiKeyByHash).
 const IMPORT_VIEW = `SELECT id, account_id AS "accountId", environment_id AS "environmentId", template_id AS "templateId", status,
