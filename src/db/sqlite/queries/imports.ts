@@ -1,17 +1,17 @@
-import { and, asc, count, desc, eq, fillPlaceholders, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery, rawQuery } from '../prepared';
-import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportViewRow, type PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
-import { imports } from '../schema';
+import { imports, importSchemas } from '../schema';
 import { cachedStatement } from '../../statement-cache';
-
-export type ImportRow = typeof imports.$inferSelect;
 
 export type ImportPageQuery = PageQuery & { filters: ImportFilters };
 
-export function insertImport(db: Db, row: ImportRow): void {
+/** An import and its original schema (a table of its own: schema.ts); the caller's transaction makes it one write. */
+export function insertImport(db: Db, { originalSchema, ...row }: ImportRow): void {
   db.insert(imports).values(row).run();
+  db.insert(importSchemas).values({ importId: row.id, originalSchema }).run();
 }
 
 /** The import is still being written by `writerNode` (not hidden, not taken over by a clean-up). */
@@ -88,8 +88,9 @@ export function deleteImport(db: Db, id: string): void {
 
 const completeImportById = preparedQuery((db) =>
   db
-    .select()
+    .select({ ...getTableColumns(imports), originalSchema: importSchemas.originalSchema })
     .from(imports)
+    .innerJoin(importSchemas, eq(importSchemas.importId, imports.id))
     .where(and(eq(imports.accountId, sql.placeholder('accountId')), eq(imports.id, sql.placeholder('id')), eq(imports.status, 'complete')))
     .prepare(),
 );
