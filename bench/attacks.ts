@@ -162,6 +162,20 @@ const ATTACKS: Attack[] = [
     run: async (a) => `${await answered(await backend(a, 'GET', '/v1/imports?limit=100'))}, ${await answered(await backend(a, 'GET', '/v1/stats/overview'))}`,
   },
   {
+    // Before SQLite's migration 0010 each list page read every overflow page of the schemas (22 ms a page here).
+    name: 'stall: 100 imports with a 1 MB originalSchema, then 20 list pages (100)',
+    prepare: async (a) => {
+      const schema = { fields: Array.from({ length: 2000 }, (_, i) => ({ key: `f${i}`, description: 'd'.repeat(480) })) };
+      for (let i = 0; i < 100; i++) await stored(a, JSON.stringify({ meta: { schemaKey: 'schema' }, originalSchema: schema, rows: [{ f0: 'x' }] }));
+      return '';
+    },
+    run: async (a) => {
+      let answer = '';
+      for (let i = 0; i < 20; i++) answer = await answered(await backend(a, 'GET', '/v1/imports?limit=100'));
+      return answer;
+    },
+  },
+  {
     name: 'unexportable: NDJSON, 40 rows of 15 MiB',
     run: (a) =>
       sdk(a, 'POST', '/v1/imports', stream(function* () {

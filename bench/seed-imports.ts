@@ -9,12 +9,16 @@ import { META } from './data';
 export function seedImports(db: Database.Database, templateId: string, count: number): string {
   const account = db.prepare('SELECT account_id FROM templates WHERE id = ?').pluck().get(templateId) as string;
   const insert = db.prepare(
-    `INSERT INTO imports (id, account_id, template_id, status, meta, original_schema, row_count, cell_stats, created_at, updated_at)
-     VALUES (?, ?, ?, 'complete', ?, '{}', 0, '{}', ?, ?)`,
+    `INSERT INTO imports (id, account_id, template_id, status, meta, row_count, cell_stats, created_at, updated_at)
+     VALUES (?, ?, ?, 'complete', ?, 0, '{}', ?, ?)`,
   );
+  const schema = db.prepare("INSERT INTO import_schemas (import_id, original_schema) VALUES (?, '{}')");
   const meta = JSON.stringify(META);
   db.transaction(() => {
-    for (let i = 0; i < count; i++) insert.run(seededId(i), account, templateId, meta, seededTime(i), seededTime(i));
+    for (let i = 0; i < count; i++) {
+      insert.run(seededId(i), account, templateId, meta, seededTime(i), seededTime(i));
+      schema.run(seededId(i));
+    }
   })();
   return account;
 }
@@ -25,10 +29,11 @@ export async function seedPgImports(pool: pg.Pool, templateId: string, count: nu
   const ids = Array.from({ length: count }, (_, i) => seededId(i));
   const times = Array.from({ length: count }, (_, i) => seededTime(i));
   await pool.query(
-    `INSERT INTO imports (id, account_id, template_id, status, meta, original_schema, row_count, cell_stats, created_at, updated_at)
-     SELECT id, $1, $2, 'complete', $3, '{}', 0, '{}', at, at FROM unnest($4::text[], $5::text[]) AS seeded(id, at)`,
+    `INSERT INTO imports (id, account_id, template_id, status, meta, row_count, cell_stats, created_at, updated_at)
+     SELECT id, $1, $2, 'complete', $3, 0, '{}', at, at FROM unnest($4::text[], $5::text[]) AS seeded(id, at)`,
     [account, templateId, JSON.stringify(META), ids, times],
   );
+  await pool.query(`INSERT INTO import_schemas (import_id, original_schema) SELECT id, '{}' FROM unnest($1::text[]) AS seeded(id)`, [ids]);
   await pool.query('ANALYZE imports');
   return account;
 }

@@ -25,7 +25,7 @@ const tables = (file: string) => {
 describe('migrations', () => {
   it('apply from zero on an empty database, creating the folder', () => {
     const file = path.join(dir, 'nested', 'folder', 'importd.db');
-    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'environments', 'import_counts', 'import_rows', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
+    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'environments', 'import_counts', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
   });
 
   it('apply twice without harm and record each migration once', () => {
@@ -52,6 +52,39 @@ describe('migrations', () => {
       assert.deepEqual(counts(), COUNTS_AFTER);
       storage.sqlite.exec("UPDATE imports SET status = 'complete' WHERE id = 'a4'");
       assert.deepEqual(counts(), [{ account_id: 'a', complete: 4 }, COUNTS_AFTER[1]]);
+    } finally {
+      storage.close();
+    }
+  });
+
+  it("move the imports' original schemas to a table of their own and their statistics to the end of the row, every value, row, index and trigger kept", () => {
+    const file = path.join(dir, 'import-schemas.db');
+    const old = openDatabase(file, { migrations: migrationsBefore(folderMigrationSource(), 'import_schemas') });
+    for (const statement of IMPORTS_BEFORE_COUNTS) old.sqlite.exec(statement);
+    const schema = JSON.stringify({ fields: Array.from({ length: 3000 }, (_, i) => ({ key: `field_${i}` })) });
+    old.sqlite.prepare("UPDATE imports SET original_schema = ?, cell_stats = '{\"a\":{\"filled\":1}}', end_user_id = 'u-' || id, row_count = 2 WHERE id IN ('a1', 'a4')").run(schema);
+    old.sqlite.exec("INSERT INTO import_rows (import_id, row_index, data) VALUES ('a1', 0, '{}'), ('a1', 1, '{}'), ('a4', 0, '{}'), ('b1', 0, '{}')");
+    const snapshot = (sqlite: typeof old.sqlite, imports: string) => ({
+      imports: sqlite.prepare(`${imports} ORDER BY id`).all(),
+      rows: sqlite.prepare('SELECT * FROM import_rows ORDER BY import_id, row_index').all(),
+      counts: sqlite.prepare('SELECT * FROM import_counts ORDER BY account_id').all(),
+      schema: sqlite.prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'imports' AND type IN ('index', 'trigger') ORDER BY name").all(),
+    });
+    const before = snapshot(old.sqlite, 'SELECT * FROM imports');
+    old.close();
+    const storage = openDatabase(file);
+    try {
+      const columns = storage.sqlite.prepare("SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info('imports')").all() as { name: string }[];
+      assert.deepEqual(columns.at(-1), { name: 'cell_stats', type: 'TEXT', notnull: 1, dflt_value: "'{}'" });
+      assert.ok(!columns.some((column) => column.name === 'original_schema'));
+      const joined = 'SELECT imports.*, s.original_schema FROM imports LEFT JOIN import_schemas s ON s.import_id = imports.id';
+      assert.deepEqual(snapshot(storage.sqlite, joined), before, 'the same values (object rows: column order aside), rows, counters, indexes and triggers');
+      assert.equal(storage.sqlite.prepare('SELECT original_schema FROM import_schemas WHERE import_id = ?').pluck().get('a1'), schema);
+      assert.equal(storage.sqlite.prepare('SELECT count(*) FROM import_schemas').pluck().get(), 6, 'one for every import, complete or not');
+      assert.deepEqual(storage.sqlite.pragma('foreign_key_check'), []);
+      assert.equal(storage.sqlite.pragma('integrity_check', { simple: true }), 'ok');
+      storage.sqlite.exec("DELETE FROM imports WHERE id = 'a1'");
+      assert.equal(storage.sqlite.prepare("SELECT count(*) FROM import_schemas WHERE import_id = 'a1'").pluck().get(), 0, 'removed with its import');
     } finally {
       storage.close();
     }

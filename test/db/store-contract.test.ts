@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
-import { UniqueViolationError } from '../../src/db/store';
+import { IMPORT_LIST_COLUMNS, UniqueViolationError } from '../../src/db/store';
 import { encodeUtf8Rows } from '../../src/services/imports/utf8-rows';
 import { createHarness, type Harness } from '../helpers/harness';
 import { testEngine } from '../helpers/test-database';
@@ -31,6 +31,8 @@ function importRow(accountId: string, id: string, templateId: string): ImportRow
     endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: null, sessionJti: null, rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at,
   };
 }
+
+const pick = <T extends object>(row: T | undefined, columns: readonly (keyof T)[]) => row && Object.fromEntries(columns.map((column) => [column, row[column]]));
 
 function template(accountId: string, id: string, templateKey: string): TemplateRow {
   return { id, accountId, key: templateKey, schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at };
@@ -181,7 +183,6 @@ describe(`the store contract (${testEngine})`, () => {
   it('imports: findViewWithKey answers the columns of findKeyByHash and findView the reads use, the view only within the key account', async () => {
     const keyColumns = ['id', 'accountId', 'environmentId', 'kind', 'hash', 'active', 'allowedOrigins', 'expiresAt'] as const;
     const viewColumns = ['id', 'templateId', 'meta', 'file', 'endUserId', 'endUserEmail', 'endUserIp', 'importedFrom', 'sessionJti', 'rowCount', 'cellStats', 'createdAt', 'updatedAt'] as const;
-    const pick = <T extends object>(row: T | undefined, columns: readonly (keyof T)[]) => row && Object.fromEntries(columns.map((column) => [column, row[column]]));
     const own = environment(accountId, 'env-view', 'view');
     await store.environments.create(own, [key(own, 'kv1', 'secret', ['https://v.example'])]);
     await store.accounts.insert({ id: 'a-view', name: 'view-account', createdAt: at });
@@ -230,6 +231,24 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual((await store.imports.pageWithKey('hash-kp1', undefined, 0))!.rows, []);
     assert.deepEqual({ ...(await store.imports.pageWithKey('hash-kp2', undefined, 10)), key: undefined }, { key: undefined, rows: [], total: 0 }, 'another account lists only its own (none)');
     assert.equal(await store.imports.pageWithKey('hash-none', undefined, 10), undefined);
+  });
+
+  it('imports: a list page reads each list member from its own column (both list statements)', async () => {
+    const env = environment(accountId, 'env-columns', 'columns');
+    await store.environments.create(env, [key(env, 'kc1', 'secret')]);
+    const row: ImportRow = {
+      ...importRow(accountId, 'ic1', 't1'),
+      environmentId: env.id, meta: '{"m":1}', file: '{"name":"f.csv"}', fileId: 'file-1', endUserId: 'user-1', endUserEmail: 'u@example.com',
+      endUserIp: '192.0.2.1', importedFrom: 'sdk', sessionJti: 'jti-1',
+    };
+    await store.imports.insert(row);
+    const times = { createdAt: '2027-01-01T00:00:01.000Z', updatedAt: '2027-01-01T00:00:02.000Z' };
+    await store.imports.complete('ic1', 'node-42', { rowCount: 7, cellStats: '{}', ...times });
+    const expected = pick({ ...row, rowCount: 7, ...times }, IMPORT_LIST_COLUMNS);
+    const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
+    assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, limit: 1 }))[0] }, expected);
+    assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, filters: { userEmail: 'u@' }, limit: 1 }))[0] }, expected);
+    assert.deepEqual({ ...(await store.imports.pageWithKey('hash-kc1', undefined, 1))!.rows[0] }, expected);
   });
 
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };

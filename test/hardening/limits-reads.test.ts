@@ -16,7 +16,7 @@ const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { me
 
 /** Rewrites a stored import the way an older server let it be stored. */
 async function storeLegacy(importId: string, values: { originalSchema?: string; rows?: string[] }) {
-  if (values.originalSchema !== undefined) await h.sql('UPDATE imports SET original_schema = ? WHERE id = ?', values.originalSchema, importId);
+  if (values.originalSchema !== undefined) await h.sql('UPDATE import_schemas SET original_schema = ? WHERE import_id = ?', values.originalSchema, importId);
   if (values.rows) {
     await h.sql('DELETE FROM import_rows WHERE import_id = ?', importId);
     await insertRowTexts(h, importId, values.rows);

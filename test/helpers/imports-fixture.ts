@@ -28,10 +28,11 @@ export async function insertImport(h: Harness, env: TestEnvironment, options: Fi
   const id = newId();
   const rows = options.rows ?? 3;
   await h.sql(
-    `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, original_schema, end_user_id, row_count, cell_stats, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, '{}', '{}', ?, ?, '{}', ?, ?)`,
+    `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, end_user_id, row_count, cell_stats, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, '{}', ?, ?, '{}', ?, ?)`,
     id, env.accountId, env.environmentId, templateId, options.status ?? 'complete', options.endUserId ?? null, rows, createdAt, createdAt,
   );
+  await h.sql("INSERT INTO import_schemas (import_id, original_schema) VALUES (?, '{}')", id);
   await insertRowTexts(h, id, Array.from({ length: rows }, (_, i) => JSON.stringify({ n: i, who: options.endUserId ?? null })));
   return id;
 }

@@ -208,10 +208,11 @@ describe('templates', () => {
       const snapshot = JSON.stringify({ v: 3 });
       const at = clock().toISOString();
       await h.sql(
-        `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, original_schema, created_at, updated_at)
-         VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, ?, ?, 'complete', '{}', ?, ?, ?)`,
-        env.accountId, env.environmentId, id, snapshot, at, at,
+        `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, created_at, updated_at)
+         VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, ?, ?, 'complete', '{}', ?, ?)`,
+        env.accountId, env.environmentId, id, at, at,
       );
+      await h.sql("INSERT INTO import_schemas (import_id, original_schema) VALUES ('0190a000-0000-7000-8000-0000000000aa', ?)", snapshot);
       assert.equal((await put(id, { schema: { v: 5, fields: ['new'] } })).status, 200);
       const stored = (await h.ctx.store.imports.find(env.accountId, '0190a000-0000-7000-8000-0000000000aa'))!;
       assert.equal(stored.originalSchema, snapshot);

@@ -22,7 +22,7 @@ export function createImportStores(
   const appendSlice = sqlite.transaction((importId: string, first: number, texts: readonly string[]) => insertRowTexts(sqlite, importId, first, texts));
   return {
     imports: {
-      insert: async (row) => insertImport(db, row),
+      insert: async (row) => write(() => insertImport(db, row)),
       // The outbox event commits with the completion, or neither does.
       complete: async (id, writerNode, values, event) =>
         event

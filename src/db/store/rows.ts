@@ -72,8 +72,9 @@ export interface ImportRow {
   updatedAt: string;
 }
 
-/** What a list page reads of an import: not its originalSchema or statistics (up to 1 MiB each). */
-export type ImportListRow = Omit<ImportRow, 'originalSchema' | 'cellStats'>;
+/** What a list page reads of an import, in the order the engines' raw list statements read it: the members of its list item (not its originalSchema or statistics, up to 1 MiB each). */
+export const IMPORT_LIST_COLUMNS = ['id', 'templateId', 'meta', 'file', 'fileId', 'endUserId', 'endUserEmail', 'importedFrom', 'rowCount', 'createdAt', 'updatedAt'] as const;
+export type ImportListRow = Pick<ImportRow, (typeof IMPORT_LIST_COLUMNS)[number]>;
 
 /** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */
 export type ImportViewRow = Omit<ImportRow, 'originalSchema'>;

@@ -1,12 +1,15 @@
 import type pg from 'pg';
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { ImportFilters, ImportListRow, ImportRow, ImportSummaryRow, ImportViewRow, PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
+import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
-import { environments, importCounts, importRows, imports } from '../schema';
+import { environments, importCounts, importRows, imports, importSchemas } from '../schema';
 import { cachedStatement } from '../../statement-cache';
 
-export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
-  await db.insert(imports).values(row);
+/** An import and its original schema (a table of its own: schema.ts), in one statement. */
+export async function insertImport(db: PgExecutor, { originalSchema, ...row }: ImportRow): Promise<void> {
+  const inserted = db.insert(imports).values(row).returning({ id: imports.id });
+  await db.execute(sql`WITH inserted AS (${inserted.getSQL()}) INSERT INTO ${importSchemas} (import_id, original_schema) SELECT id, ${originalSchema} FROM inserted`);
 }
 
 /** The import is still being written by `writerNode` (not hidden, not taken over by a clean-up). */
@@ -75,14 +78,16 @@ const DELETE_LOCK_TIMEOUT = '2s';
 
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(imports), originalSchema: importSchemas.originalSchema })
     .from(imports)
+    .innerJoin(importSchemas, eq(importSchemas.importId, imports.id))
     .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
     .limit(1);
   return rows[0];
 }
 
-const { originalSchema: _schema, cellStats: _stats, ...listColumns } = getTableColumns(imports);
+// A list item's columns (ImportListRow): not the originalSchema or statistics (up to 1 MiB each).
+const listColumns = columnsOf(imports, IMPORT_LIST_COLUMNS);
 
 // Every detail and rows read: a named statement of the columns they need (see findApiKeyByHash).
 const IMPORT_VIEW = `SELECT id, account_id AS "accountId", environment_id AS "environmentId", template_id AS "templateId", status,

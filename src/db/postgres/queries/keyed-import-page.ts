@@ -12,10 +12,9 @@ import { keyOf, type KeyColumns, KEY_COLUMNS } from './keyed-import';
 // the planner from the index's order.
 const KEY_ROW = `SELECT k.id, k.account_id, k.environment_id, k.kind, k.hash, k.prefix, k.active, k.allowed_origins, k.created_at,
     k.last_used_at, k.deactivated_at, k.expires_at, (SELECT c.complete FROM import_counts c WHERE c.account_id = k.account_id),
-    ${nulls(18)} FROM api_keys k WHERE k.hash = $1`;
-const IMPORT_ROWS = `SELECT ${nulls(13)}, p.* FROM api_keys k, LATERAL (SELECT i.id, i.account_id, i.environment_id, i.template_id, i.status,
-    i.writer_node, i.lease_until, i.meta, i.file, i.file_id, i.end_user_id, i.end_user_email, i.end_user_ip, i.imported_from, i.session_jti,
-    i.row_count, i.created_at, i.updated_at
+    ${nulls(11)} FROM api_keys k WHERE k.hash = $1`;
+const IMPORT_ROWS = `SELECT ${nulls(13)}, p.* FROM api_keys k, LATERAL (SELECT i.id, i.template_id, i.meta, i.file, i.file_id, i.end_user_id,
+    i.end_user_email, i.imported_from, i.row_count, i.created_at, i.updated_at
     FROM imports i WHERE i.account_id = k.account_id AND i.status = 'complete'`;
 const PAGE_END = ` ORDER BY i.created_at DESC, i.id DESC LIMIT $2) p WHERE k.hash = $1`;
 const FIRST_PAGE = `${KEY_ROW} UNION ALL ${IMPORT_ROWS}${PAGE_END}`;
@@ -49,9 +48,9 @@ export async function findKeyedImportPage(
 }
 
 type Text = string | null;
-type ListColumns = [string, string, Text, string, ImportListRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string];
+type ListColumns = [string, string, string, Text, Text, Text, Text, Text, number, string, string];
 
 function listRowOf(row: ListColumns): ImportListRow {
-  const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, createdAt, updatedAt] = row;
-  return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, createdAt, updatedAt };
+  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt] = row;
+  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt };
 }
