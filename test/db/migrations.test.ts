@@ -90,6 +90,28 @@ describe('migrations', () => {
     }
   });
 
+  it("move the templates' schemas to the end of the row, every value and index kept", () => {
+    const file = path.join(dir, 'templates-schema-last.db');
+    const old = openDatabase(file, { migrations: migrationsBefore(folderMigrationSource(), 'templates_schema_last') });
+    // The accounts and templates of IMPORTS_BEFORE_COUNTS (its imports are of an older layout).
+    for (const statement of IMPORTS_BEFORE_COUNTS.slice(0, 2)) old.sqlite.exec(statement);
+    const schema = JSON.stringify({ fields: Array.from({ length: 3000 }, (_, i) => ({ key: `field_${i}` })) });
+    old.sqlite.prepare("UPDATE templates SET schema = ?, metadata = '{\"m\":1}', updated_at = '2026-02-01T00:00:00.000Z' WHERE id = 'ta'").run(schema);
+    const rows = (sqlite: typeof old.sqlite) => sqlite.prepare('SELECT * FROM templates ORDER BY id').all();
+    const indexes = (sqlite: typeof old.sqlite) => sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE tbl_name = 'templates' AND type = 'index' ORDER BY name").all();
+    const before = { rows: rows(old.sqlite), indexes: indexes(old.sqlite) };
+    old.close();
+    const storage = openDatabase(file);
+    try {
+      const columns = storage.sqlite.prepare("SELECT name, \"notnull\" FROM pragma_table_info('templates')").all();
+      assert.deepEqual(columns.at(-1), { name: 'schema', notnull: 1 });
+      assert.deepEqual({ rows: rows(storage.sqlite), indexes: indexes(storage.sqlite) }, before);
+      assert.deepEqual(storage.sqlite.pragma('foreign_key_check'), []);
+    } finally {
+      storage.close();
+    }
+  });
+
   it('open the database with WAL, foreign keys, busy timeout and synchronous=NORMAL', () => {
     const storage = openDatabase(path.join(dir, 'pragmas.db'));
     assert.equal(storage.sqlite.pragma('journal_mode', { simple: true }), 'wal');

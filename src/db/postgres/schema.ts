@@ -59,6 +59,7 @@ export const templates = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
+    // Where a large value sits costs PostgreSQL nothing (kept out of line, TOAST); SQLite's schema.ts puts it last.
     schema: text('schema').notNull(),
     source: text('source').notNull(),
     metadata: text('metadata').notNull().default('{}'),
