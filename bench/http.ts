@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -171,14 +171,24 @@ export async function startReader(api: Api, path: string): Promise<{ stop(): Pro
   };
 }
 
+/** A script running a bundle's `main` with the process's arguments. */
+const bundleMain = (bundle: string) => `require(${JSON.stringify(path.resolve(bundle))}).main(process.argv.slice(1)).then((code) => (process.exitCode = code))`;
+
+/**
+ * A CLI command run by that bundle's own code (its stdout): a build compared with another migrates and sets up its
+ * database with its own migrations (a copy of build/ finds the `migrations/` folder nearest to it).
+ */
+export function runBundle(bundle: string, args: string[]): string {
+  return execFileSync(process.execPath, ['-e', bundleMain(bundle), ...args], { encoding: 'utf8' });
+}
+
 /**
  * `importd serve` from a given bundle (a copy of an earlier build/ for an A/B run; it finds node_modules
  * from where it lies), on 127.0.0.1, once it answers; `nodeArgs` go to node (e.g. --cpu-prof).
  */
 export async function startBundle(bundle: string, db: string, nodeArgs: string[] = []): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
-  const main = `require(${JSON.stringify(path.resolve(bundle))}).main(process.argv.slice(1)).then((code) => (process.exitCode = code))`;
-  const child = spawn(process.execPath, [...nodeArgs, '-e', main, 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
+  const child = spawn(process.execPath, [...nodeArgs, '-e', bundleMain(bundle), 'serve', '--host', '127.0.0.1', '--port', String(port), '--db', db], {
     env: { ...process.env, IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0' },
     stdio: 'inherit',
   });

@@ -9,11 +9,10 @@ import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { runBin } from '../test/helpers/process';
 import { Readable } from 'node:stream';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { ingestFloor, ndjsonFloor, scratch } from './floors';
-import { cpuMs, median, startBundle } from './http';
+import { cpuMs, median, runBundle, startBundle } from './http';
 import { copyFloor, pgScratch } from './pg-floors';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
@@ -88,8 +87,8 @@ function post(url: string, key: string, body: Buffer | Buffer[]): Promise<number
   const servers = [];
   for (const [i, bundle] of bundles.entries()) {
     const db = await database(`ab-${i}`);
-    runBin(['migrate', '--db', db]);
-    const key = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout).secretKey.key as string;
+    runBundle(bundle, ['migrate', '--db', db]);
+    const key = JSON.parse(runBundle(bundle, ['env', 'create', 'bench', '--json', '--db', db])).secretKey.key as string;
     servers.push({ ...(await startBundle(bundle, db, process.env.AB_NODE_ARGS?.split(' '))), key });
   }
   const times: number[][] = [[], ...bundles.map(() => [])];
