@@ -29,11 +29,10 @@ export async function seedPgImports(pool: pg.Pool, templateId: string, count: nu
   const ids = Array.from({ length: count }, (_, i) => seededId(i));
   const times = Array.from({ length: count }, (_, i) => seededTime(i));
   await pool.query(
-    `INSERT INTO imports (id, account_id, template_id, status, meta, row_count, cell_stats, created_at, updated_at)
-     SELECT id, $1, $2, 'complete', $3, 0, '{}', at, at FROM unnest($4::text[], $5::text[]) AS seeded(id, at)`,
+    `INSERT INTO imports (id, account_id, template_id, status, meta, original_schema, row_count, cell_stats, created_at, updated_at)
+     SELECT id, $1, $2, 'complete', $3, '{}', 0, '{}', at, at FROM unnest($4::text[], $5::text[]) AS seeded(id, at)`,
     [account, templateId, JSON.stringify(META), ids, times],
   );
-  await pool.query(`INSERT INTO import_schemas (import_id, original_schema) SELECT id, '{}' FROM unnest($1::text[]) AS seeded(id)`, [ids]);
   await pool.query('ANALYZE imports');
   return account;
 }

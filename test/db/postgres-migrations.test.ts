@@ -45,30 +45,6 @@ describe('PostgreSQL migrations', postgresOnly, () => {
     }
   });
 
-  it("the imports' original schemas move to import_schemas, every one kept, and go with their import", async () => {
-    const database = await createPgTestDatabase({ migrated: false });
-    try {
-      const old = await openPostgres(database.url, { poolSize: 1, migrations: migrationsBefore(folderMigrationSource(undefined, 'postgres'), 'import_schemas') });
-      for (const statement of IMPORTS_BEFORE_COUNTS) await old.pool.query(statement);
-      const schema = JSON.stringify({ fields: Array.from({ length: 3000 }, (_, i) => ({ key: `field_${i}` })) });
-      await old.pool.query("UPDATE imports SET original_schema = $1 WHERE id IN ('a1', 'a4')", [schema]);
-      const before = (await old.pool.query('SELECT * FROM imports ORDER BY id')).rows;
-      await old.close();
-      const storage = await openPostgres(database.url, { poolSize: 1 });
-      try {
-        const { rows } = await storage.pool.query('SELECT imports.*, s.original_schema FROM imports LEFT JOIN import_schemas s ON s.import_id = imports.id ORDER BY id');
-        assert.deepEqual(rows, before);
-        assert.equal(rows.filter((row) => row.original_schema === schema).length, 2);
-        await storage.pool.query("DELETE FROM imports WHERE id = 'a1'");
-        assert.equal((await storage.pool.query("SELECT count(*)::int AS n FROM import_schemas WHERE import_id = 'a1'")).rows[0].n, 0);
-      } finally {
-        await storage.close();
-      }
-    } finally {
-      await database.drop();
-    }
-  });
-
   it('a read-only open of a database without importd tables is `missing`, and creates nothing', async () => {
     const database = await createPgTestDatabase({ migrated: false });
     try {

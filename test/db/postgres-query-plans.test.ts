@@ -37,9 +37,9 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
     const other = await createTestEnvironment(h, { account: 'other' });
     await insertImport(h, other, { rows: 0 });
     await h.sql(
-      `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, end_user_email, row_count, cell_stats, created_at, updated_at)
+      `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, original_schema, end_user_email, row_count, cell_stats, created_at, updated_at)
        SELECT lpad(n::text, 36, '0'), CASE WHEN n % 10 <> 0 THEN o.account_id ELSE i.account_id END, CASE WHEN n % 10 <> 0 THEN o.environment_id ELSE i.environment_id END,
-              CASE WHEN n % 10 <> 0 THEN o.template_id ELSE i.template_id END, 'complete', '{}',
+              CASE WHEN n % 10 <> 0 THEN o.template_id ELSE i.template_id END, 'complete', '{}', '{}',
               'user' || n || '@example.com', 0, '{}', to_char(timestamp '2026-01-01' + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
               to_char(timestamp '2026-01-01' + (n % 997) * interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
        FROM generate_series(1, ?) AS n, (SELECT * FROM imports WHERE account_id = ? LIMIT 1) AS i, (SELECT * FROM imports WHERE account_id = ? LIMIT 1) AS o`,

@@ -4,7 +4,7 @@ import { exportRows, EXPORT_CHUNK_BYTES } from '../../src/services/imports';
 import { call, createHarness, createTestEnvironment } from '../helpers/harness';
 import { useLiveHarness } from '../helpers/use-harness';
 import { createImportOk } from '../imports/helpers';
-import { insertRowTexts } from '../helpers/imports-fixture';
+import { insertRowTexts, storeOriginalSchema } from '../helpers/imports-fixture';
 
 // Reads of what an attacker managed to store before the caps existed (rows written straight into the
 // database) stay bounded: exports and row pages by bytes, CSV work by the cells stored. Numbers beyond
@@ -16,7 +16,7 @@ const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { me
 
 /** Rewrites a stored import the way an older server let it be stored. */
 async function storeLegacy(importId: string, values: { originalSchema?: string; rows?: string[] }) {
-  if (values.originalSchema !== undefined) await h.sql('UPDATE import_schemas SET original_schema = ? WHERE import_id = ?', values.originalSchema, importId);
+  if (values.originalSchema !== undefined) await storeOriginalSchema(h, importId, values.originalSchema);
   if (values.rows) {
     await h.sql('DELETE FROM import_rows WHERE import_id = ?', importId);
     await insertRowTexts(h, importId, values.rows);

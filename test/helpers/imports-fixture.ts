@@ -1,5 +1,6 @@
 import { newId } from '../../src/core/ids';
 import type { Harness, TestEnvironment } from './harness';
+import { testEngine } from './test-database';
 
 export interface FixtureImport {
   endUserId?: string | null;
@@ -28,11 +29,11 @@ export async function insertImport(h: Harness, env: TestEnvironment, options: Fi
   const id = newId();
   const rows = options.rows ?? 3;
   await h.sql(
-    `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, end_user_id, row_count, cell_stats, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, '{}', ?, ?, '{}', ?, ?)`,
+    `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, end_user_id, row_count, cell_stats, created_at, updated_at${SCHEMA_COLUMN})
+     VALUES (?, ?, ?, ?, ?, '{}', ?, ?, '{}', ?, ?${SCHEMA_VALUE})`,
     id, env.accountId, env.environmentId, templateId, options.status ?? 'complete', options.endUserId ?? null, rows, createdAt, createdAt,
   );
-  await h.sql("INSERT INTO import_schemas (import_id, original_schema) VALUES (?, '{}')", id);
+  if (!SCHEMA_IN_ROW) await storeOriginalSchema(h, id, '{}');
   await insertRowTexts(h, id, Array.from({ length: rows }, (_, i) => JSON.stringify({ n: i, who: options.endUserId ?? null })));
   return id;
 }
@@ -53,4 +54,17 @@ export async function dumpData(h: Harness) {
     rows: await h.sql<{ import_id: string }>('SELECT * FROM import_rows ORDER BY import_id, row_index'),
     sessions: await h.sql<{ jti: string; account_id: string; end_user_id: string }>('SELECT * FROM sessions ORDER BY jti'),
   };
+}
+
+// An import's original schema is a column of its row on PostgreSQL, a row of import_schemas on SQLite
+// (src/db/sqlite/schema.ts says why).
+const SCHEMA_IN_ROW = testEngine === 'postgres';
+/** For a raw `INSERT INTO imports`: its original-schema column and value (`'{}'`) where the row holds it; else nothing (then storeOriginalSchema). */
+export const SCHEMA_COLUMN = SCHEMA_IN_ROW ? ', original_schema' : '';
+export const SCHEMA_VALUE = SCHEMA_IN_ROW ? ", '{}'" : '';
+
+/** Stores (or replaces) an import's original schema where the engine keeps it; the import exists. */
+export async function storeOriginalSchema(h: Harness, importId: string, schema: string): Promise<void> {
+  if (SCHEMA_IN_ROW) await h.sql('UPDATE imports SET original_schema = ? WHERE id = ?', schema, importId);
+  else await h.sql('INSERT INTO import_schemas (import_id, original_schema) VALUES (?, ?) ON CONFLICT (import_id) DO UPDATE SET original_schema = excluded.original_schema', importId, schema);
 }

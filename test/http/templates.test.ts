@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { call, json, testClock } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
+import { SCHEMA_COLUMN, SCHEMA_VALUE, storeOriginalSchema } from '../helpers/imports-fixture';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TEMPLATE_MEMBERS = ['clientId', 'createdAt', 'id', 'key', 'metadata', 'schema', 'source', 'updatedAt'];
@@ -208,11 +209,11 @@ describe('templates', () => {
       const snapshot = JSON.stringify({ v: 3 });
       const at = clock().toISOString();
       await h.sql(
-        `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, created_at, updated_at)
-         VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, ?, ?, 'complete', '{}', ?, ?)`,
+        `INSERT INTO imports (id, account_id, environment_id, template_id, status, meta, created_at, updated_at${SCHEMA_COLUMN})
+         VALUES ('0190a000-0000-7000-8000-0000000000aa', ?, ?, ?, 'complete', '{}', ?, ?${SCHEMA_VALUE})`,
         env.accountId, env.environmentId, id, at, at,
       );
-      await h.sql("INSERT INTO import_schemas (import_id, original_schema) VALUES ('0190a000-0000-7000-8000-0000000000aa', ?)", snapshot);
+      await storeOriginalSchema(h, '0190a000-0000-7000-8000-0000000000aa', snapshot);
       assert.equal((await put(id, { schema: { v: 5, fields: ['new'] } })).status, 200);
       const stored = (await h.ctx.store.imports.find(env.accountId, '0190a000-0000-7000-8000-0000000000aa'))!;
       assert.equal(stored.originalSchema, snapshot);

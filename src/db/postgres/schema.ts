@@ -90,6 +90,9 @@ export const imports = pgTable(
     writerNode: text('writer_node'),
     leaseUntil: text('lease_until'),
     meta: text('meta').notNull(),
+    // Kept in the row here: PostgreSQL keeps a large value out of line (TOAST), so reading or updating the row does
+    // not touch it. SQLite keeps it in a table of its own (src/db/sqlite/schema.ts says why).
+    originalSchema: text('original_schema').notNull(),
     file: text('file'),
     fileId: text('file_id'),
     endUserId: text('end_user_id'),
@@ -114,15 +117,6 @@ export const imports = pgTable(
     index('imports_account_environment_updated').on(t.accountId, t.environmentId, t.updatedAt, t.id),
   ],
 );
-
-// An import's original schema in a table of its own, as on SQLite (src/db/sqlite/schema.ts says why; here a large
-// value is kept out of line anyway, TOAST, so the split costs and saves little, and keeps one layout).
-export const importSchemas = pgTable('import_schemas', {
-  importId: text('import_id')
-    .primaryKey()
-    .references(() => imports.id, { onDelete: 'cascade' }),
-  originalSchema: text('original_schema').notNull(),
-});
 
 // How many complete imports each account has, kept by triggers on `imports` (the import_counts migration) in
 // the transaction that changes them: the unfiltered list's `total` reads one row instead of counting the

@@ -1,15 +1,13 @@
 import type pg from 'pg';
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
-import { environments, importCounts, importRows, imports, importSchemas } from '../schema';
+import { environments, importCounts, importRows, imports } from '../schema';
 import { cachedStatement } from '../../statement-cache';
 
-/** An import and its original schema (a table of its own: schema.ts), in one statement. */
-export async function insertImport(db: PgExecutor, { originalSchema, ...row }: ImportRow): Promise<void> {
-  const inserted = db.insert(imports).values(row).returning({ id: imports.id });
-  await db.execute(sql`WITH inserted AS (${inserted.getSQL()}) INSERT INTO ${importSchemas} (import_id, original_schema) SELECT id, ${originalSchema} FROM inserted`);
+export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
+  await db.insert(imports).values(row);
 }
 
 /** The import is still being written by `writerNode` (not hidden, not taken over by a clean-up). */
@@ -78,9 +76,8 @@ const DELETE_LOCK_TIMEOUT = '2s';
 
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db
-    .select({ ...getTableColumns(imports), originalSchema: importSchemas.originalSchema })
+    .select()
     .from(imports)
-    .innerJoin(importSchemas, eq(importSchemas.importId, imports.id))
     .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
     .limit(1);
   return rows[0];
