@@ -61,6 +61,13 @@ describe('abbreviations, compounds, word order and typos', () => {
     assert.equal(guessWord('pathologic')?.length, 1); // the reading the dictionary prevents
   });
 
+  it('reads an English inflection through its dictionary form when the vocabulary has that form', () => {
+    assert.deepEqual(conceptsOf('Invoiced'), conceptsOf('Invoice'));
+    assert.deepEqual(conceptsOf('Addresses'), conceptsOf('Address'));
+    assert.notDeepEqual(conceptsOf('Invoice'), []);
+    assert.deepEqual(conceptsOf('Assigned at'), []); // "assigne" is no English word, so not the French "assigné à"
+  });
+
   it('keeps "Created by" and "Created at" apart', () => {
     assert.deepEqual(conceptsOf('Created by'), ['created_by']);
     assert.deepEqual(conceptsOf('Created at'), ['created_at']);

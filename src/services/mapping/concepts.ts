@@ -218,6 +218,20 @@ export function englishForms(word: string): string[] {
  */
 const englishWords: ReadonlySet<string> = new Set(english.words);
 
+/**
+ * An English inflection is read through its dictionary form when the vocabulary has it ("invoiced" -> "invoice",
+ * "addresses" -> "address"; only forms that are dictionary words: "assigned" is not the French "assigne"); another
+ * dictionary word stays unknown; any other word is guessed.
+ */
+function englishReading(word: string): Ref[] | null {
+  const forms = englishForms(word).filter((f) => englishWords.has(f));
+  for (const form of forms) {
+    const ref = lookup(form);
+    if (ref !== undefined) return [ref];
+  }
+  return forms.length > 0 ? null : guessWord(word);
+}
+
 const wordCache = new Map<string, Ref[] | null>();
 /** Resolve a word outside any phrase: transliteration, then (unless it is an English word) compound split or typo repair. */
 function resolveWord(word: string): Ref[] | null {
@@ -226,7 +240,7 @@ function resolveWord(word: string): Ref[] | null {
   // ASCII transliterations of umlauts ("Waehrung") fold to the NFKD form ("wahrung").
   const umlaut = word.replace(/ae/g, 'a').replace(/oe/g, 'o').replace(/ue/g, 'u');
   const direct = umlaut !== word ? lookup(umlaut) : undefined;
-  const refs = direct !== undefined ? [direct] : englishForms(word).some((f) => englishWords.has(f)) ? null : guessWord(word);
+  const refs = direct !== undefined ? [direct] : englishReading(word);
   if (wordCache.size > 50_000) wordCache.clear();
   wordCache.set(word, refs);
   return refs;
