@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyzeHeader } from '../../src/services/mapping/concepts';
+import { analyzeHeader, englishForms, guessWord } from '../../src/services/mapping/concepts';
 
 /** Concept ids (and qualifier ids) a label resolves to. */
 function conceptsOf(label: string): string[] {
@@ -51,6 +51,22 @@ describe('abbreviations, compounds, word order and typos', () => {
     ['Price incl. VAT', ['gross', 'price']],
   ];
   for (const [label, expected] of cases) it(label, () => assert.deepEqual(conceptsOf(label), expected));
+
+  it('reads an English word as itself, not as a typo or compound of vocabulary words', () => {
+    assert.deepEqual(conceptsOf('pathologic stage'), ['stage']); // not the French "pathologie" (diagnosis)
+    assert.deepEqual(conceptsOf('tumor diameter'), []); // not the Spanish "dia" + "meter"
+    assert.deepEqual(conceptsOf('aliquots'), []);
+    for (const [word, lemma] of [['stopped', 'stop'], ['pairs', 'pair'], ['studies', 'study'], ['tested', 'test']])
+      assert.ok(englishForms(word!).includes(lemma!), word);
+    assert.equal(guessWord('pathologic')?.length, 1); // the reading the dictionary prevents
+  });
+
+  it('reads an English inflection through its dictionary form when the vocabulary has that form', () => {
+    assert.deepEqual(conceptsOf('Invoiced'), conceptsOf('Invoice'));
+    assert.deepEqual(conceptsOf('Addresses'), conceptsOf('Address'));
+    assert.notDeepEqual(conceptsOf('Invoice'), []);
+    assert.deepEqual(conceptsOf('Assigned at'), []); // "assigne" is no English word, so not the French "assigné à"
+  });
 
   it('keeps "Created by" and "Created at" apart', () => {
     assert.deepEqual(conceptsOf('Created by'), ['created_by']);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import raw from './vocabulary.json' with { type: 'json' };
+import english from './english-words.json' with { type: 'json' };
 import { normalizeHeader, stem, type NormalizeRules } from './normalize';
 import { editDistance } from './similarity';
 import { VALUE_KINDS, type ValueKind } from './samples';
@@ -186,16 +187,60 @@ function splitFieldSuffix(word: string): Ref[] | null {
   return null;
 }
 
+/** A word the vocabulary does not know read as words it does: a compound of them, else a one-edit typo of one. */
+export function guessWord(word: string): Ref[] | null {
+  const compound = splitCompound(word);
+  if (compound) return compound;
+  const typo = repairTypo(word);
+  return typo === undefined ? null : [typo];
+}
+
+/** The word and the dictionary forms it may be an inflection of ("pairs" -> "pair", "tested" -> "test"). */
+export function englishForms(word: string): string[] {
+  const forms = [word];
+  if (word.endsWith('s')) forms.push(word.slice(0, -1));
+  if (word.endsWith('es')) forms.push(word.slice(0, -2));
+  if (word.endsWith('ies')) forms.push(`${word.slice(0, -3)}y`);
+  for (const ending of ['ed', 'ing']) {
+    if (!word.endsWith(ending)) continue;
+    const base = word.slice(0, -ending.length);
+    forms.push(base, `${base}e`);
+    if (/(.)\1$/.test(base)) forms.push(base.slice(0, -1)); // "stopped" -> "stop"
+  }
+  return forms.filter((f) => f.length >= 3);
+}
+
+/**
+ * English words the vocabulary does not know but would read by `guessWord` (english-words.json: WordNet
+ * lemmas, kept to those, by scripts/english-words.ts). A dictionary word is a word, not a typo or a compound:
+ * "pathologic" is not the French "pathologie" (diagnosis), "diameter" not the Spanish "dia" + "meter",
+ * "aliquots" not a rate. Such misreadings cost most on lists from other domains than the vocabulary's.
+ */
+const englishWords: ReadonlySet<string> = new Set(english.words);
+
+/**
+ * An English inflection is read through its dictionary form when the vocabulary has it ("invoiced" -> "invoice",
+ * "addresses" -> "address"; only forms that are dictionary words: "assigned" is not the French "assigne"); another
+ * dictionary word stays unknown; any other word is guessed.
+ */
+function englishReading(word: string): Ref[] | null {
+  const forms = englishForms(word).filter((f) => englishWords.has(f));
+  for (const form of forms) {
+    const ref = lookup(form);
+    if (ref !== undefined) return [ref];
+  }
+  return forms.length > 0 ? null : guessWord(word);
+}
+
 const wordCache = new Map<string, Ref[] | null>();
-/** Resolve a word outside any phrase: transliteration, compound split, then typo repair. */
+/** Resolve a word outside any phrase: transliteration, then (unless it is an English word) compound split or typo repair. */
 function resolveWord(word: string): Ref[] | null {
   const cached = wordCache.get(word);
   if (cached !== undefined) return cached;
   // ASCII transliterations of umlauts ("Waehrung") fold to the NFKD form ("wahrung").
   const umlaut = word.replace(/ae/g, 'a').replace(/oe/g, 'o').replace(/ue/g, 'u');
   const direct = umlaut !== word ? lookup(umlaut) : undefined;
-  const typo = direct === undefined ? repairTypo(word) : undefined;
-  const refs = direct !== undefined ? [direct] : (splitCompound(word) ?? (typo === undefined ? null : [typo]));
+  const refs = direct !== undefined ? [direct] : englishReading(word);
   if (wordCache.size > 50_000) wordCache.clear();
   wordCache.set(word, refs);
   return refs;
