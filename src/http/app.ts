@@ -2,6 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { newRequestId } from '../core/ids';
+import { lingerBeforeClose } from './linger';
 import { NDJSON_TYPE } from './body';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
@@ -38,9 +39,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     await next();
     finishHeaders(c);
     // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
-    // the connection cannot carry another request; saying so keeps clients from reusing it.
+    // the connection cannot carry another request; saying so keeps clients from reusing it, and the rest is
+    // dropped before the socket closes, so that a client still sending is not reset (linger.ts).
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-    if (incoming && !incoming.complete) c.res.headers.set('Connection', 'close');
+    if (incoming && !incoming.complete) {
+      c.res.headers.set('Connection', 'close');
+      lingerBeforeClose(incoming);
+    }
   });
   // At a level above info the per-request line would be dropped anyway: no layer at all.
   if (logsRequests(deps.ctx.config.logLevel)) app.use(requestLog(deps.logger));

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/env';
@@ -6,6 +8,7 @@ import { bodyLimit } from '../../src/http/middleware/body-limit';
 import { json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { useHarness, useLiveHarness } from '../helpers/use-harness';
 import { openSocket, waitFor } from '../helpers/live-server';
+import { LINGER_MS } from '../../src/http/linger';
 
 const MAX = 4096;
 
@@ -133,6 +136,54 @@ describe('request body limit (real server)', () => {
     assert.match(socket.received(), /^HTTP\/1\.1 413 /);
     assert.ok(sent < 256 * 1024, `the server answered only after ${sent} bytes`);
     socket.destroy();
+  });
+
+  it('reads and drops the rest of a refused body before closing, so a client still sending it is not reset', async () => {
+    const socket = await openSocket(server.port);
+    const errors: Error[] = [];
+    socket.on('error', (error) => errors.push(error));
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A client that does not read while it sends: the answer (given on the head alone) waits unread while the
+    // body follows; a socket closed at once would reset the connection under it.
+    socket.pause();
+    socket.write(
+      `POST /v1/environments HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${env.secretKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${16 * MAX}\r\n\r\n`,
+    );
+    await pause(100);
+    for (let i = 0; i < 16; i++) {
+      socket.write(' '.repeat(MAX));
+      await pause(10);
+    }
+    socket.resume();
+    await socket.ended;
+    assert.deepEqual(errors, []);
+    assert.match(socket.received(), /^HTTP\/1\.1 413 /);
+    assert.match(socket.received(), /\r\nConnection: close\r\n/i);
+  });
+
+  it('stops reading a refused body after LINGER_MS: a client that keeps sending is cut off', async () => {
+    // allowHalfOpen: the client goes on sending after the server's end, as a client that ignores the answer would.
+    const socket = connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+    await once(socket, 'connect');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    let closed = false;
+    socket.once('close', () => (closed = true));
+    socket.write(
+      `POST /v1/environments HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${env.secretKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n',
+    );
+    const started = Date.now();
+    while (!closed && Date.now() - started < 5 * LINGER_MS) {
+      socket.write(' '.repeat(1024));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const elapsed = Date.now() - started;
+    assert.ok(closed, `the connection was still open after ${elapsed} ms`);
+    assert.ok(elapsed >= LINGER_MS - 50, `closed after ${elapsed} ms`);
+    assert.match(received, /^HTTP\/1\.1 413 /);
   });
 
   it('keeps serving after refusing bodies', async () => {
