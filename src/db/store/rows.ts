@@ -76,6 +76,15 @@ export interface ImportRow {
 export const IMPORT_LIST_COLUMNS = ['id', 'templateId', 'meta', 'file', 'fileId', 'endUserId', 'endUserEmail', 'importedFrom', 'rowCount', 'createdAt', 'updatedAt'] as const;
 export type ImportListRow = Pick<ImportRow, (typeof IMPORT_LIST_COLUMNS)[number]>;
 
+/** A list statement's raw row: the values of IMPORT_LIST_COLUMNS, in that order. */
+export type ImportListColumns = [string, string, string, string | null, string | null, string | null, string | null, string | null, number, string, string];
+
+/** An ImportListRow from a list statement's raw row (both engines read list pages as arrays). */
+export function importListRowOf(row: ImportListColumns): ImportListRow {
+  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt] = row;
+  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt };
+}
+
 /** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */
 export type ImportViewRow = Omit<ImportRow, 'originalSchema'>;
 

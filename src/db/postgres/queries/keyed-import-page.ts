@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ApiKeyRow, ImportListRow, KeysetPosition } from '../../store';
+import { importListRowOf, type ApiKeyRow, type ImportListColumns, type ImportListRow, type KeysetPosition } from '../../store';
 import { keyOf, type KeyColumns, KEY_COLUMNS } from './keyed-import';
 
 // The plain authenticated list: the key with its account's counter, then its account's newest imports (the
@@ -40,17 +40,9 @@ export async function findKeyedImportPage(
   let keyRow: unknown[] | undefined;
   const rows: ImportListRow[] = [];
   for (const row of result.rows) {
-    if (row[0] === null) rows.push(listRowOf(row.slice(IMPORT_AT) as ListColumns));
+    if (row[0] === null) rows.push(importListRowOf(row.slice(IMPORT_AT) as ImportListColumns));
     else keyRow = row;
   }
   if (!keyRow) return undefined;
   return { key: keyOf(keyRow.slice(0, KEY_COLUMNS) as KeyColumns), rows, total: (keyRow[KEY_COLUMNS] as number | null) ?? 0 };
-}
-
-type Text = string | null;
-type ListColumns = [string, string, string, Text, Text, Text, Text, Text, number, string, string];
-
-function listRowOf(row: ListColumns): ImportListRow {
-  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt] = row;
-  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt };
 }

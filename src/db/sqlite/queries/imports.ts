@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery, rawQuery } from '../prepared';
-import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportRow, type ImportViewRow, type PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, importListRowOf, type ImportFilters, type ImportListColumns, type ImportListRow, type ImportRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
 import { imports, importSchemas } from '../schema';
 import { cachedStatement } from '../../statement-cache';
@@ -128,20 +128,14 @@ export function importViewOf(row: ImportViewColumns): ImportViewRow {
   return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt };
 }
 
-// A list item's columns, in the order a page's raw rows hold them (listRowOf).
+// A list item's columns, in the order a page's raw rows hold them (importListRowOf).
 const listColumns = columnsOf(imports, IMPORT_LIST_COLUMNS);
-type ListColumns = [string, string, string, Text, Text, Text, Text, Text, number, string, string];
-
-function listRowOf(row: ListColumns): ImportListRow {
-  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt] = row;
-  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt };
-}
 
 /** One keyset page (limit + 1 rows are asked for by the caller to learn whether a next page exists). */
 export function listImportPage(db: Db, accountId: string, query: ImportPageQuery): ImportListRow[] {
   const shape = `${query.orderBy} ${query.direction} ${Boolean(query.after)} ${filterShape(query.filters)}`;
-  const statement = cachedStatement(db, pageStatements, shape, () => rawStatement<ListColumns>(db, buildPageQuery(db, placeholders, query, boundLimit)));
-  return statement.all({ ...queryValues(accountId, query), limit: query.limit }).map(listRowOf);
+  const statement = cachedStatement(db, pageStatements, shape, () => rawStatement<ImportListColumns>(db, buildPageQuery(db, placeholders, query, boundLimit)));
+  return statement.all({ ...queryValues(accountId, query), limit: query.limit }).map(importListRowOf);
 }
 
 /**
@@ -201,7 +195,7 @@ const UNFILTERED = filterShape({});
 // drizzle's limit() writes any SQL object it is given as it is, though its type only names number | Placeholder.
 const boundLimit = sql`${sql.placeholder('limit')} + 0` as unknown as Placeholder;
 
-const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ListColumns[] }>>();
+const pageStatements = new WeakMap<Db, Map<string, { all(values: QueryValues & { limit: number }): ImportListColumns[] }>>();
 const countStatements = new WeakMap<Db, Map<string, { get(values: QueryValues): { n: number } | undefined }>>();
 
 
