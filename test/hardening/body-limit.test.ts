@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../src/http/env';
@@ -131,7 +132,7 @@ describe('request body limit (real server)', () => {
     while (!socket.received().includes('HTTP/1.1') && sent < 1024 * 1024) {
       socket.write(chunk);
       sent += 1024;
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await sleep(2);
     }
     assert.match(socket.received(), /^HTTP\/1\.1 413 /);
     assert.ok(sent < 256 * 1024, `the server answered only after ${sent} bytes`);
@@ -142,7 +143,6 @@ describe('request body limit (real server)', () => {
     const socket = await openSocket(server.port);
     const errors: Error[] = [];
     socket.on('error', (error) => errors.push(error));
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // A client that does not read while it sends: the answer (given on the head alone) waits unread while the
     // body follows; a socket closed at once would reset the connection under it.
     socket.pause();
@@ -150,10 +150,10 @@ describe('request body limit (real server)', () => {
       `POST /v1/environments HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${env.secretKey}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${16 * MAX}\r\n\r\n`,
     );
-    await pause(100);
+    await sleep(100);
     for (let i = 0; i < 16; i++) {
       socket.write(' '.repeat(MAX));
-      await pause(10);
+      await sleep(10);
     }
     socket.resume();
     await socket.ended;
@@ -178,7 +178,7 @@ describe('request body limit (real server)', () => {
     const started = Date.now();
     while (!closed && Date.now() - started < 5 * LINGER_MS) {
       socket.write(' '.repeat(1024));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
     const elapsed = Date.now() - started;
     assert.ok(closed, `the connection was still open after ${elapsed} ms`);
