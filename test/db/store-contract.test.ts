@@ -209,7 +209,8 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('imports: pageWithKey answers what findKeyByHash, page and count answer, within the key account', async () => {
     const own = environment(accountId, 'env-page', 'page');
-    await store.environments.create(own, [key(own, 'kp1', 'secret')]);
+    // Every member of the key set, so that each comes back with its own type (an array, a boolean, text, null).
+    await store.environments.create(own, [{ ...key(own, 'kp1', 'secret', ['https://a.example', 'https://b.example']), lastUsedAt: at, expiresAt: later }]);
     await store.accounts.insert({ id: 'a-page', name: 'page-account', createdAt: at });
     const other = environment('a-page', 'env-page-2', 'page');
     await store.environments.create(other, [key(other, 'kp2', 'secret')]);
