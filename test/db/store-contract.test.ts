@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
+import type { ApiKeyRow, EnvironmentRow, ImportListRow, ImportRow, KeyedImportPage, Store, TemplateRow } from '../../src/db/store';
 import { IMPORT_LIST_COLUMNS, UniqueViolationError } from '../../src/db/store';
 import { encodeUtf8Rows } from '../../src/services/imports/utf8-rows';
+import { listItemJson } from '../../src/services/imports/views';
 import { createHarness, type Harness } from '../helpers/harness';
 import { testEngine } from '../helpers/test-database';
 
@@ -10,6 +11,11 @@ import { testEngine } from '../helpers/test-database';
 // the atomic methods writing all or nothing.
 
 const at = '2026-01-31T12:00:00.000Z';
+
+function rowsOf(found: KeyedImportPage): ImportListRow[] {
+  assert.ok('rows' in found, 'a page without a byte budget comes as rows');
+  return found.rows;
+}
 
 function environment(accountId: string, id: string, name: string): EnvironmentRow {
   return { id, accountId, name, createdAt: at, lastUsedAt: null, deletedAt: null };
@@ -220,18 +226,47 @@ describe(`the store contract (${testEngine})`, () => {
     }
     await store.imports.insert(importRow(accountId, 'ip5', 't1'));
     const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
-    const first = (await store.imports.pageWithKey('hash-kp1', undefined, 3))!;
+    // A page of 2 comes with the import after it: what page() answers for 3.
+    const first = (await store.imports.pageWithKey('hash-kp1', undefined, 2))!;
     assert.deepEqual({ ...first.key }, { ...(await store.environments.findKeyByHash('hash-kp1')) });
-    assert.deepEqual(first.rows.map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, limit: 3 })).map((row) => ({ ...row })));
+    assert.deepEqual(rowsOf(first).map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, limit: 3 })).map((row) => ({ ...row })));
     assert.equal(first.total, await store.imports.count(accountId, {}));
-    assert.ok(!first.rows.some((row) => row.id === 'ip5'), 'an import being written is not listed');
-    const after = { value: first.rows[1]!.createdAt, id: first.rows[1]!.id };
-    const next = (await store.imports.pageWithKey('hash-kp1', after, 100))!;
-    assert.deepEqual(next.rows.map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, after, limit: 100 })).map((row) => ({ ...row })));
-    assert.equal(next.rows[0]!.id, first.rows[2]!.id);
-    assert.deepEqual((await store.imports.pageWithKey('hash-kp1', undefined, 0))!.rows, []);
-    assert.deepEqual({ ...(await store.imports.pageWithKey('hash-kp2', undefined, 10)), key: undefined }, { key: undefined, rows: [], total: 0 }, 'another account lists only its own (none)');
+    assert.ok(!rowsOf(first).some((row) => row.id === 'ip5'), 'an import being written is not listed');
+    const after = { value: rowsOf(first)[1]!.createdAt, id: rowsOf(first)[1]!.id };
+    const next = (await store.imports.pageWithKey('hash-kp1', after, 99))!;
+    assert.deepEqual(rowsOf(next).map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, after, limit: 100 })).map((row) => ({ ...row })));
+    assert.equal(rowsOf(next)[0]!.id, rowsOf(first)[2]!.id);
+    assert.deepEqual(rowsOf((await store.imports.pageWithKey('hash-kp1', undefined, 0))!), []);
+    const otherPage = (await store.imports.pageWithKey('hash-kp2', undefined, 10))!;
+    assert.deepEqual({ total: otherPage.total, rows: rowsOf(otherPage) }, { rows: [], total: 0 }, 'another account lists only its own (none)');
     assert.equal(await store.imports.pageWithKey('hash-none', undefined, 10), undefined);
+  });
+
+  it('imports: pageWithKey with a byte budget answers rows, or the same page rendered as the list renders it', async () => {
+    const own = environment(accountId, 'env-render', 'render');
+    await store.environments.create(own, [key(own, 'kr1', 'secret')]);
+    const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
+    const listed = (await store.imports.page(accountId, { ...newest, limit: 100 })).length;
+    assert.ok(listed >= 3, 'earlier tests left imports to list');
+    for (const after of [undefined, 1]) {
+      for (const limit of [1, 2, listed, listed + 5]) {
+        const all = await store.imports.page(accountId, { ...newest, limit: 100 });
+        const position = after === undefined ? undefined : { value: all[after]!.createdAt, id: all[after]!.id };
+        const expected = await store.imports.page(accountId, { ...newest, after: position, limit: limit + 1 });
+        const found = (await store.imports.pageWithKey('hash-kr1', position, limit, 1 << 20))!;
+        assert.equal(found.total, await store.imports.count(accountId, {}));
+        if ('rows' in found) {
+          assert.deepEqual(found.rows.map((row) => ({ ...row })), expected.map((row) => ({ ...row })));
+          continue;
+        }
+        const { rendered } = found;
+        const page = expected.slice(0, limit);
+        assert.equal(Buffer.from(rendered.json).toString('utf8'), page.map(listItemJson).join(','), `after ${after}, limit ${limit}`);
+        assert.equal(rendered.count, page.length);
+        assert.deepEqual(rendered.last, page.length ? { value: page.at(-1)!.createdAt, id: page.at(-1)!.id } : undefined);
+        assert.equal(rendered.hasMore, expected.length > limit);
+      }
+    }
   });
 
   it('imports: a list page reads each list member from its own column (both list statements)', async () => {
@@ -249,7 +284,7 @@ describe(`the store contract (${testEngine})`, () => {
     const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
     assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, limit: 1 }))[0] }, expected);
     assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, filters: { userEmail: 'u@' }, limit: 1 }))[0] }, expected);
-    assert.deepEqual({ ...(await store.imports.pageWithKey('hash-kc1', undefined, 1))!.rows[0] }, expected);
+    assert.deepEqual({ ...rowsOf((await store.imports.pageWithKey('hash-kc1', undefined, 1))!)[0] }, expected);
   });
 
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };

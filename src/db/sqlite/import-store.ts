@@ -39,7 +39,7 @@ export function createImportStores(
       find: async (accountId, id) => findImport(db, accountId, id),
       findView: async (accountId, id) => findImportView(db, accountId, id),
       findViewWithKey: async (hash, id) => findKeyedImportView(db, hash, id),
-      pageWithKey: async (hash, after, limit) => findKeyedImportPage(db, hash, after, limit),
+      pageWithKey: async (hash, after, limit, renderWithin) => findKeyedImportPage(db, hash, after, limit, renderWithin),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
       // One read transaction: the counts and the list describe the same moment.

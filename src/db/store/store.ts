@@ -38,6 +38,20 @@ export interface KeysetPosition {
   id: string;
 }
 
+/** The plain authenticated list's read (ImportStore.pageWithKey): the key, the account's count, and the page as rows or as JSON. */
+export type KeyedImportPage = { key: ApiKeyRow; total: number } & ({ rows: ImportListRow[] } | { rendered: ImportJsonPage });
+
+/** A page of imports rendered by the engine: what a list page's `data` array holds, as UTF-8 bytes. */
+export interface ImportJsonPage {
+  /** Each import as the list shows it (services/imports/views.ts listItemJson), newest first, joined by commas. */
+  json: Uint8Array;
+  count: number;
+  /** The position of the page's last import (undefined for an empty page). */
+  last: KeysetPosition | undefined;
+  /** Whether an import follows the page's last. */
+  hasMore: boolean;
+}
+
 /** Filters of GET /imports, already normalised (dates as stored ISO strings). */
 export interface ImportFilters {
   templateId?: string | null;
@@ -151,11 +165,14 @@ export interface ImportStore {
    */
   findViewWithKey(keyHash: string, importId: string): Promise<{ key: KeyCheckRow; view: ImportDetailRow | undefined } | undefined>;
   /**
-   * The API key with that hash and, when there is one, a page of its account's complete imports newest first
-   * (createdAt desc, then id desc) after `after`, unfiltered, with the account's unfiltered count, read at one point
-   * in time (the plain authenticated list: one statement on PostgreSQL); undefined when no key has that hash.
+   * The API key with that hash and, when there is one, a page of `limit` of its account's complete imports newest
+   * first (createdAt desc, then id desc) after `after`, unfiltered, with the account's unfiltered count, read at one
+   * point in time (the plain authenticated list: one statement on PostgreSQL); undefined when no key has that hash.
+   * The page comes as `rows` (one more than `limit` when another import follows), or, from an engine that renders
+   * pages (SQLite) and when `renderWithin` is given, as `rendered` JSON when none of its imports' meta and file
+   * together hold more than floor(renderWithin / limit) bytes (so that no byte budget of renderWithin cuts it short).
    */
-  pageWithKey(keyHash: string, after: KeysetPosition | undefined, limit: number): Promise<{ key: ApiKeyRow; rows: ImportListRow[]; total: number } | undefined>;
+  pageWithKey(keyHash: string, after: KeysetPosition | undefined, limit: number, renderWithin?: number): Promise<KeyedImportPage | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */

@@ -5,7 +5,7 @@ import { buildPage, decodeCursor, paginationOf, rowsWithinBytes, type PageReques
 import { parseInput } from '../validate';
 import { findAccountImportView } from './get-import';
 import { ListRowsQuery } from './schemas';
-import { rowPageBytes, rowPageJson, type JsonBody } from './views';
+import { jsonPageBytes, rowPageJson, type JsonBody } from './views';
 
 /** Characters of row JSON a page holds at most (besides its first row): large rows make shorter pages. */
 export const ROWS_PAGE_BYTES = 4 * 1024 * 1024;
@@ -40,7 +40,7 @@ async function rowsPage(ctx: ServiceContext, accountId: string, imported: Import
   const rendered = direction === 'asc' ? await ctx.store.rows.jsonPage(imported.id, after, limit, ROWS_PAGE_BYTES) : undefined;
   if (rendered) {
     const next = rendered.hasMore && rendered.lastRowIndex !== undefined ? { value: rendered.lastRowIndex } : undefined;
-    return rowPageBytes(rendered, paginationOf(ctx, request, rendered.count, next, imported.rowCount));
+    return jsonPageBytes(rendered.json, paginationOf(ctx, request, rendered.count, next, imported.rowCount));
   }
   const rows = await ctx.store.rows.chunk(imported.id, direction, after, limit + 1, ROWS_PAGE_BYTES);
   const pageSize = rowsWithinBytes(rows, limit, ROWS_PAGE_BYTES, (row) => row.data.length);

@@ -1,9 +1,10 @@
 import { acceptKey, presentedKeyHash, requireKeyKind, type AuthenticatedKey } from '../auth';
 import type { ServiceContext } from '../context';
-import { readCursor, verifyCursor } from '../pagination';
+import { paginationOf, readCursor, verifyCursor } from '../pagination';
 import { parseInput } from '../validate';
-import { importPage, importPageJson, listRequest } from './list-imports';
+import { importPage, importPageJson, LIST_PAGE_BYTES, listRequest } from './list-imports';
 import { ListImportsQuery } from './schemas';
+import { jsonPageBytes, type JsonBody } from './views';
 
 /**
  * A Secret Key and its account's imports newest first, unfiltered (GET /v1/imports with only `limit` and
@@ -16,14 +17,18 @@ export async function secretKeyImportsJson(
   ctx: ServiceContext,
   presented: string,
   input: Pick<ListImportsQuery, 'limit' | 'cursor'>,
-): Promise<{ key: AuthenticatedKey; text: string }> {
+): Promise<{ key: AuthenticatedKey; text: JsonBody }> {
   const query = parseInput(ListImportsQuery, input);
   const cursor = query.cursor === undefined ? undefined : readCursor('string', query.cursor);
   const presentedKey = presentedKeyHash(presented);
-  const found = await ctx.store.imports.pageWithKey(presentedKey.hash, cursor?.position, query.limit === 0 ? 0 : query.limit + 1);
+  const found = await ctx.store.imports.pageWithKey(presentedKey.hash, cursor?.position, query.limit, LIST_PAGE_BYTES);
   const key = await acceptKey(ctx, presentedKey, found?.key);
   requireKeyKind(key, ['secret']);
   const request = listRequest(key.accountId, query);
   if (cursor) verifyCursor(ctx, request, cursor);
-  return { key, text: importPageJson(importPage(ctx, request, found!.rows, found!.total)) };
+  const { total } = found!;
+  if ('rows' in found!) return { key, text: importPageJson(importPage(ctx, request, found.rows, total)) };
+  // A page the store rendered holds every import within the byte budget (ImportStore.pageWithKey): not cut short.
+  const { rendered } = found!;
+  return { key, text: jsonPageBytes(rendered.json, paginationOf(ctx, request, rendered.count, rendered.hasMore ? rendered.last : undefined, total)) };
 }

@@ -1,4 +1,4 @@
-import type { ImportDetailRow, ImportListRow, ImportViewRow, RowJsonPage, StoredRow } from '../../db/store';
+import type { ImportDetailRow, ImportListRow, ImportViewRow, StoredRow } from '../../db/store';
 import { parseJsonObject } from '../json';
 import type { Pagination } from '../pagination';
 import type { CellStats, ImportDetail, ImportListItem } from './schemas';
@@ -71,11 +71,11 @@ export function rowPageJson(rows: readonly StoredRow[], pagination: Pagination<R
 /** A JSON answer: text, or UTF-8 byte pieces sent one after the other. */
 export type JsonBody = string | readonly Uint8Array[];
 
-const ROW_PAGE_START = Buffer.from('{"data":[');
+const PAGE_START = Buffer.from('{"data":[');
 
-/** rowPageJson of a page the store rendered (RowJsonPage), as bytes: the rows' JSON is sent as the store gave it. */
-export function rowPageBytes(page: RowJsonPage, pagination: Pagination<Record<string, never>>): readonly Uint8Array[] {
-  return [ROW_PAGE_START, page.json, Buffer.from(`],"pagination":${JSON.stringify(pagination)}}`)];
+/** A page whose `data` items the store rendered (RowJsonPage, ImportJsonPage), as bytes: the items' JSON is sent as the store gave it. */
+export function jsonPageBytes(json: Uint8Array, pagination: Pagination<object>): readonly Uint8Array[] {
+  return [PAGE_START, json, Buffer.from(`],"pagination":${JSON.stringify(pagination)}}`)];
 }
 
 /** The members every shape of an import starts with. */

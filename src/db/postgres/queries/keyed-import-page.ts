@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { importListRowOf, type ApiKeyRow, type ImportListColumns, type ImportListRow, type KeysetPosition } from '../../store';
+import { importListRowOf, type ImportListColumns, type ImportListRow, type KeyedImportPage, type KeysetPosition } from '../../store';
 import { keyOf, type KeyColumns, KEY_COLUMNS } from './keyed-import';
 
 // The plain authenticated list: the key with its account's counter, then its account's newest imports (the
@@ -25,16 +25,12 @@ function nulls(count: number): string {
   return Array.from({ length: count }, () => 'NULL').join(', ');
 }
 
-/** The key of that hash and, when it has one, its account's page of imports and their count; undefined without the key. */
-export async function findKeyedImportPage(
-  pool: pg.Pool,
-  hash: string,
-  after: KeysetPosition | undefined,
-  limit: number,
-): Promise<{ key: ApiKeyRow; rows: ImportListRow[]; total: number } | undefined> {
+/** The key of that hash and, when it has one, its account's page of `limit` imports (and the next, when there is one) and their count; undefined without the key. */
+export async function findKeyedImportPage(pool: pg.Pool, hash: string, after: KeysetPosition | undefined, limit: number): Promise<KeyedImportPage | undefined> {
+  const fetched = limit === 0 ? 0 : limit + 1;
   const statement = after
-    ? { name: 'keyed-import-next-page', text: NEXT_PAGE, values: [hash, limit, after.value, after.id] }
-    : { name: 'keyed-import-first-page', text: FIRST_PAGE, values: [hash, limit] };
+    ? { name: 'keyed-import-next-page', text: NEXT_PAGE, values: [hash, fetched, after.value, after.id] }
+    : { name: 'keyed-import-first-page', text: FIRST_PAGE, values: [hash, fetched] };
   const result = await pool.query<unknown[]>({ ...statement, rowMode: 'array' });
   let keyRow: [...KeyColumns, number | null] | undefined;
   const rows: ImportListRow[] = [];
@@ -43,5 +39,5 @@ export async function findKeyedImportPage(
     else keyRow = JSON.parse(row[0] as string);
   }
   if (!keyRow) return undefined;
-  return { key: keyOf(keyRow.slice(0, KEY_COLUMNS) as KeyColumns), rows, total: keyRow[KEY_COLUMNS] ?? 0 };
+  return { key: keyOf(keyRow.slice(0, KEY_COLUMNS) as KeyColumns), total: keyRow[KEY_COLUMNS] ?? 0, rows };
 }

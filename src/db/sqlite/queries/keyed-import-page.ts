@@ -1,7 +1,8 @@
-import type { ApiKeyRow, ImportListRow, KeysetPosition } from '../../store';
+import type { KeyedImportPage, KeysetPosition } from '../../store';
 import type { Db } from '../open-database';
 import { preparedQuery } from '../prepared';
 import { findApiKeyByHash } from './environments';
+import { renderImportPage } from './import-list-json';
 import { countImports, listImportPage } from './imports';
 
 /**
@@ -11,14 +12,17 @@ import { countImports, listImportPage } from './imports';
  * and better-sqlite3's wrapper on every call (about 5 % of a list page).
  */
 const keyedImportPage = preparedQuery((db) =>
-  db.$client.transaction((hash: string, after: KeysetPosition | undefined, limit: number): { key: ApiKeyRow; rows: ImportListRow[]; total: number } | undefined => {
+  db.$client.transaction((hash: string, after: KeysetPosition | undefined, limit: number, renderWithin: number | undefined): KeyedImportPage | undefined => {
     const key = findApiKeyByHash(db, hash);
     if (!key) return undefined;
-    const rows = limit === 0 ? [] : listImportPage(db, key.accountId, { orderBy: 'createdAt', direction: 'desc', after, limit, filters: {} });
-    return { key, rows, total: countImports(db, key.accountId, {}) };
+    const total = countImports(db, key.accountId, {});
+    if (limit === 0) return { key, total, rows: [] };
+    const rendered = renderWithin === undefined ? undefined : renderImportPage(db, key.accountId, after, limit, Math.floor(renderWithin / limit));
+    if (rendered) return { key, total, rendered };
+    return { key, total, rows: listImportPage(db, key.accountId, { orderBy: 'createdAt', direction: 'desc', after, limit: limit + 1, filters: {} }) };
   }),
 );
 
-export function findKeyedImportPage(db: Db, hash: string, after: KeysetPosition | undefined, limit: number): { key: ApiKeyRow; rows: ImportListRow[]; total: number } | undefined {
-  return keyedImportPage(db)(hash, after, limit);
+export function findKeyedImportPage(db: Db, hash: string, after: KeysetPosition | undefined, limit: number, renderWithin?: number): KeyedImportPage | undefined {
+  return keyedImportPage(db)(hash, after, limit, renderWithin);
 }
