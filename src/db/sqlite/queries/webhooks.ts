@@ -32,7 +32,7 @@ function statements(sqlite: Database.Database) {
     pageEndpoints: sqlite.prepare(
       `SELECT id, account_id AS accountId, environment_id AS environmentId, url, description, events, secret, active,
          disabled_reason AS disabledReason, failing_since AS failingSince, created_at AS createdAt FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)
-       AND (:afterValue IS NULL OR (created_at, id) < (:afterValue, :afterId)) ORDER BY created_at DESC, id DESC LIMIT :limit`,
+       AND (:afterValue IS NULL OR (created_at, id) < (:afterValue, :afterId)) ORDER BY created_at DESC, id DESC LIMIT :limit + 0`,
     ),
     countEndpoints: sqlite.prepare(`SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId)`),
     deleteEndpoint: sqlite.prepare(`DELETE FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND id = :id`),
@@ -41,7 +41,7 @@ function statements(sqlite: Database.Database) {
          d.last_attempt_at AS lastAttemptAt, d.last_status_code AS lastStatusCode, d.last_response AS lastResponse,
          d.last_error AS lastError, e.created_at AS createdAt
        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-       WHERE d.endpoint_id = :endpointId AND (:after IS NULL OR d.event_id < :after) ORDER BY d.event_id DESC LIMIT :limit`,
+       WHERE d.endpoint_id = :endpointId AND (:after IS NULL OR d.event_id < :after) ORDER BY d.event_id DESC LIMIT :limit + 0`,
     ),
     countDeliveries: sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?'),
     redeliver: sqlite.prepare(
@@ -53,7 +53,7 @@ function statements(sqlite: Database.Database) {
        WHERE (endpoint_id, event_id) IN (
          SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id
          WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= :now) AND p.active = 1
-         ORDER BY d.next_attempt_at LIMIT :limit)
+         ORDER BY d.next_attempt_at LIMIT :limit + 0)
        RETURNING endpoint_id AS endpointId, event_id AS eventId, attempts`,
     ),
     claimed: sqlite.prepare(
