@@ -26,9 +26,10 @@ export async function secretKeyImportsJson(
   requireKeyKind(key, ['secret']);
   const request = listRequest(key.accountId, query);
   if (cursor) verifyCursor(ctx, request, cursor);
-  const { total } = found!;
-  if ('rows' in found!) return { key, text: importPageJson(importPage(ctx, request, found.rows, total)) };
+  // acceptKey refused a hash without a key.
+  const page = found!;
+  if ('rows' in page) return { key, text: importPageJson(importPage(ctx, request, page.rows, page.total)) };
   // A page the store rendered holds every import within the byte budget (ImportStore.pageWithKey): not cut short.
-  const { rendered } = found!;
+  const { rendered, total } = page;
   return { key, text: jsonPageBytes(rendered.json, paginationOf(ctx, request, rendered.count, rendered.hasMore ? rendered.last : undefined, total)) };
 }

@@ -42,11 +42,11 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * The account's first `limit` complete imports newest first after `after`, as a list page's JSON; undefined when
- * one of them holds more than `share` bytes of meta and file (the caller then reads the page as rows).
+ * one of them holds more than floor(maxBytes / limit) bytes of meta and file (the caller then reads the page as rows).
  */
-export function renderImportPage(db: Db, accountId: string, after: KeysetPosition | undefined, limit: number, share: number): ImportJsonPage | undefined {
+export function renderImportPage(db: Db, accountId: string, after: KeysetPosition | undefined, limit: number, maxBytes: number): ImportJsonPage | undefined {
   const { first, after: next } = statements(db);
-  const values = { account: accountId, share, limit };
+  const values = { account: accountId, share: Math.floor(maxBytes / limit), limit };
   const [json, count, fitting, last, more] = after ? next.get({ ...values, at: after.value, id: after.id })! : first.get(values)!;
   if (fitting < count) return undefined;
   const cut = last === null ? -1 : last.indexOf('\u0001');

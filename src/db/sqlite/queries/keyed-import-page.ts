@@ -17,7 +17,7 @@ const keyedImportPage = preparedQuery((db) =>
     if (!key) return undefined;
     const total = countImports(db, key.accountId, {});
     if (limit === 0) return { key, total, rows: [] };
-    const rendered = renderWithin === undefined ? undefined : renderImportPage(db, key.accountId, after, limit, Math.floor(renderWithin / limit));
+    const rendered = renderWithin === undefined ? undefined : renderImportPage(db, key.accountId, after, limit, renderWithin);
     if (rendered) return { key, total, rendered };
     return { key, total, rows: listImportPage(db, key.accountId, { orderBy: 'createdAt', direction: 'desc', after, limit: limit + 1, filters: {} }) };
   }),
