@@ -26,7 +26,7 @@ describe('./bin/importd mappings', () => {
       const response = await fetch(`${server.url}/v1/imports`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${keys.secretKey.key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ meta: { schemaKey: 'contacts', mapping: { email: 'Work mail', segment: 'Bucket X7' } }, rows: [{ email: 'a@example.com' }] }),
+        body: JSON.stringify({ meta: { schemaKey: 'contacts', mapping: { email: 'Work mail', segment: 'Bucket X7', phone: 'Tel.\nfake  row\u001b[31m' } }, rows: [{ email: 'a@example.com' }] }),
       });
       assert.equal(response.status, 201, await response.text());
     } finally {
@@ -37,11 +37,15 @@ describe('./bin/importd mappings', () => {
     assert.equal(listed.code, 0, listed.stderr);
     assert.deepEqual(JSON.parse(listed.stdout).data.map((m: { schemaKey: string; fileLabel: string }) => [m.schemaKey, m.fileLabel]), [
       ['email', 'Work mail'],
+      ['phone', 'Tel.\nfake  row\u001b[31m'],
       ['segment', 'Bucket X7'],
     ]);
     const table = runBin(['mappings', 'list', '--db', db]);
     assert.match(table.stdout, /^SCHEMA KEY\s+FILE LABEL\s+UPDATED\n/);
     assert.match(table.stdout, /segment\s+Bucket X7/);
+    // A label an end-user typed can neither forge a row nor reach the terminal as an escape sequence.
+    assert.match(table.stdout, /\nphone\s+Tel\.\\u000afake  row\\u001b\[31m\s+\d{4}-/);
+    assert.equal(table.stdout.split('\n').length, 5);
     assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--account', 'acme', '--json', '--db', db]).stdout).data, []);
 
     const forgot = runBin(['mappings', 'forget', 'email', '--db', db]);
@@ -57,7 +61,10 @@ describe('./bin/importd mappings', () => {
     assert.equal(runBin(['mappings', 'forget', '--all', '--account', 'nope', '--db', db]).code, 3);
 
     const all = runBin(['mappings', 'forget', '--all', '--json', '--db', db]);
-    assert.deepEqual(JSON.parse(all.stdout), { deleted: 1 });
+    assert.deepEqual(JSON.parse(all.stdout), { deleted: 2 });
     assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--json', '--db', db]).stdout).data, []);
+    const none = runBin(['mappings', 'forget', '--all', '--db', db]);
+    assert.equal(none.code, 3);
+    assert.match(none.stderr, /error \[not_found\]: learned mappings of the account not found/);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { call, json, type TestEnvironment } from '../helpers/harness';
+import { call, json, testClock, type TestEnvironment } from '../helpers/harness';
+import { injectFailure } from '../helpers/inject-failure';
 import { useHarness } from '../helpers/use-harness';
 import { postImport } from '../imports/helpers';
 
@@ -22,6 +23,12 @@ describe('mappings learned from imports', () => {
     return json<Answer>(response);
   };
   const learnedRows = () => h.sql('SELECT schema_key, file_label FROM learned_mappings ORDER BY schema_key');
+  const importCount = async () => (await h.sql<{ n: number | string }>('SELECT count(*) AS n FROM imports')).map((r) => Number(r.n))[0];
+  const postMapping = (mapping: string) =>
+    call(h, 'POST', '/v1/imports', {
+      key: env.secretKey,
+      rawBody: `{"meta":{"schemaKey":"contacts","mapping":${mapping}},"rows":[{"email":"a@example.com"}]}`,
+    });
 
   it('refuses a malformed meta.mapping with 400 at its path, storing nothing', async () => {
     const many = Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`k${i}`, `Label ${i}`]));
@@ -29,9 +36,14 @@ describe('mappings learned from imports', () => {
       [{ email: 7 }, 'meta.mapping.email'],
       [{ email: 'x'.repeat(201) }, 'meta.mapping.email'],
       [{ email: '' }, 'meta.mapping.email'],
+      [{ email: ' \t ' }, 'meta.mapping.email'],
+      [{ ['k'.repeat(201)]: 'Email' }, `meta.mapping.${'k'.repeat(201)}`],
+      [{ 'a\u0000b': 'Email' }, 'meta.mapping.a\u0000b'],
       ['email', 'meta.mapping'],
+      [['Email'], 'meta.mapping'],
       [many, 'meta.mapping'],
     ];
+    const before = await importCount();
     for (const [mapping, path] of cases) {
       const response = await postImport(h, env, { meta: { schemaKey: 'contacts', mapping }, rows: [{ email: 'a@example.com' }] });
       const { error } = await json(response);
@@ -39,7 +51,40 @@ describe('mappings learned from imports', () => {
       assert.equal(error.code, 'validation_failed');
       assert.ok(error.details.some((d: { path: string }) => d.path === path), JSON.stringify(error.details));
     }
+    // JSON.parse makes "__proto__" an own member, which z.record would skip unchecked.
+    for (const value of ['7', 'null', 'true', '""', '"  "', '["Email"]', '{"a":1}', `"${'x'.repeat(60_000)}"`]) {
+      const response = await postMapping(`{"email":"Email","__proto__":${value}}`);
+      const { error } = await json(response);
+      assert.equal(response.status, 400, value.slice(0, 20));
+      assert.deepEqual(
+        error.details.map((d: { path: string }) => d.path),
+        ['meta.mapping.__proto__'],
+      );
+    }
     assert.deepEqual(await learnedRows(), []);
+    assert.equal(await importCount(), before);
+  });
+
+  it('remembers a "__proto__" schema key like any other', async () => {
+    const created = await postMapping('{"__proto__":"Mail address"}');
+    assert.equal(created.status, 201, await created.clone().text());
+    assert.deepEqual(await h.sql("SELECT file_label FROM learned_mappings WHERE schema_key = '__proto__'"), [{ file_label: 'Mail address' }]);
+    const answer = await mapFor(env, { schemaHeaders: [item('__proto__', 'P')], fileHeaders: [item('c0', 'Phone'), item('c1', 'mail ADDRESS ')] });
+    assert.deepEqual(Object.entries(answer), [['__proto__', { fileKey: 'c1', confidence: 0.97, source: 'learned' }]]);
+    await h.sql("DELETE FROM learned_mappings WHERE schema_key = '__proto__'");
+  });
+
+  it('stores the labels with the import, or neither', async () => {
+    const remove = await injectFailure(h, 'fail_learned_insert', 'INSERT', 'learned_mappings', "NEW.schema_key = 'boom'");
+    try {
+      const before = await importCount();
+      const response = await postImport(h, env, { meta: { schemaKey: 'contacts', mapping: { boom: 'Email' } }, rows: [{ email: 'a@example.com' }] });
+      assert.equal(response.status, 500);
+      assert.equal(await importCount(), before);
+      assert.deepEqual(await learnedRows(), []);
+    } finally {
+      await remove();
+    }
   });
 
   it("prefers the labels an import confirmed, for that account only", async () => {
@@ -77,5 +122,59 @@ describe('mappings learned from imports', () => {
     assert.deepEqual(doc.components.schemas.HeaderMapping.properties.source.enum, ['learned']);
     assert.equal(doc.components.schemas.CreateImportInput.properties.meta.properties.mapping.$ref, '#/components/schemas/ConfirmedMapping');
     assert.equal(doc.components.schemas.ConfirmedMapping.additionalProperties.maxLength, 200);
+  });
+});
+
+describe('learned mappings over time', () => {
+  const clock = testClock();
+  const { h, env } = useHarness({ clock });
+  const confirm = async (mapping: Record<string, string>) => {
+    const response = await postImport(h, env, { meta: { schemaKey: 'contacts', mapping }, rows: [{ email: 'a@example.com' }] });
+    assert.equal(response.status, 201, await response.clone().text());
+  };
+  const keys = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+  const storedKeys = async () => (await h.sql<{ schema_key: string }>('SELECT schema_key FROM learned_mappings ORDER BY schema_key')).map((r) => r.schema_key);
+
+  it('gives a label two schema keys learned to the one confirmed last', async () => {
+    const body = { schemaHeaders: [item('email', 'E-mail'), item('work_email', 'Work e-mail')], fileHeaders: [item('c0', 'Email')] };
+    const learnedKey = async () => Object.keys(await json<Answer>(await call(h, 'POST', PATH, { key: env.secretKey, body })));
+    clock.advance(1000);
+    await confirm({ work_email: 'Email' });
+    clock.advance(1000);
+    await confirm({ email: 'Email' });
+    assert.deepEqual(await learnedKey(), ['email']);
+    clock.advance(1000);
+    await confirm({ work_email: 'Email' });
+    assert.deepEqual(await learnedKey(), ['work_email']);
+    await h.sql('DELETE FROM learned_mappings');
+  });
+
+  it('keeps the 5 000 most recently confirmed, however many share a moment', async () => {
+    // Every import at the same millisecond: ties go by schema key, so exactly the 5 000 greatest stay.
+    for (let i = 0; i < 11; i++) await confirm(Object.fromEntries(keys(`t${String(i).padStart(2, '0')}_`, 500).map((k) => [k, 'Label'])));
+    const stored = await storedKeys();
+    assert.equal(stored.length, 5000);
+    assert.equal(stored[0], 't01_000');
+    // A later import pushes out the least recent, whatever their keys.
+    clock.advance(1000);
+    await confirm(Object.fromEntries(keys('a', 300).map((k) => [k, 'Label'])));
+    const after = await storedKeys();
+    assert.equal(after.length, 5000);
+    assert.deepEqual(after.slice(0, 301), [...keys('a', 300), 't01_300']);
+    await h.sql('DELETE FROM learned_mappings');
+  });
+
+  it('remembers concurrent confirmations of one account in any key order', async () => {
+    const forward = keys('k', 500);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        postImport(h, env, {
+          meta: { schemaKey: 'contacts', mapping: Object.fromEntries((i % 2 ? [...forward].reverse() : forward).map((k) => [k, `Label ${i}`])) },
+          rows: [{ email: 'a@example.com' }],
+        }),
+      ),
+    );
+    assert.deepEqual(responses.map((r) => r.status), Array(40).fill(201));
+    assert.deepEqual(await storedKeys(), forward);
   });
 });

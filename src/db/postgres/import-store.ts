@@ -4,6 +4,7 @@ import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { readRowChunk } from './queries/import-rows';
 import { findKeyedImportView } from './queries/keyed-import';
+import { rememberLearnedMappings } from './queries/learned-mappings';
 import { findKeyedImportPage } from './queries/keyed-import-page';
 import { RowCopies } from './row-copies';
 import {
@@ -29,16 +30,18 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      // The rows' COPY, the flip to 'complete' and the outbox event commit together (row-copies.ts), or nothing does.
-      complete: (id, writerNode, values, event) =>
+      // The rows' COPY, the flip to 'complete', the outbox event and the learned labels commit together
+      // (row-copies.ts), or nothing does.
+      complete: (id, writerNode, values, event, learned) =>
         copies.finish(id, db, (tx) => {
           const work = async (on: PgExecutor) => {
             const completed = await completeImport(on, id, writerNode, values);
             if (completed && event) await writeWebhookEvent(on, event);
+            if (completed && learned) await rememberLearnedMappings(on, learned);
             return completed;
           };
-          // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the two statements together.
-          return event && tx === db ? db.transaction(work) : work(tx);
+          // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the statements together.
+          return (event || learned) && tx === db ? db.transaction(work) : work(tx);
         }),
       // A separate connection: the open COPY holds no lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),

@@ -1,16 +1,12 @@
 import type { LearnedMappingStore } from '../store/store';
 import type { PgDb } from './open-database';
-import { deleteLearnedMappings, findLearnedMappings, listLearnedMappingsOfAccount, trimLearnedMappings, upsertLearnedMappings } from './queries/learned-mappings';
+import { deleteLearnedMappings, findLearnedMappings, listLearnedMappingsOfAccount } from './queries/learned-mappings';
 
+// Entries are written with the import that confirmed them (import-store.ts `complete`).
 export function createLearnedMappingStore(db: PgDb): LearnedMappingStore {
   return {
-    remember: (accountId, rows, keep) =>
-      db.transaction(async (tx) => {
-        await upsertLearnedMappings(tx, rows);
-        await trimLearnedMappings(tx, accountId, keep);
-      }),
     find: (accountId, schemaKeys) => findLearnedMappings(db, accountId, schemaKeys),
     list: (accountId) => listLearnedMappingsOfAccount(db, accountId),
-    delete: (accountId, schemaKey) => deleteLearnedMappings(db, accountId, schemaKey),
+    delete: (accountId, schemaKey) => db.transaction((tx) => deleteLearnedMappings(tx, accountId, schemaKey)),
   };
 }

@@ -195,7 +195,7 @@ export const learnedMappings = pgTable(
     fileLabel: text('file_label').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_updated').on(t.accountId, t.updatedAt)],
+  (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_recent').on(t.accountId, t.updatedAt, t.schemaKey)],
 );
 
 /** A webhook endpoint (src/db/sqlite/schema.ts says why the secret is kept as issued). */

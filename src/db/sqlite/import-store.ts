@@ -6,6 +6,7 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideEx
 import { insertRowTexts, readRowChunk, readRowJsonPage } from './queries/import-rows';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { findKeyedImportView } from './queries/keyed-import';
+import { rememberLearnedMappings } from './queries/learned-mappings';
 import { findKeyedImportPage } from './queries/keyed-import-page';
 import { latestCompleteImports } from './queries/stats';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
@@ -23,12 +24,13 @@ export function createImportStores(
   return {
     imports: {
       insert: async (row) => write(() => insertImport(db, row)),
-      // The outbox event commits with the completion, or neither does.
-      complete: async (id, writerNode, values, event) =>
-        event
+      // The outbox event and the learned labels commit with the completion, or none does.
+      complete: async (id, writerNode, values, event, learned) =>
+        event || learned
           ? write(() => {
               const completed = completeImport(db, id, writerNode, values);
-              if (completed) writeWebhookEvent(sqlite, event);
+              if (completed && event) writeWebhookEvent(sqlite, event);
+              if (completed && learned) rememberLearnedMappings(db, learned);
               return completed;
             })
           : completeImport(db, id, writerNode, values),

@@ -1,14 +1,10 @@
 import type { LearnedMappingStore } from '../store/store';
-import { WRITE_TRANSACTION, type Db } from './open-database';
-import { deleteLearnedMappings, findLearnedMappings, listLearnedMappingsOfAccount, trimLearnedMappings, upsertLearnedMappings } from './queries/learned-mappings';
+import type { Db } from './open-database';
+import { deleteLearnedMappings, findLearnedMappings, listLearnedMappingsOfAccount } from './queries/learned-mappings';
 
+// Entries are written with the import that confirmed them (import-store.ts `complete`).
 export function createLearnedMappingStore(db: Db): LearnedMappingStore {
   return {
-    remember: async (accountId, rows, keep) =>
-      db.transaction(() => {
-        upsertLearnedMappings(db, rows);
-        trimLearnedMappings(db, accountId, keep);
-      }, WRITE_TRANSACTION),
     find: async (accountId, schemaKeys) => findLearnedMappings(db, accountId, schemaKeys),
     list: async (accountId) => listLearnedMappingsOfAccount(db, accountId),
     delete: async (accountId, schemaKey) => deleteLearnedMappings(db, accountId, schemaKey),

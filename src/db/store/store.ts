@@ -138,6 +138,7 @@ export interface ImportStore {
     writerNode: string,
     values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
     event?: WebhookEventDraft,
+    learned?: LearnedMappingsWrite,
   ): Promise<boolean>;
   /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
   renewLease(id: string, writerNode: string, until: string): Promise<boolean>;
@@ -251,9 +252,19 @@ export interface ComplianceStore {
   deleteRows(importId: string, limit: number): Promise<number>;
 }
 
+/**
+ * The labels an import's end-user confirmed, remembered in the transaction that completes the import: each
+ * entry inserted or replaced, then the account's `keep` most recent kept (ties by schema key), so an import
+ * is never stored without them nor they without it.
+ */
+export interface LearnedMappingsWrite {
+  accountId: string;
+  rows: LearnedMappingRow[];
+  keep: number;
+}
+
 export interface LearnedMappingStore {
-  /** Inserts or replaces each entry, then keeps the account's `keep` most recent, atomically. */
-  remember(accountId: string, rows: LearnedMappingRow[], keep: number): Promise<void>;
+  /** Most recently confirmed first (ties by schema key). */
   find(accountId: string, schemaKeys: string[]): Promise<LearnedMappingRow[]>;
   /** By schema key. */
   list(accountId: string): Promise<LearnedMappingRow[]>;

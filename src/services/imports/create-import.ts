@@ -1,9 +1,9 @@
 import type { SessionClaims } from '../auth';
 import type { ServiceContext } from '../context';
-import { rememberMapping } from '../mapping/learned-mappings';
-import type { ConfirmedMapping } from '../mapping/schemas';
+import { learnedWrite } from '../mapping/learned-mappings';
 import { checkEnvelopeLimits } from '../limits';
 import { parseInput } from '../validate';
+import type { LearnedMappingsWrite } from '../../db/store';
 import { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
@@ -33,6 +33,15 @@ export async function prepareImportHeader(
   origin: ImportOrigin,
   envelope: { meta?: unknown; originalSchema?: unknown },
 ): Promise<ImportHeader> {
+  return (await prepareImport(ctx, origin, envelope)).header;
+}
+
+/** The header (prepareImportHeader) and what the import's confirmed mapping has the account remember. */
+async function prepareImport(
+  ctx: ServiceContext,
+  origin: ImportOrigin,
+  envelope: { meta?: unknown; originalSchema?: unknown },
+): Promise<{ header: ImportHeader; learned: LearnedMappingsWrite | undefined }> {
   checkEnvelopeLimits(envelope, ctx.config.limits);
   const parsed = parseInput(ImportEnvelope, envelope);
   const meta = (envelope.meta ?? {}) as Record<string, unknown>;
@@ -45,7 +54,7 @@ export async function prepareImportHeader(
   }, origin.session?.templateId);
   const file = parsed.meta?.file === undefined ? null : JSON.stringify(meta.file);
   const session = origin.session;
-  return {
+  const header: ImportHeader = {
     accountId: origin.accountId,
     environmentId: origin.environmentId,
     templateId,
@@ -59,12 +68,13 @@ export async function prepareImportHeader(
     importedFrom: origin.importedFrom,
     sessionJti: session?.jti ?? null,
   };
+  return { header, learned: learnedWrite(ctx, origin.accountId, parsed.meta?.mapping) };
 }
 
 /**
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
- * already checked (by the parse worker). Once stored, a `meta.mapping` is remembered for the account.
+ * already checked (by the parse worker). A `meta.mapping` is remembered for the account as the import completes.
  * Returns the create shape. Throws validation_failed (a row's index in `details[].path`), and whatever
  * producing a slice throws.
  */
@@ -74,17 +84,14 @@ export async function createImport(
   body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows },
 ): Promise<ImportListItem> {
   const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
-  let header: ImportHeader;
+  let prepared: Awaited<ReturnType<typeof prepareImport>>;
   try {
-    header = await prepareImportHeader(ctx, origin, body);
+    prepared = await prepareImport(ctx, origin, body);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
-  const stored = await writeRows(await beginImport(ctx, header), rows);
-  // Validated by prepareImportHeader.
-  const mapping = (body.meta as { mapping?: ConfirmedMapping } | undefined)?.mapping;
-  if (mapping) await rememberMapping(ctx, origin.accountId, mapping);
+  const stored = await writeRows(await beginImport(ctx, prepared.header), rows, prepared.learned);
   return toListItem(stored);
 }
 

@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import { countRows, type ImportRow, type RowTexts } from '../../db/store';
+import { countRows, type ImportRow, type LearnedMappingsWrite, type RowTexts } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { keepLease, leaseEnd } from '../leases';
@@ -41,9 +41,10 @@ export interface ImportWriter {
   append(rows: RowTexts): Promise<void>;
   /**
    * Completes the import and, in the same transaction, writes its `import.completed` webhook event (the
-   * outbox). Throws conflict when the import was deleted while written (its end-user's data was erased meanwhile).
+   * outbox) and the labels its end-user confirmed (`learned`). Throws conflict when the import was deleted
+   * while written (its end-user's data was erased meanwhile).
    */
-  finish(stats: CellStats): Promise<ImportRow>;
+  finish(stats: CellStats, learned?: LearnedMappingsWrite): Promise<ImportRow>;
   abort(): Promise<void>;
 }
 
@@ -90,14 +91,14 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, rows));
       rowCount += countRows(rows);
     },
-    async finish(stats) {
+    async finish(stats, learned) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
       const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
       const event = await importCompletedEvent(ctx, completed);
       lease.stop();
-      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, values, event)))) throw removed();
+      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, values, event, learned)))) throw removed();
       if (event) ctx.webhookWake.notify();
       return completed;
     },
@@ -137,7 +138,7 @@ export function checkInThread(slices: RowSlices, maxRowBytes: number): CheckedRo
  * Appends every slice, yielding to the event loop between slices, then finishes. Any failure (a bad row,
  * a slice that cannot be produced, storage) aborts the import, so nothing of it stays, and is rethrown.
  */
-export async function writeRows(writer: ImportWriter, rows: CheckedRows): Promise<ImportRow> {
+export async function writeRows(writer: ImportWriter, rows: CheckedRows, learned?: LearnedMappingsWrite): Promise<ImportRow> {
   try {
     let first = true;
     for await (const slice of rows.slices) {
@@ -145,7 +146,7 @@ export async function writeRows(writer: ImportWriter, rows: CheckedRows): Promis
       first = false;
       await writer.append(slice);
     }
-    return await writer.finish(rows.stats());
+    return await writer.finish(rows.stats(), learned);
   } catch (error) {
     // The import stays hidden whatever happens here; a removal that fails too is finished at the next start.
     await writer.abort().catch(() => undefined);

@@ -3,6 +3,7 @@
  * (POST /imports `meta.mapping`), preferred by later map-headers calls of the same account only.
  */
 import { isoTime } from '../../core/clock';
+import type { LearnedMappingsWrite } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { parseInput } from '../validate';
@@ -13,12 +14,15 @@ export const MAX_LEARNED_PER_ACCOUNT = 5000;
 /** Confidence of a learned pair: above any offline score a guess would need to compete with. */
 export const LEARNED_CONFIDENCE = 0.97;
 
-/** Remembers a confirmed mapping (already validated as `ConfirmedMapping`) for the account. */
-export async function rememberMapping(ctx: ServiceContext, accountId: string, mapping: ConfirmedMapping): Promise<void> {
+/**
+ * What a confirmed mapping (validated as `ConfirmedMapping`) has the account remember; the store writes it
+ * with the import's completion (`ImportStore.complete`).
+ */
+export function learnedWrite(ctx: ServiceContext, accountId: string, mapping: ConfirmedMapping | undefined): LearnedMappingsWrite | undefined {
+  const entries = mapping ? Object.entries(mapping) : [];
+  if (entries.length === 0) return undefined;
   const updatedAt = isoTime(ctx.clock);
-  const rows = Object.entries(mapping).map(([schemaKey, fileLabel]) => ({ accountId, schemaKey, fileLabel, updatedAt }));
-  if (rows.length === 0) return;
-  await ctx.store.learnedMappings.remember(accountId, rows, MAX_LEARNED_PER_ACCOUNT);
+  return { accountId, rows: entries.map(([schemaKey, fileLabel]) => ({ accountId, schemaKey, fileLabel, updatedAt })), keep: MAX_LEARNED_PER_ACCOUNT };
 }
 
 /** The account's learned mappings, by schema key. */
@@ -28,12 +32,12 @@ export async function listLearnedMappings(ctx: ServiceContext, accountId: string
 
 /**
  * Forgets one schema key's learned label, or all of the account's. Returns how many were forgotten.
- * Throws validation_failed, and not_found for a schema key with nothing learned.
+ * Throws validation_failed, and not_found when there was nothing to forget.
  */
 export async function forgetLearnedMappings(ctx: ServiceContext, accountId: string, input: ForgetLearnedInput): Promise<{ deleted: number }> {
   const what = parseInput(ForgetLearnedInput, input);
   const deleted = await ctx.store.learnedMappings.delete(accountId, 'schemaKey' in what ? what.schemaKey : undefined);
-  if ('schemaKey' in what && deleted === 0) throw notFound(`learned mapping for ${what.schemaKey}`);
+  if (deleted === 0) throw notFound('schemaKey' in what ? `learned mapping for ${what.schemaKey}` : 'learned mappings of the account');
   return { deleted };
 }
 
@@ -41,7 +45,8 @@ const sameLabel = (label: string) => label.trim().toLowerCase();
 
 /**
  * Splits a map-headers input into the pairs the account has learned (a remembered label present among the
- * file headers) and the headers left for the matcher.
+ * file headers; of two schema keys that learned one label, the more recently confirmed takes it) and the
+ * headers left for the matcher.
  */
 export async function applyLearned(
   ctx: ServiceContext,

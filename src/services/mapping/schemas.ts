@@ -58,14 +58,37 @@ export type HeaderMapping = z.infer<typeof HeaderMapping>;
 export const MapHeadersOutput = z.record(z.string(), HeaderMapping).meta({ id: 'MapHeadersOutput' });
 export type MapHeadersOutput = z.infer<typeof MapHeadersOutput>;
 
+const MappingKey = storedText(z.string().min(1).max(MAX_LABEL_CHARS));
+// trim: a blank label would match a blank file header (learned-mappings.ts compares labels trimmed).
+const MappingLabel = MappingKey.regex(/\S/, 'must not be blank');
+
 /**
  * The mapping an end-user confirmed, sent with an import as `meta.mapping`: schema key -> the file header
- * label it was mapped to. The account remembers it for later map-headers calls.
+ * label it was mapped to. The account remembers it for later map-headers calls. Checked entry by entry and
+ * kept as sent: `z.record` would skip a `__proto__` member unchecked, and a schema key may be "__proto__".
  */
 export const ConfirmedMapping = z
-  .record(storedText(z.string().min(1).max(MAX_LABEL_CHARS)), storedText(z.string().min(1).max(MAX_LABEL_CHARS)))
-  .refine((mapping) => Object.keys(mapping).length <= MAX_HEADERS, { message: `at most ${MAX_HEADERS} schema keys` })
-  .meta({ id: 'ConfirmedMapping' });
+  .custom<Record<string, string>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be a JSON object')
+  .superRefine((mapping, ctx) => {
+    const entries = Object.entries(mapping);
+    if (entries.length > MAX_HEADERS) {
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_HEADERS} schema keys` });
+      return;
+    }
+    for (const [key, label] of entries) {
+      const keyIssue = MappingKey.safeParse(key).error?.issues[0];
+      if (keyIssue) ctx.addIssue({ code: 'custom', message: `invalid schema key: ${keyIssue.message}`, path: [key] });
+      const labelIssue = MappingLabel.safeParse(label).error?.issues[0];
+      if (labelIssue) ctx.addIssue({ code: 'custom', message: labelIssue.message, path: [key] });
+    }
+  })
+  .meta({
+    id: 'ConfirmedMapping',
+    type: 'object',
+    maxProperties: MAX_HEADERS,
+    propertyNames: { minLength: 1, maxLength: MAX_LABEL_CHARS },
+    additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_LABEL_CHARS, pattern: '\\S' },
+  } as Record<string, unknown>);
 export type ConfirmedMapping = z.infer<typeof ConfirmedMapping>;
 
 export const LearnedMapping = z.object({ schemaKey: z.string(), fileLabel: z.string(), updatedAt: z.string() });

@@ -1,11 +1,15 @@
-import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { LearnedMappingsWrite } from '../../store';
 import type { Db } from '../open-database';
 import { learnedMappings } from '../schema';
 
 export type LearnedMappingRow = typeof learnedMappings.$inferSelect;
 
-/** Inserts or replaces the label remembered for each schema key of the account. */
-export function upsertLearnedMappings(db: Db, rows: LearnedMappingRow[]): void {
+// Most recent first; entries confirmed at the same moment (one import's) by schema key, so trimming is exact.
+const RECENT_FIRST = [desc(learnedMappings.updatedAt), desc(learnedMappings.schemaKey)];
+
+/** Inserts or replaces each entry, then keeps the account's `keep` most recent; run inside the caller's transaction. */
+export function rememberLearnedMappings(db: Db, { accountId, rows, keep }: LearnedMappingsWrite): void {
   if (rows.length === 0) return;
   db.insert(learnedMappings)
     .values(rows)
@@ -14,24 +18,23 @@ export function upsertLearnedMappings(db: Db, rows: LearnedMappingRow[]): void {
       set: { fileLabel: sql`excluded.file_label`, updatedAt: sql`excluded.updated_at` },
     })
     .run();
-}
-
-/** Keeps the account's `keep` most recently confirmed entries; returns how many were dropped. */
-export function trimLearnedMappings(db: Db, accountId: string, keep: number): number {
-  const total = db.select({ n: count() }).from(learnedMappings).where(eq(learnedMappings.accountId, accountId)).get()!.n;
-  if (total <= keep) return 0;
-  const oldestKept = db
-    .select({ updatedAt: learnedMappings.updatedAt })
+  const lastKept = db
+    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey })
     .from(learnedMappings)
     .where(eq(learnedMappings.accountId, accountId))
-    .orderBy(desc(learnedMappings.updatedAt))
+    .orderBy(...RECENT_FIRST)
     .limit(1)
     .offset(keep - 1)
-    .get()!;
-  return db
-    .delete(learnedMappings)
-    .where(and(eq(learnedMappings.accountId, accountId), lt(learnedMappings.updatedAt, oldestKept.updatedAt)))
-    .run().changes;
+    .get();
+  if (!lastKept) return;
+  db.delete(learnedMappings)
+    .where(
+      and(
+        eq(learnedMappings.accountId, accountId),
+        sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}) < (${lastKept.updatedAt}, ${lastKept.schemaKey})`,
+      ),
+    )
+    .run();
 }
 
 export function findLearnedMappings(db: Db, accountId: string, schemaKeys: string[]): LearnedMappingRow[] {
@@ -40,6 +43,7 @@ export function findLearnedMappings(db: Db, accountId: string, schemaKeys: strin
     .select()
     .from(learnedMappings)
     .where(and(eq(learnedMappings.accountId, accountId), inArray(learnedMappings.schemaKey, schemaKeys)))
+    .orderBy(...RECENT_FIRST)
     .all();
 }
 

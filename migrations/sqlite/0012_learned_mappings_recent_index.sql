@@ -1,0 +1,2 @@
+DROP INDEX `learned_mappings_account_updated`;--> statement-breakpoint
+CREATE INDEX `learned_mappings_account_recent` ON `learned_mappings` (`account_id`,`updated_at`,`schema_key`);
