@@ -1,3 +1,4 @@
+import { setOwn } from './own-member';
 // Rows are promised "stored and returned exactly", but JSON.parse turns 12345678901234567890 into
 // 12345678901234567000. A row whose text holds a run of 16+ digits (the only way to write an integer past
 // 2^53) takes a slower path that keeps such integer literals as their source text.
@@ -29,8 +30,8 @@ export function parseStoredRow(text: string): Record<string, unknown> {
   const cells = JSON.parse(text) as Record<string, unknown>;
   if (!LONG_DIGITS.test(text)) return cells;
   for (const [key, literal] of bigIntegerLiterals(text) ?? []) {
-    // defineProperty: a `__proto__` column is an own cell, never the prototype.
-    Object.defineProperty(cells, key, { value: BigInt(literal), enumerable: true, configurable: true, writable: true });
+    // A `__proto__` column is an own cell, never the prototype.
+    setOwn(cells, key, BigInt(literal));
   }
   return cells;
 }

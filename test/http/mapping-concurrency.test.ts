@@ -75,6 +75,9 @@ describe('POST /v1/intelligence/map-headers: long calls in flight are bounded pe
     const small = await mapHeaders({ schemaHeaders: [{ key: 'email', label: 'Email' }], fileHeaders: [{ key: 'c0', label: 'E-mail address' }] });
     assert.equal(small.status, 200);
     assert.equal((await json(small)).email.fileKey, 'c0');
+    // 50 x 50 labels of ten words each: an importer's largest ordinary call, cheap enough never to wait.
+    const ordinary = await mapHeaders({ schemaHeaders: side('s', 50), fileHeaders: side('f', 50) });
+    assert.equal(ordinary.status, 200);
     const responses = await Promise.all(calls);
     const statuses = responses.map((r) => r.status);
     assert.ok(statuses.every((s) => s === 200 || s === 429), statuses.join());
@@ -89,5 +92,28 @@ describe('POST /v1/intelligence/map-headers: long calls in flight are bounded pe
     assert.ok(answered.length >= 9, statuses.join());
     const first = await json(answered[0]!);
     for (const response of answered.slice(1)) assert.deepEqual(await json(response), first);
+  });
+});
+
+describe('POST /v1/intelligence/map-headers: a call is small by its cost, not by its headers count', () => {
+  const { h, env } = useHarness({ config: { IMPORTD_MAP_HEADERS_CONCURRENCY: '1', IMPORTD_RATE_LIMIT: '0' } });
+
+  it('queues 50 x 50 calls of costly labels like any long call', async () => {
+    // Ten words no vocabulary knows per label: each is compared by characters with every word of every other label.
+    let seed = 1;
+    const letter = () => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 26));
+    const junk = (prefix: string) =>
+      Array.from({ length: 50 }, (_, i) => ({ key: `${prefix}${i}`, label: Array.from({ length: 10 }, () => Array.from({ length: 8 }, letter).join('')).join(' ') }));
+    const body = JSON.stringify({ schemaHeaders: junk('s'), fileHeaders: junk('f') });
+    const calls = Array.from({ length: 12 }, () =>
+      h.app.request('/v1/intelligence/map-headers', {
+        method: 'POST',
+        headers: { 'X-Public-Key': env.publicKey, Origin: env.origin, 'Content-Type': 'application/json' },
+        body,
+      }),
+    );
+    const statuses = (await Promise.all(calls)).map((r) => r.status);
+    assert.ok(statuses.includes(429), statuses.join());
+    assert.ok(statuses.every((s) => s === 200 || s === 429), statuses.join());
   });
 });

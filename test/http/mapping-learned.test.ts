@@ -66,6 +66,8 @@ describe('mappings learned from imports', () => {
   });
 
   it('remembers a "__proto__" schema key like any other', async () => {
+    const offline = await mapFor(env, { schemaHeaders: [item('__proto__', 'Email')], fileHeaders: [item('c0', 'E-mail')] });
+    assert.deepEqual(Object.entries(offline).map(([k, v]) => [k, v.fileKey, v.source]), [['__proto__', 'c0', undefined]]);
     const created = await postMapping('{"__proto__":"Mail address"}');
     assert.equal(created.status, 201, await created.clone().text());
     assert.deepEqual(await h.sql("SELECT file_label FROM learned_mappings WHERE schema_key = '__proto__'"), [{ file_label: 'Mail address' }]);
@@ -122,6 +124,7 @@ describe('mappings learned from imports', () => {
     assert.deepEqual(doc.components.schemas.HeaderMapping.properties.source.enum, ['learned']);
     assert.equal(doc.components.schemas.CreateImportInput.properties.meta.properties.mapping.$ref, '#/components/schemas/ConfirmedMapping');
     assert.equal(doc.components.schemas.ConfirmedMapping.additionalProperties.maxLength, 200);
+    assert.match(doc.components.schemas.MapHeadersInput.properties.fileHeaders.description, /unique/);
   });
 });
 

@@ -46,8 +46,9 @@ describe('kindCompatibility and sampleOverlap', () => {
   });
 
   it('finds text columns, or a text column and a flag, with several values and no word in common', () => {
-    const col = (kind: 'text' | 'integer' | 'boolean', ...values: string[]) => ({ kind, values: new Set(values), words: valueWords(values) });
-    assert.deepEqual([...valueWords(['stage iia', 'stage ib'])], ['stage', 'iia', 'ib']);
+    const col = (kind: 'text' | 'integer' | 'boolean', ...values: string[]) => ({ kind, values: new Set(values), words: valueWords(values, 24) });
+    assert.deepEqual([...valueWords(['stage iia', 'stage ib'], 24)], ['stage', 'iia', 'ib']);
+    assert.deepEqual([...valueWords(['a b', 'b c d', 'e'], 3)], ['a', 'b', 'c']);
     assert.equal(disjointValues(col('text', 'uploading', 'uploaded'), col('text', 'asian', 'western')), true);
     assert.equal(disjointValues(col('text', 'stage iia', 'stage ib'), col('text', 'stage iv', 'n/a')), false);
     assert.equal(disjointValues(col('text', 'jane'), col('text', 'lucía', 'javier')), false);

@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { MatchResult, UncertainPair } from './match-headers';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
+import { setOwn } from '../../lib/own-member';
 
 /** The model's checked answers, keyed by the SHA-256 of the request body sent for them. */
 export type LlmAnswerCache = LRUCache<string, Answer>;
@@ -103,7 +104,7 @@ function applyAnswer(offline: MatchResult, pairs: UncertainPair[], answer: Answe
   const used = new Set<string>();
   for (const [schemaKey, mapping] of Object.entries(offline.mappings)) {
     if (asked.has(schemaKey)) continue;
-    result[schemaKey] = mapping;
+    setOwn(result, schemaKey, mapping);
     used.add(mapping.fileKey);
   }
   for (const [schemaKey, fileKey] of Object.entries(answer.mappings)) {
@@ -112,7 +113,7 @@ function applyAnswer(offline: MatchResult, pairs: UncertainPair[], answer: Answe
     if (!candidate) throw new Error(`"${fileKey}" is not a candidate for "${schemaKey}"`);
     if (used.has(fileKey)) throw new Error(`"${fileKey}" assigned twice`);
     used.add(fileKey);
-    result[schemaKey] = { fileKey, confidence: Math.max(candidate.score, LLM_CONFIRMED_CONFIDENCE) };
+    setOwn(result, schemaKey, { fileKey, confidence: Math.max(candidate.score, LLM_CONFIRMED_CONFIDENCE) });
   }
   return result;
 }

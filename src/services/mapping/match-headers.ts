@@ -9,10 +9,11 @@ import { assignByComponents } from './assignment';
 import { MUTUAL_DROP, mutualBestPairs } from './mutual-best';
 import { disjointValues, kindCompatibility, inferSamplesKind, sampleOverlap, valueSpread, valueWords, type ValueKind, type ValueSpread } from './samples';
 import { cosine, termVectors, type TermVector } from './descriptions';
-import { profileDice, tokenSimilarity, trigramProfile } from './similarity';
+import { MAX_FUZZY_CHARS, profileDice, tokenSimilarity, trigramProfile } from './similarity';
 import type { HeaderItem, MapHeadersInput, MapHeadersOutput } from './schemas';
 import { runAll, type Steps } from './steps';
 import { validationFailed } from '../errors';
+import { setOwn } from '../../lib/own-member';
 
 export interface MatchOptions {
   /**
@@ -27,6 +28,8 @@ export interface MatchOptions {
    * any pair is scored. Unbounded by default (bench, tests); the service passes the configured budget.
    */
   budget?: number;
+  /** Told the call's pairwise cost once the headers are analysed, before the pairs are scored. */
+  onCost?: (cost: number) => void;
 }
 
 export interface Candidate {
@@ -84,6 +87,21 @@ const RATIO_SLOPE = 0.15;
 const FULL_SCAN_PAIRS = 250_000;
 // Candidates kept per schema key for the assignment; bounds the Hungarian step.
 const MAX_CANDIDATES = 8;
+// Words of a description read: long descriptions add little beyond their first words and cost time.
+const DESCRIPTION_WORDS = 40;
+// A word, for counting: each Chinese character is one (such text has no spaces, and each becomes a unit).
+const WORD = /\p{Script=Han}|[\p{L}\p{N}]+/gu;
+
+/** A description up to the end of its DESCRIPTION_WORDS-th word. */
+function descriptionHead(desc: string): string {
+  let n = 0;
+  for (const m of desc.matchAll(WORD)) if (++n === DESCRIPTION_WORDS) return desc.slice(0, m.index + m[0].length);
+  return desc;
+}
+// Distinct sample words kept per header: every pair compares them (disjointValues), so they are part of its fixed cost.
+const MAX_VALUE_WORDS = 24;
+// Pairs scored between two steps: a step stays short however the work is spread over rows and columns.
+const PAIRS_PER_STEP = 64;
 
 function prepare(item: HeaderItem): Prepared {
   const main = analyzeHeader(item.label.trim() || item.key);
@@ -93,12 +111,11 @@ function prepare(item: HeaderItem): Prepared {
     const alt = analyzeHeader(item.key);
     if (alt.text !== main.text && alt.units.some((u) => u.concept >= 0)) variants.push({ features: alt, grams: trigramProfile(alt.text) });
   }
-  // Long descriptions add little beyond their first words and cost time.
   const desc = item.description?.trim();
-  const doc = desc ? [...main.units, ...analyzeHeader(desc.split(/\s+/).slice(0, 40).join(' ')).units] : main.units;
+  const doc = desc ? [...main.units, ...analyzeHeader(descriptionHead(desc)).units] : main.units;
   const values = new Set((item.samples ?? []).map((v) => v.trim().toLowerCase()).filter((v) => v.length > 0));
   const described = desc !== undefined && desc !== '';
-  return { variants, doc, described, vector: null, values, words: valueWords(values), kind: inferSamplesKind(item.samples) };
+  return { variants, doc, described, vector: null, values, words: valueWords(values, MAX_VALUE_WORDS), kind: inferSamplesKind(item.samples) };
 }
 
 function unitSimilarity(a: Unit, b: Unit): number {
@@ -387,7 +404,7 @@ function candidateColumns(schema: Prepared[], file: Prepared[]): (row: number) =
   };
 }
 
-// Cost units of one pair's fixed work (guards, kinds, samples, bookkeeping), in unit comparisons.
+// Cost units of one pair's fixed work (guards, kinds, samples up to MAX_VALUE_WORDS words, bookkeeping), in unit comparisons.
 const PAIR_COST = 24;
 // Trigrams merged per cost unit.
 const GRAMS_PER_UNIT = 4;
@@ -402,8 +419,9 @@ const TOKEN_COST = 3;
  */
 function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
   const total = (side: Prepared[], of: (p: Prepared) => number) => side.reduce((sum, p) => sum + of(p), 0);
-  const units = (p: Prepared) =>
-    p.variants.reduce((sum, v) => sum + v.features.units.reduce((n, u) => n + (u.concept === TOKEN ? TOKEN_COST : 1), 0), 0);
+  // A long unknown token costs its length in character comparisons (similarity.ts: linear past MAX_FUZZY_CHARS).
+  const unitCost = (u: Unit) => (u.concept === TOKEN ? TOKEN_COST * Math.ceil(u.token.length / MAX_FUZZY_CHARS) : 1);
+  const units = (p: Prepared) => p.variants.reduce((sum, v) => sum + v.features.units.reduce((n, u) => n + unitCost(u), 0), 0);
   const grams = (p: Prepared) => p.variants.reduce((sum, v) => sum + v.grams.length, 0);
   // Description vectors are merged, like trigrams, for every pair once any header is described.
   const anyDescribed = schema.some((p) => p.described) || file.some((p) => p.described);
@@ -423,21 +441,25 @@ function pairwiseCost(schema: Prepared[], file: Prepared[]): number {
  * are analysed; the exact cost is checked once they are.
  */
 function costFloor(input: MapHeadersInput): number {
+  const described = [...input.schemaHeaders, ...input.fileHeaders].some((item) => item.description?.trim());
   const side = (items: HeaderItem[]) => {
-    let words = 0;
+    let units = 0;
     let grams = 0;
+    let doc = 0;
     for (const item of items) {
       const name = item.label.trim() || item.key;
-      words += name.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+      const words = name.match(WORD)?.length ?? 0;
+      units += words / 2;
       grams += name.length;
+      if (described) doc += (words + Math.min(DESCRIPTION_WORDS, item.description?.match(WORD)?.length ?? 0)) / 2;
     }
-    return { units: words / 2, grams };
+    return { units, grams, doc };
   };
   const s = side(input.schemaHeaders);
   const f = side(input.fileHeaders);
   const nS = input.schemaHeaders.length;
   const nF = input.fileHeaders.length;
-  return nS * nF * PAIR_COST + s.units * f.units + (nF * s.grams + nS * f.grams) / GRAMS_PER_UNIT;
+  return nS * nF * PAIR_COST + s.units * f.units + nF * s.doc + nS * f.doc + (nF * s.grams + nS * f.grams) / GRAMS_PER_UNIT;
 }
 
 function checkBudget(cost: number, input: MapHeadersInput, budget = Infinity): void {
@@ -477,7 +499,9 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
     }
   expandInitialisms(schema, file);
   expandInitialisms(file, schema);
-  checkBudget(pairwiseCost(schema, file), input, options.budget);
+  const cost = pairwiseCost(schema, file);
+  checkBudget(cost, input, options.budget);
+  options.onCost?.(cost);
   const columnsFor = candidateColumns(schema, file);
   const all = [...schema, ...file];
   if (all.some((p) => p.described)) termVectors(all.map((p) => p.doc)).forEach((v, k) => (all[k]!.vector = v));
@@ -493,9 +517,14 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
   // 0 there for names a guard set apart.
   const scores = new Float64Array(schema.length * file.length);
   const pair: PairScore = { score: 0, apart: false };
+  let pairsInStep = 0;
   for (let i = 0; i < schema.length; i++) {
     const scored: { col: number; score: number }[] = [];
     for (const j of columnsFor(i)) {
+      if (++pairsInStep === PAIRS_PER_STEP) {
+        pairsInStep = 0;
+        yield;
+      }
       scorePair(schema[i]!, file[j]!, sides, pair);
       const score = pair.score;
       if (!pair.apart) scores[i * file.length + j] = score;
@@ -514,7 +543,7 @@ export function* matchHeaderSteps(input: MapHeadersInput, options: MatchOptions 
     const schemaKey = input.schemaHeaders[i]!.key;
     const chosen = mutual.get(i) ?? candidates[i]!.find((c) => c.col === assigned[i]);
     const col = chosen?.col ?? -1;
-    if (chosen) mappings[schemaKey] = { fileKey: input.fileHeaders[col]!.key, confidence: Math.round(chosen.score * 1000) / 1000 };
+    if (chosen) setOwn(mappings, schemaKey, { fileKey: input.fileHeaders[col]!.key, confidence: Math.round(chosen.score * 1000) / 1000 });
     // A mutual best pair below the threshold may be missing from its row's candidates.
     const listed = !chosen || candidates[i]!.some((c) => c.col === col);
     const top = (listed ? candidates[i]! : [chosen, ...candidates[i]!]).slice(0, 3);

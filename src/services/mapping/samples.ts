@@ -136,10 +136,14 @@ export function kindCompatibility(a: ValueKind, b: ValueKind): number {
   return 0;
 }
 
-/** Distinct words of normalised sample values ("stage iia" -> stage, iia). */
-export function valueWords(values: Iterable<string>): Set<string> {
+/** The first `max` distinct words of normalised sample values ("stage iia" -> stage, iia). */
+export function valueWords(values: Iterable<string>, max: number): Set<string> {
   const words = new Set<string>();
-  for (const v of values) for (const w of v.match(/[\p{L}\p{N}]+/gu) ?? []) words.add(w);
+  for (const v of values)
+    for (const w of v.match(/[\p{L}\p{N}]+/gu) ?? []) {
+      if (words.size === max) return words;
+      words.add(w);
+    }
   return words;
 }
 

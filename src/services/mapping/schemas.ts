@@ -34,10 +34,12 @@ function uniqueKeys(items: HeaderItem[], ctx: z.RefinementCtx): void {
   });
 }
 
+const UNIQUE_KEYS = 'Each item\'s `key` is unique within the list (a repeated key answers 400 validation_failed at its path).';
+
 export const MapHeadersInput = z
   .object({
-    schemaHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys),
-    fileHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys),
+    schemaHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys).meta({ description: UNIQUE_KEYS }),
+    fileHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys).meta({ description: UNIQUE_KEYS }),
   })
   .meta({ id: 'MapHeadersInput' });
 export type MapHeadersInput = z.infer<typeof MapHeadersInput>;

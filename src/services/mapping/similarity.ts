@@ -94,6 +94,8 @@ function withinOneEdit(a: string, b: string): boolean {
  * computed once per header so pair comparisons are a linear merge.
  */
 export function trigramProfile(s: string): Int32Array {
+  // Nothing to compare: the padding alone would make two such headers (emoji, punctuation) look identical.
+  if (s === '') return new Int32Array(0);
   const padded = `  ${s} `;
   const out = new Int32Array(Math.max(0, padded.length - 2));
   for (let i = 0; i + 3 <= padded.length; i++)
@@ -118,9 +120,13 @@ export function profileDice(a: Int32Array, b: Int32Array): number {
   return (2 * shared) / (a.length + b.length);
 }
 
+// Jaro-Winkler costs the product of the two lengths; no word of a header is this long, only junk sent to cost time.
+export const MAX_FUZZY_CHARS = 32;
+
 /**
  * Similarity of two tokens the vocabulary does not know: exact, one typo,
  * or one a clear prefix-abbreviation of the other ("categ" / "category").
+ * Linear in the tokens' lengths, except Jaro-Winkler, which only tokens of at most MAX_FUZZY_CHARS reach.
  */
 export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
@@ -128,7 +134,8 @@ export function tokenSimilarity(a: string, b: string): number {
   if (shorter < 4) return 0;
   if (editDistance(a, b, 1) <= 1) return 0.85;
   if (a.startsWith(b) || b.startsWith(a)) return 0.7;
+  const longer = Math.max(a.length, b.length);
   // Jaro-Winkler reaches 0.93 only when the shorter token is at least 0.65 of the longer one.
-  if (shorter < 0.65 * Math.max(a.length, b.length)) return 0;
+  if (shorter < 0.65 * longer || longer > MAX_FUZZY_CHARS) return 0;
   return jaroWinkler(a, b) >= 0.93 ? 0.6 : 0;
 }
