@@ -39,7 +39,7 @@ const listenAddress = z
     const at = text.lastIndexOf(':');
     return { host: text.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(text.slice(at + 1)) };
   })
-  .pipe(z.object({ host: z.string(), port: z.number().int().min(0).max(65535, 'the port must be at most 65535') }));
+  .pipe(z.object({ host: listenHost, port: z.number().int().min(0).max(65535, 'the port must be at most 65535') }));
 
 const booleanText = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

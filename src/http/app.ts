@@ -10,7 +10,7 @@ import { bodyLimit } from './middleware/body-limit';
 import { corsOnEarlyErrors, corsPreflight } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
 import { logsRequests, requestLog } from './middleware/request-log';
-import { requestMetrics } from './metrics/request-metrics';
+import { CLIENT_CLOSED, requestMetrics } from './metrics/request-metrics';
 import { finishHeaders, setHeader, startHeaders } from './respond';
 import { complianceRoutes } from './routes/compliance';
 import { embedRoutes } from './routes/embed';
@@ -63,7 +63,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   };
   const preflight = corsPreflight(deps.ctx);
   const earlyErrors = corsOnEarlyErrors(deps.ctx);
-  const answerError = (error: unknown, c: Context<AppEnv>) => errorResponse(c, toServiceError(error, deps.logger, c.var.requestId));
+  const answerError = (error: unknown, c: Context<AppEnv>) => {
+    // The client hung up (or Node's request timeout cut it off) before its body arrived: no failure of ours,
+    // and nobody reads the answer. 499, nginx's "client closed request", for the log and the metrics.
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    if (incoming?.destroyed && !incoming.complete) return new Response(null, { status: CLIENT_CLOSED });
+    return errorResponse(c, toServiceError(error, deps.logger, c.var.requestId));
+  };
   app.use('/v1/*', (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
     return earlyErrors(c, async () => {

@@ -4,6 +4,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Config } from '../config/config';
 import type { Logger } from '../core/logger';
 import { answerClientError } from './client-error';
+import { listenError } from './listen-error';
 
 /** Larger request heads are refused with 431 by Node's parser before the app sees them. */
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -57,18 +58,6 @@ export function startServer(
       },
     );
     server.on('clientError', (error: Error, socket) => answerClientError(error, socket, logger));
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, config.host, config.port, { host: '--host', port: '--port' })));
   });
-}
-
-/** What an operator can act on when the server cannot listen, instead of the bare socket error. */
-function listenError(error: NodeJS.ErrnoException, { host, port }: Config): Error {
-  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const why: Record<string, string> = {
-    EADDRINUSE: `port ${port} is already in use (another importd serve? choose another with --port)`,
-    EACCES: `not allowed to listen on port ${port} (ports below 1024 need privileges; choose another with --port)`,
-    EADDRNOTAVAIL: `${host} is not an address of this machine (--host)`,
-    ENOTFOUND: `host name ${host} does not resolve (--host)`,
-  };
-  return new Error(`cannot listen on ${where}: ${why[error.code ?? ''] ?? error.message}`);
 }

@@ -12,7 +12,7 @@ export interface RouteFigures {
 export interface MetricsSummary {
   uptimeSeconds: number | null;
   requests: { total: number; byClass: Record<'2xx' | '3xx' | '4xx' | '5xx', number>; rateLimited: number; routes: RouteFigures[] };
-  imports: { completed: number; rejected: number; failed: number };
+  imports: { completed: number; rejected: number; abandoned: number; failed: number };
   ingested: { rows: number; bytes: number };
   exported: { rows: number; bytes: number };
   parseWorkerJobs: number;
@@ -59,6 +59,7 @@ export function summarizeMetrics(text: string, nowSeconds: number): MetricsSumma
     imports: {
       completed: sum('importd_imports_total', (l) => l.outcome === 'completed'),
       rejected: sum('importd_imports_total', (l) => l.outcome === 'rejected'),
+      abandoned: sum('importd_imports_total', (l) => l.outcome === 'abandoned'),
       failed: sum('importd_imports_total', (l) => l.outcome === 'failed'),
     },
     ingested: { rows: sum('importd_ingested_rows_total'), bytes: sum('importd_ingested_bytes_total') },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { parsePrometheusText, type PrometheusSample } from '../../src/lib/prometheus-text';
 import { waitFor } from '../helpers/live-server';
@@ -47,7 +48,13 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     const webhooks = { IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true', IMPORTD_WEBHOOK_RETRY_SCHEDULE: '3600' };
     for (const hook of ['/works', '/fails']) assert.equal(runBin(['webhooks', 'add', receiver.url(hook), '--env', 'production', '--db', db], webhooks).code, 0);
     metricsAddr = `127.0.0.1:${await freePort()}`;
-    server = await startServe(db, { IMPORTD_METRICS_ADDR: metricsAddr, IMPORTD_RATE_LIMIT: String(RATE_LIMIT), IMPORTD_RATE_WINDOW_SECONDS: '3600', ...webhooks });
+    server = await startServe(db, {
+      IMPORTD_METRICS_ADDR: metricsAddr,
+      IMPORTD_RATE_LIMIT: String(RATE_LIMIT),
+      IMPORTD_RATE_WINDOW_SECONDS: '3600',
+      IMPORTD_MAX_BODY: '1kb',
+      ...webhooks,
+    });
 
     const body = JSON.stringify({ meta: { schemaKey: 'contacts' }, rows: [{ a: 1, b: 'x' }, { a: 2, b: 'y' }, { a: 3, b: 'z' }] });
     const imported = await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
@@ -59,6 +66,18 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     expected.importBytes += Buffer.byteLength(ndjson);
     const id = ((await imported.json()) as { id: string }).id;
     assert.equal((await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"rows":' })).status, 400);
+    // Refused by the body limit before the route runs: still the route's request, and a rejected import.
+    assert.equal((await api('/v1/imports', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: ' '.repeat(2000) })).status, 413);
+    // A client that hangs up halfway through its upload: neither a server failure nor a refusal.
+    await new Promise<void>((resolve, reject) => {
+      const { hostname, port } = new URL(server.url);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`POST /v1/imports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secretKey}\r\nContent-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n{"meta":{"schemaKey":"contacts"}}\n{"a":1}\n`);
+        setTimeout(() => socket.destroy(), 200);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
     assert.equal((await api(`/v1/imports/${id}`)).status, 200);
     assert.equal((await api(`/v1/imports/${id}/rows?limit=2`)).status, 200);
     const exported = await api(`/v1/imports/${id}/export?format=csv`);
@@ -71,7 +90,7 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     // Two completed imports, two endpoints: four attempts, counted once each has ended.
     await waitFor(async () => {
       samples = await scrape();
-      return value('importd_webhook_deliveries_total') === 4;
+      return value('importd_webhook_deliveries_total') === 4 && value('importd_imports_total', { outcome: 'abandoned' }) === 1;
     }, 10_000);
   });
   after(async () => {
@@ -85,6 +104,9 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     const count = 'importd_http_request_duration_seconds_count';
     assert.equal(value(count, { method: 'POST', route: '/v1/imports', status: '201' }), 2);
     assert.equal(value(count, { method: 'POST', route: '/v1/imports', status: '400' }), 1);
+    assert.equal(value(count, { method: 'POST', route: '/v1/imports', status: '413' }), 1);
+    assert.equal(value(count, { method: 'POST', route: '/v1/imports', status: '499' }), 1);
+    assert.equal(value(count, { status: '500' }), 0);
     assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId', status: '200' }), 1);
     assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId', status: '404' }), 1);
     assert.equal(value(count, { method: 'GET', route: '/v1/imports/:importId/rows', status: '200' }), 1);
@@ -104,7 +126,8 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
 
   it('counts imports by outcome, rows and bytes ingested and exported', () => {
     assert.equal(value('importd_imports_total', { outcome: 'completed' }), 2);
-    assert.equal(value('importd_imports_total', { outcome: 'rejected' }), 1);
+    assert.equal(value('importd_imports_total', { outcome: 'rejected' }), 2);
+    assert.equal(value('importd_imports_total', { outcome: 'abandoned' }), 1);
     assert.equal(value('importd_imports_total', { outcome: 'failed' }), 0);
     assert.equal(value('importd_ingested_rows_total'), 5);
     assert.equal(value('importd_ingested_bytes_total'), expected.importBytes);
@@ -174,7 +197,7 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     const json = await runBinAsync(['status', '--json'], { IMPORTD_METRICS_ADDR: metricsAddr });
     assert.equal(json.code, 0, json.stderr);
     const status = JSON.parse(json.stdout);
-    assert.deepEqual(status.imports, { completed: 2, rejected: 1, failed: 0 });
+    assert.deepEqual(status.imports, { completed: 2, rejected: 2, abandoned: 1, failed: 0 });
     assert.deepEqual(status.ingested, { rows: 5, bytes: expected.importBytes });
     assert.deepEqual(status.exported, { rows: 3, bytes: expected.exportBytes });
     assert.deepEqual(status.webhooks, { delivered: 2, failed: 2 });
@@ -186,11 +209,15 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     const text = await runBinAsync(['status', '--url', `http://${metricsAddr}/metrics`]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^importd status \(http:\/\/127\.0\.0\.1:\d+\/metrics\)\n/);
-    assert.match(text.stdout, /imports +completed 2, rejected 1, failed 0\n/);
+    assert.match(text.stdout, /imports +completed 2, rejected 2, abandoned 1, failed 0\n/);
     assert.match(text.stdout, /ingested +5 rows, /);
     assert.match(text.stdout, /webhooks +2 delivered, 2 failed attempt\(s\)\n/);
     if (testEngine === 'postgres') assert.match(text.stdout, /db pool writers +\d+ busy, \d+ idle of 10; 0 waiting\n/);
     assert.match(text.stdout, /GET \/v1\/imports\/:importId\/rows +1 requests/);
+    // Something else answering 200 is not read as an idle server.
+    const elsewhere = await runBinAsync(['status', '--url', `${server.url}/healthz`]);
+    assert.equal(elsewhere.code, 1);
+    assert.match(elsewhere.stderr, /is not importd's metrics endpoint/);
   });
 });
 
@@ -203,6 +230,21 @@ describe('metrics listener refusals and importd status errors', () => {
       assert.equal(result.code, 2);
       assert.match(result.stderr, /^error \[invalid_config\]: invalid setting IMPORTD_METRICS_ADDR: port \d+ is the API port/);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names IMPORTD_METRICS_ADDR when its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const dir = mkdtempSync(path.join(tmpdir(), 'importd-e2e-metrics-'));
+    try {
+      const result = await runBinAsync(['serve', '--port', String(await freePort()), '--db', path.join(dir, 'db')], { IMPORTD_METRICS_ADDR: `127.0.0.1:${port}` });
+      assert.notEqual(result.code, 0);
+      assert.match(result.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is already in use \\(.*IMPORTD_METRICS_ADDR\\)`));
+    } finally {
+      taken.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -31,6 +31,7 @@ describe('Prometheus text parsing for importd status', () => {
       'importd_http_request_duration_seconds_sum{method="GET",route="unmatched",status="404"} 0.01',
       'importd_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 10',
       'importd_imports_total{outcome="completed"} 4',
+      'importd_imports_total{outcome="abandoned"} 3',
       'process_start_time_seconds 1000',
     ].join('\n');
     const summary = summarizeMetrics(text, 1060);
@@ -38,7 +39,7 @@ describe('Prometheus text parsing for importd status', () => {
     assert.deepEqual(summary.requests.byClass, { '2xx': 100, '3xx': 0, '4xx': 10, '5xx': 2 });
     assert.equal(summary.requests.total, 112);
     assert.deepEqual(summary.requests.routes[0], { method: 'GET', route: '/v1/imports/:importId', requests: 102, errors: 2, meanMs: 5.88 });
-    assert.deepEqual(summary.imports, { completed: 4, rejected: 0, failed: 0 });
+    assert.deepEqual(summary.imports, { completed: 4, rejected: 0, abandoned: 3, failed: 0 });
     assert.equal(summary.process.residentMemoryBytes, null);
   });
 

@@ -18,7 +18,10 @@ export function registerStatus(program: Command, runtime: CliRuntime): void {
     .option('--json', 'print the figures as JSON')
     .action(async (options: { url?: string; json?: boolean }, command: Command) => {
       const url = options.url ?? localMetricsUrl(runtime, command);
-      const summary = summarizeMetrics(await scrape(url), Date.now() / 1000);
+      const text = await scrape(url);
+      // Anything else answering 200 (a health check, a proxy's page) would read as an idle server.
+      if (!/^(?:importd_|process_start_time_seconds)/m.test(text)) throw new ServiceError('internal_error', `${url} is not importd's metrics endpoint (no importd_ metrics in its answer)`);
+      const summary = summarizeMetrics(text, Date.now() / 1000);
       if (options.json) return printJson(runtime.io, { url, ...summary });
       runtime.io.out(formatSummary(url, summary));
     });
@@ -62,7 +65,7 @@ function formatSummary(url: string, s: MetricsSummary): string {
     `importd status (${url})`,
     `  uptime          ${s.uptimeSeconds === null ? '-' : formatDuration(s.uptimeSeconds)}`,
     `  requests        ${n(s.requests.total)} (2xx ${n(s.requests.byClass['2xx'])}, 3xx ${n(s.requests.byClass['3xx'])}, 4xx ${n(s.requests.byClass['4xx'])}, 5xx ${n(s.requests.byClass['5xx'])}); rate limited ${n(s.requests.rateLimited)}`,
-    `  imports         completed ${n(s.imports.completed)}, rejected ${n(s.imports.rejected)}, failed ${n(s.imports.failed)}`,
+    `  imports         completed ${n(s.imports.completed)}, rejected ${n(s.imports.rejected)}, abandoned ${n(s.imports.abandoned)}, failed ${n(s.imports.failed)}`,
     `  ingested        ${n(s.ingested.rows)} rows, ${formatBytes(s.ingested.bytes)}`,
     `  exported        ${n(s.exported.rows)} rows, ${formatBytes(s.exported.bytes)}`,
     `  parse worker    ${n(s.parseWorkerJobs)} job(s) in progress or queued`,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../../core/logger';
 import type { Registry } from 'prom-client';
+import { listenError } from '../listen-error';
 
 export interface MetricsListener {
   port: number;
@@ -27,9 +28,10 @@ export function startMetricsListener(registry: Registry, address: { host: string
     );
   });
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const refused = (error: NodeJS.ErrnoException) => reject(listenError(error, address.host, address.port, { host: 'IMPORTD_METRICS_ADDR', port: 'IMPORTD_METRICS_ADDR' }));
+    server.once('error', refused);
     server.listen(address.port, address.host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       const { port } = server.address() as { port: number };
       logger.info('metrics listening', { host: address.host, port });
       resolve({

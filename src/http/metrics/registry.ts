@@ -77,7 +77,7 @@ export function createMetrics(ctx: Pick<ServiceContext, 'parsePool'> & { pools?:
     }),
     importsByOutcome: new Counter({
       name: 'importd_imports_total',
-      help: 'POST /v1/imports by outcome: completed (201), rejected (4xx: invalid, unauthorised, too large, rate limited), failed (5xx)',
+      help: 'POST /v1/imports by outcome: completed (201), rejected (4xx: invalid, unauthorised, too large, rate limited), abandoned (the client went away before its body arrived), failed (5xx)',
       labelNames: ['outcome'],
       registers: [registry],
     }),

@@ -8,6 +8,8 @@ import type { ImportdMetrics } from './registry';
 export const UNMATCHED_ROUTE = 'unmatched';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const IMPORT_ROUTE = '/v1/imports';
+/** The status of a request whose client went away before its body arrived (app.ts). */
+export const CLIENT_CLOSED = 499;
 
 /**
  * Times every request and counts it by method, route TEMPLATE (`/v1/imports/:importId`, never the raw path,
@@ -35,13 +37,16 @@ export function requestRecorder(metrics: ImportdMetrics): (method: string, route
     child.observe(seconds);
     if (status === 429) metrics.rateLimited.inc();
     if (route === IMPORT_ROUTE && method === 'POST') {
-      metrics.importsByOutcome.inc({ outcome: status < 300 ? 'completed' : status < 500 ? 'rejected' : 'failed' });
+      const outcome = status < 300 ? 'completed' : status === CLIENT_CLOSED ? 'abandoned' : status < 500 ? 'rejected' : 'failed';
+      metrics.importsByOutcome.inc({ outcome });
     }
   };
 }
 
-/** The path a route was registered with; middleware registered with `use` (method ALL) is no route. */
+/**
+ * The path of the route the request was for; middleware registered with `use` (method ALL) is no route.
+ * Matched up front, so a request a middleware answered (a body too large) still names its route.
+ */
 function routeTemplate(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
-  const route = matchedRoutes(c)[c.req.routeIndex];
-  return route && route.method !== 'ALL' ? route.path : UNMATCHED_ROUTE;
+  return matchedRoutes(c).find((route) => route.method !== 'ALL')?.path ?? UNMATCHED_ROUTE;
 }
