@@ -80,6 +80,12 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     });
     assert.equal((await api(`/v1/imports/${id}`)).status, 200);
     assert.equal((await api(`/v1/imports/${id}/rows?limit=2`)).status, 200);
+    // A stream is timed to its end: the theme events, held open for 300 ms.
+    const events = new AbortController();
+    const stream = await api('/v1/themes/events', { signal: events.signal });
+    assert.equal(stream.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    events.abort();
     const exported = await api(`/v1/imports/${id}/export?format=csv`);
     expected.exportBytes = (await exported.arrayBuffer()).byteLength;
     assert.equal((await api('/v1/imports/01a20c08-0751-7bc1-b52a-1f0164319893')).status, 404);
@@ -115,6 +121,8 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
     assert.equal(value(count, { route: 'unmatched', status: '404' }), 40);
     assert.equal(value('importd_http_request_duration_seconds_bucket', { route: '/v1/imports/:importId', status: '200', le: '+Inf' }), 1);
     assert.ok(value('importd_http_request_duration_seconds_sum', { route: '/v1/imports', status: '201' }) > 0);
+    assert.equal(value(count, { route: '/v1/themes/events', status: '200' }), 1);
+    assert.ok(value('importd_http_request_duration_seconds_sum', { route: '/v1/themes/events' }) >= 0.29);
   });
 
   it('bounds label values: random paths share one label, no raw path or id becomes a label', () => {

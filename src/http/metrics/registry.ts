@@ -70,7 +70,7 @@ export function createMetrics(ctx: Pick<ServiceContext, 'parsePool'> & { pools?:
     registry,
     requestDuration: new Histogram({
       name: 'importd_http_request_duration_seconds',
-      help: 'Time from the request reaching the app to its response head (a streamed body may continue), by route template and status',
+      help: 'Time from the request reaching the app to the last byte of its answer (or the client leaving), by route template and status',
       labelNames: ['method', 'route', 'status'],
       buckets: DURATION_BUCKETS,
       registers: [registry],

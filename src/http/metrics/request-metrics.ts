@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Histogram } from 'prom-client';
@@ -12,8 +13,8 @@ const IMPORT_ROUTE = '/v1/imports';
 export const CLIENT_CLOSED = 499;
 
 /**
- * Times every request and counts it by method, route TEMPLATE (`/v1/imports/:importId`, never the raw path,
- * so label values are bounded by the routes the app has) and status. Children are cached per label set:
+ * Times every request to the last byte of its answer and counts it by method, route TEMPLATE
+ * (`/v1/imports/:importId`, never the raw path, so label values are bounded by the routes the app has) and status. Children are cached per label set:
  * the per-request cost is one map lookup and one observe.
  */
 export function requestMetrics(metrics: ImportdMetrics): MiddlewareHandler<AppEnv> {
@@ -21,7 +22,14 @@ export function requestMetrics(metrics: ImportdMetrics): MiddlewareHandler<AppEn
   return async (c, next) => {
     const started = performance.now();
     await next();
-    record(c.req.method, routeTemplate(c), c.res.status, started);
+    const method = c.req.method;
+    const route = routeTemplate(c);
+    const status = c.res.status;
+    // The body is written after this returns and may stream on (exports, theme events): timed to its last
+    // byte, or to the client leaving. In process (app.request) there is no socket: timed to the head.
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    if (outgoing && !outgoing.destroyed && !outgoing.writableFinished) outgoing.once('close', () => record(method, route, status, started));
+    else record(method, route, status, started);
   };
 }
 
