@@ -49,7 +49,7 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
  * Reads a streamed POST /imports body (`application/x-ndjson`): a first line `{ "meta": ..., "originalSchema":
  * ... }`, then one row object a line. Lines are read and parsed only as the writer asks for the next slice,
  * so a body of any size is ingested in bounded memory. Throws invalid_json (with the line number),
- * validation_failed (the first line is not an object), payload_too_large (a line over the limit, or more than
+ * validation_failed (the first line is not an object of meta and originalSchema alone), payload_too_large (a line over the limit, or more than
  * IMPORTD_MAX_IMPORT_BYTES in all).
  */
 async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
@@ -75,6 +75,11 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
   const header = firstBatch === undefined ? {} : parseNdjsonRow(firstBatch[0]!, ++read.lines);
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
+  }
+  // A row sent as the first line (no header line) would otherwise be taken for the header and lost.
+  const stray = Object.keys(header).find((key) => key !== 'meta' && key !== 'originalSchema');
+  if (stray !== undefined) {
+    throw validationFailed([{ path: stray, message: 'the first line must be { meta, originalSchema } (the rows follow it, one a line); it has other members' }]);
   }
   async function* rowLines(): AsyncGenerator<string[]> {
     for (let lines = firstBatch?.slice(1); lines !== undefined; lines = await nextBatch()) yield lines;

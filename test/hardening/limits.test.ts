@@ -125,6 +125,24 @@ describe('limits: sizes', () => {
     await expectServing();
   });
 
+  it('rows holding more than 16 384 distinct column keys: 400 (JSON body, parse worker, NDJSON); 16 384 are accepted', async () => {
+    // 200 rows of 82 new keys each: 16 400 keys, the cap passed within the last row.
+    const wide = (rows: number, keysPerRow: number, pad = '') =>
+      Array.from({ length: rows }, (_, r) => `{${Array.from({ length: keysPerRow }, (_, k) => `"c${r}_${k}":${k}`).join(',')}${pad}}`);
+    const over = wide(200, 82);
+    await expectError(await send('/v1/imports', { body: importText('"meta":{"schemaKey":"c"}', `[${over.join(',')}]`) }), 400, 'validation_failed', /16384 distinct column keys/);
+    const padded = wide(200, 82, `,"pad":"${'x'.repeat(Math.ceil(PARSE_IN_WORKER_BYTES / 200))}"`);
+    const large = importText('"meta":{"schemaKey":"c"}', `[${padded.join(',')}]`);
+    assert.ok(large.length > PARSE_IN_WORKER_BYTES);
+    await expectError(await send('/v1/imports', { body: large }), 400, 'validation_failed', /16384 distinct column keys/);
+    await expectError(await send('/v1/imports', { body: `{"meta":{"schemaKey":"c"}}\n${over.join('\n')}\n`, type: 'application/x-ndjson' }), 400, 'validation_failed', /16384 distinct column keys/);
+    await expectServing();
+    const exact = await send('/v1/imports', { body: importText('"meta":{"schemaKey":"c"}', `[${wide(128, 128).join(',')}]`) });
+    assert.equal(exact.status, 201, await exact.clone().text());
+    await h.sql('DELETE FROM import_rows');
+    await h.sql('DELETE FROM imports');
+  });
+
   it('IMPORTD_MAX_IMPORT_BYTES bounds one import in every format, from every credential: 413, nothing stored', async () => {
     const rows = Array.from({ length: 250_000 }, (_, i) => `{"name":"person ${i}","email":"p${i}@example.com"}`);
     const ndjson = `{"meta":{"schemaKey":"c"}}\n${rows.join('\n')}\n`;

@@ -108,6 +108,28 @@ describe('GET /v1/imports/{id}/export and importd export', () => {
     assert.equal(lines[2_345], 'person 2344,p2344@example.com,4');
   });
 
+  it('fails, without the file\'s tail, an export whose import is deleted meanwhile', async () => {
+    const doomed = await createImportOk(h, env, { rows: contactRows(10_000) });
+    for (const format of ['ndjson', 'json', 'csv']) {
+      const response = await call(h, 'GET', exportUrl(doomed.id, `?format=${format}`), { key: env.secretKey });
+      assert.equal(response.status, 200);
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      assert.equal(first.done, false);
+      // A deletion in progress: its batches have taken the rows past the first chunks (the stream reads two ahead).
+      if (format === 'ndjson') await h.sql('DELETE FROM import_rows WHERE import_id = ? AND row_index >= 5000', doomed.id);
+      let failed: unknown;
+      let text = '';
+      try {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) text += Buffer.from(next.value).toString();
+      } catch (error) {
+        failed = error;
+      }
+      assert.match(String(failed), /deleted while it was exported \(5000 of 10000 rows sent\)/, format);
+      if (format === 'json') assert.equal(text.trimEnd().endsWith(']'), false);
+    }
+  });
+
   it('rejects an unknown format or safe value', async () => {
     for (const query of ['?format=xlsx', '?safe=yes']) {
       const response = await call(h, 'GET', exportUrl(tricky.id, query), { key: env.secretKey });

@@ -64,6 +64,8 @@ describe('POST /v1/imports with application/x-ndjson', () => {
     ['bad JSON on a row line', [`${header}\n{"a":1}\n{"a":2}\n{"a":\n{"a":4}\n`], 400, 'invalid_json', /line 4/],
     ['a first line that is not JSON', ['meta please\n{"a":1}\n'], 400, 'invalid_json', /line 1/],
     ['a first line that is not an object', ['[1,2]\n{"a":1}\n'], 400, 'validation_failed', /first line/],
+    // No header line: the first row would be taken for it and lost (a session naming the template needs no meta).
+    ['a first line that is a row', ['{"email":"first@example.com"}\n{"email":"second@example.com"}\n'], 400, 'validation_failed', /first line must be \{ meta, originalSchema \}.*"path":"email"/],
     ['a row that is not an object', [`${header}\n{"a":1}\n[1]\n`], 400, 'validation_failed', /rows\.1/],
     ['a cell that is an object', [`${header}\n${'{"a":1}\n'.repeat(4500)}{"a":{"b":1}}\n`], 400, 'validation_failed', /rows\.4500\.a/],
   ];

@@ -2,6 +2,12 @@ import type { CellStats } from './schemas';
 
 type CellType = CellStats['fieldBreakdown'][number]['type'];
 
+/**
+ * Distinct column keys one import may hold (Excel's column limit). Every read of the import's statistics
+ * (the detail, the CSV header) parses them whole, and rows with a new key each would grow them without end.
+ */
+export const MAX_COLUMNS = 16_384;
+
 /** One column's statistics so far: a handle callers that meet the same keys row after row can keep. */
 export interface Column {
   key: string;
@@ -23,18 +29,24 @@ const DATE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[
 export class CellStatsCollector {
   private readonly columns = new Map<string, Column>();
   totalCells = 0;
+  /** Set once the rows held more than MAX_COLUMNS distinct keys: the ones past it are counted nowhere. */
+  overflowed = false;
 
   /** Records one cell (the value is already known to be a string, finite number, boolean or null). */
   add(key: string, value: string | number | boolean | null): void {
     this.addTo(this.column(key), value);
   }
 
-  /** The column of `key`, created (in first-seen order) on its first cell. */
+  /**
+   * The column of `key`, created (in first-seen order) on its first cell; past MAX_COLUMNS keys a column
+   * kept nowhere, and `overflowed` set (RowChecker refuses the import).
+   */
   column(key: string): Column {
     let column = this.columns.get(key);
     if (column === undefined) {
       column = { key, type: 'empty', count: 0 };
-      this.columns.set(key, column);
+      if (this.columns.size < MAX_COLUMNS) this.columns.set(key, column);
+      else this.overflowed = true;
     }
     return column;
   }
@@ -61,6 +73,7 @@ export class CellStatsCollector {
   /** Adds the statistics of the rows that follow those counted here (`later`'s columns after these). */
   merge(later: CellStatsCollector): void {
     this.totalCells += later.totalCells;
+    if (later.overflowed) this.overflowed = true;
     for (const { key, type, count } of later.columns.values()) {
       const column = this.column(key);
       column.count += count;

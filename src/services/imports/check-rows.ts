@@ -1,7 +1,7 @@
 import { rowJsonText } from '../../lib/exact-json';
 import { validationFailed, type ErrorDetail } from '../errors';
 import { utf8Over } from '../limits';
-import { CellStatsCollector } from './cell-stats';
+import { CellStatsCollector, MAX_COLUMNS } from './cell-stats';
 import type { CellStats } from './schemas';
 
 /** A slice stops being checked once it has this many refusals (its other rows are still parsed). */
@@ -76,6 +76,7 @@ export class RowChecker {
     if (slice instanceof ReadSlice) {
       if (slice.details !== undefined) throw validationFailed(slice.details);
       this.collector.merge(slice.stats);
+      this.refuseOverflow(slice.texts.length);
       this.checked += slice.texts.length;
       return slice.texts;
     }
@@ -87,8 +88,16 @@ export class RowChecker {
       if (refusals.details !== undefined && refusals.details.length >= MAX_DETAILS) break;
     }
     if (refusals.details !== undefined) throw validationFailed(refusals.details);
+    this.refuseOverflow(texts.length);
     this.checked += texts.length;
     return texts;
+  }
+
+  /** Checked once a slice: a slice's rows can add only as many keys as its bytes hold past the cap. */
+  private refuseOverflow(sliceRows: number): void {
+    if (!this.collector.overflowed) return;
+    const last = this.checked + sliceRows - 1;
+    throw validationFailed([{ path: `rows.${last}`, message: `the rows up to this one hold more than ${MAX_COLUMNS} distinct column keys` }]);
   }
 
   stats(): CellStats {

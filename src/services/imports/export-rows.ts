@@ -1,5 +1,6 @@
 import { createRowEncoder } from '../../lib/row-encoder';
 import type { ServiceContext } from '../context';
+import { conflict } from '../errors';
 import { parseInput } from '../validate';
 import { findAccountImport } from './get-import';
 import { ExportQuery, type CellStats } from './schemas';
@@ -29,7 +30,8 @@ export interface RowExport {
  * open between pieces and other queries run in between) and encoded chunk by chunk: memory stays bounded
  * whatever the import's size. The CSV header is the template's field keys in schema order (from the
  * import's originalSchema), then every other key in first-seen order. Nothing is read or encoded before
- * the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found.
+ * the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found; the pieces throw
+ * conflict, before the file's tail, when the import is deleted while it is exported.
  */
 export async function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): Promise<RowExport> {
   const { format, safe } = parseInput(ExportQuery, input);
@@ -41,12 +43,17 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
     yield { text: encoder.head(), rows: 0 };
     let from = -1;
+    let sent = 0;
     for (;;) {
       const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
       if (rows.length === 0) break;
       yield { text: encoder.chunk(rows), rows: rows.length };
+      sent += rows.length;
       from = rows[rows.length - 1]!.rowIndex;
     }
+    // Deleted meanwhile (by its owner, an erasure or retention): a well-formed file missing rows would pass for
+    // the whole import, so it ends without its tail and the answer fails instead.
+    if (sent !== imported.rowCount) throw conflict(`the import was deleted while it was exported (${sent} of ${imported.rowCount} rows sent)`);
     yield { text: encoder.tail(), rows: 0 };
   }
   return {
