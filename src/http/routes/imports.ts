@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import { z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, TypedResponse } from 'hono';
@@ -173,7 +174,10 @@ export function importRoutes(deps: AppDeps) {
     setHeader(c, 'Content-Disposition', `attachment; filename="${file.fileName}"`);
     // HEAD answers the headers only: not one row is read or encoded.
     if (c.req.method === 'HEAD') return respond(c, null, 200, file.contentType);
-    return respond(c, pullStream(file.pieces, deps.metrics?.exported), 200, file.contentType);
+    // A client that stops reading is dropped (stream.ts): its socket, the bytes buffered in it and the drain.
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    const stream = pullStream(file.pieces, { sent: deps.metrics?.exported, stalled: () => outgoing?.destroy() });
+    return respond(c, stream, 200, file.contentType);
   });
 
   return router;
