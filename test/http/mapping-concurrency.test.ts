@@ -57,6 +57,25 @@ describe('runInSlices with a limiter', () => {
     assert.equal(await runInSlices(busySteps(5, 5), { sliceMs: 2, limiter: counting }), 5);
     assert.equal(asked, 1);
   });
+
+  it('goes through the limiter only from the slice after which `queued` holds', async () => {
+    let slices = 0;
+    let askedAt = -1;
+    const counting = { run: <R>(work: () => Promise<R>) => ((askedAt = slices), work()) };
+    // Each step is a slice of its own; the call proves large after its third.
+    const steps = (function* () {
+      for (let i = 0; i < 6; i++) {
+        slices++;
+        const end = performance.now() + 3;
+        while (performance.now() < end);
+        yield;
+      }
+      return 'done';
+    })();
+    assert.equal(await runInSlices(steps, { sliceMs: 1, limiter: counting, queued: () => slices >= 3 }), 'done');
+    assert.equal(askedAt, 3);
+    assert.equal(await runInSlices(busySteps(5, 5), { sliceMs: 2, limiter: refusing, queued: () => false }), 5);
+  });
 });
 
 describe('POST /v1/intelligence/map-headers: long calls in flight are bounded per process', () => {

@@ -4,12 +4,14 @@ import { applyLearned } from './learned-mappings';
 import { resolveWithLlm } from './llm-resolver';
 import { matchHeaderSteps } from './match-headers';
 import { MapHeadersInput, type HeaderMapping, type MapHeadersOutput } from './schemas';
-import { runInSlices, type SliceLimiter } from './steps';
+import { runInSlices } from './steps';
 
 /**
- * Pairwise cost (match-headers.ts) up to which a call computes without a turn from ctx.mappingWork: ~50 ms
- * of work; 50 x 50 real headers cost up to ~300 000 (the dev sets' densest calls scaled to 2 500 pairs).
+ * A call of at most 50 x 50 headers (an importer's) computes without a turn from ctx.mappingWork unless its
+ * pairwise cost (match-headers.ts) passes ~50 ms of work: 50 x 50 real headers cost up to ~300 000 (the dev
+ * sets' densest calls scaled to 2 500 pairs), 50 x 50 labels of junk words several million.
  */
+const NEVER_QUEUED_PAIRS = 2500;
 const NEVER_QUEUED_COST = 1_000_000;
 
 /**
@@ -21,7 +23,7 @@ const NEVER_QUEUED_COST = 1_000_000;
  * Runs the offline matcher (deterministic, no network) in slices on the
  * request thread, after checking its pairwise cost against
  * `config.mapHeadersBudget` (a call longer than one slice waits its turn
- * among `config.mapHeadersConcurrency` unless its cost is small: ctx.mappingWork); when an LLM is configured, asks it about the
+ * among `config.mapHeadersConcurrency` unless it is small: ctx.mappingWork); when an LLM is configured, asks it about the
  * uncertain pairs only (prompt capped, answers cached) and falls back to the
  * offline answer on any failure. Returns one entry per matched schema key
  * (`fileKey`, `confidence` 0-1); each file key is used at most once and
@@ -36,13 +38,13 @@ export async function mapHeaders(ctx: ServiceContext, accountId: string, input: 
   const data = parseInput(MapHeadersInput, input);
   const { learned, rest } = await applyLearned(ctx, accountId, data);
   // Small calls never queue: whether work outlasts its first slice depends on the machine's load, and an
-  // importer's ordinary call must not get a 429 because long calls of others fill the queue. Small by the
-  // work it costs, not by its headers' count: 50 x 50 labels of junk words can cost a second. A call whose
-  // headers are still being analysed after its first slice is not small.
-  let cost = Number.POSITIVE_INFINITY;
+  // importer's ordinary call must not get a 429 because long calls of others fill the queue. A small call
+  // whose cost, known once its headers are analysed, proves large queues from then on.
+  const pairs = rest.schemaHeaders.length * rest.fileHeaders.length;
+  let cost: number | undefined;
   const steps = matchHeaderSteps(rest, { budget: ctx.config.mapHeadersBudget, onCost: (c) => (cost = c) });
-  const limiter: SliceLimiter = { run: (work) => (cost <= NEVER_QUEUED_COST ? work() : ctx.mappingWork.run(work)) };
-  const offline = await runInSlices(steps, { limiter });
+  const queued = () => pairs > NEVER_QUEUED_PAIRS || (cost !== undefined && cost > NEVER_QUEUED_COST);
+  const offline = await runInSlices(steps, { limiter: ctx.mappingWork, queued });
   const { llm } = ctx.config;
   const matched = llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
   // Entries, not assignments: a schema key may be "__proto__".

@@ -23,20 +23,26 @@ export interface SliceLimiter {
  * Runs the steps in slices of about `sliceMs` of work each, yielding to the event loop between slices:
  * other requests are served while a large mapping is computed (DESIGN.md "Limits": no request holds the
  * event loop for more than ~50 ms). Work done within its first slice never waits; longer work goes on
- * through `limiter`, which bounds how many such computations share the event loop.
+ * through `limiter`, which bounds how many such computations share the event loop, from the first slice
+ * after which `queued` holds (by default the first).
  */
-export async function runInSlices<T>(steps: Steps<T>, options: { sliceMs?: number; limiter?: SliceLimiter } = {}): Promise<T> {
-  const sliceMs = options.sliceMs ?? 10;
-  const first = runSlice(steps, sliceMs);
-  if (first.done) return first.value;
-  const rest = async () => {
-    for (;;) {
-      await new Promise((resolve) => setImmediate(resolve));
-      const next = runSlice(steps, sliceMs);
-      if (next.done) return next.value;
+export async function runInSlices<T>(steps: Steps<T>, options: { sliceMs?: number; limiter?: SliceLimiter; queued?: () => boolean } = {}): Promise<T> {
+  const { sliceMs = 10, limiter, queued = () => true } = options;
+  let next = runSlice(steps, sliceMs);
+  while (!next.done) {
+    if (limiter && queued()) {
+      return limiter.run(async () => {
+        for (;;) {
+          await new Promise((resolve) => setImmediate(resolve));
+          const step = runSlice(steps, sliceMs);
+          if (step.done) return step.value;
+        }
+      });
     }
-  };
-  return options.limiter ? options.limiter.run(rest) : rest();
+    await new Promise((resolve) => setImmediate(resolve));
+    next = runSlice(steps, sliceMs);
+  }
+  return next.value;
 }
 
 function runSlice<T>(steps: Steps<T>, sliceMs: number): IteratorResult<void, T> {
