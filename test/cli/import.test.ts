@@ -49,6 +49,18 @@ describe('importd import FILE', () => {
     ]);
   });
 
+  it('keeps a __proto__ column of a CSV as a cell, and stops reading a record past twice the row limit', async () => {
+    const csv = file('proto.csv', '__proto__,constructor,a\r\nx,y,=1+1\r\n');
+    const { code, stdout, stderr } = await cli.run('import', csv, '--env', 'ops', '--template', 'proto', '--json');
+    assert.equal(code, 0, stderr);
+    const [row] = await stored(JSON.parse(stdout).id);
+    assert.deepEqual(Object.entries(row), [['__proto__', 'x'], ['constructor', 'y'], ['a', '=1+1']]);
+    const huge = file('huge.csv', `a\r\n"${'x'.repeat(2_200_000)}"\r\n`);
+    const refused = await cli.run('import', huge, '--env', 'ops', '--template', 'huge');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /validation_failed.*record/i);
+  });
+
   it('loads an NDJSON file with typed cells, reusing the template by key', async () => {
     const ndjson = file('rows.ndjson', '{"name":"Ann","age":41,"vip":true}\n{"name":"Bob","age":null,"vip":false}\n');
     const first = JSON.parse((await cli.run('import', ndjson, '--env', 'ops', '--template', 'contacts', '--json')).stdout);

@@ -4,6 +4,7 @@ import { pipeline, Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { parse } from 'csv-parse';
 import { detectCsvDelimiter } from '../../lib/csv-delimiter';
+import { setOwn } from '../../lib/own-member';
 import { readLineBatches } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
@@ -50,7 +51,7 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       try {
         // Counted as read too: a file that grows while it is loaded is bounded all the same.
         const chunks = countedChunks(input, maxBytes);
-        const slices = delimiter === undefined ? ndjsonRowSlices(readLineBatches(chunks), limits.rowBytes) : inSlices(csvRows(chunks, delimiter), SLICE_ROWS);
+        const slices = delimiter === undefined ? ndjsonRowSlices(readLineBatches(chunks), limits.rowBytes) : inSlices(csvRows(chunks, delimiter, limits.rowBytes), SLICE_ROWS);
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
@@ -122,25 +123,32 @@ async function nonEmpty(
   })();
 }
 
-/** CSV records as objects keyed by the header row; every cell is a string, as in the file. */
-async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string): AsyncGenerator<Record<string, string>> {
+/**
+ * CSV records as objects keyed by the header row; every cell is a string, as in the file. A record is read
+ * whole before its row's size is checked, so the parser stops past twice a row's limit (memory stays bounded
+ * by it; a row between the two is refused naming it).
+ */
+async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string, maxRowBytes: number): AsyncGenerator<Record<string, string>> {
   // pipeline, not pipe: a failed read (payload_too_large) destroys the parser with that error.
-  const parser = pipeline(
-    Readable.from(input),
-    parse({
-      bom: true,
-      delimiter,
-      skip_empty_lines: true,
-      columns: (header: string[]) => {
-        const duplicate = header.find((key, i) => header.indexOf(key) !== i);
-        if (duplicate !== undefined) throw validationFailed([{ path: 'header', message: `column ${JSON.stringify(duplicate)} appears twice` }]);
-        return header;
-      },
-    }),
-    () => {},
-  );
+  const parser = pipeline(Readable.from(input), parse({ bom: true, delimiter, skip_empty_lines: true, max_record_size: 2 * maxRowBytes }), () => {});
+  let header: string[] | undefined;
   try {
-    for await (const record of parser) yield record as Record<string, string>;
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (header === undefined) {
+        const duplicate = record.find((key, i) => record.indexOf(key) !== i);
+        if (duplicate !== undefined) throw validationFailed([{ path: 'header', message: `column ${JSON.stringify(duplicate)} appears twice` }]);
+        header = record;
+        continue;
+      }
+      // Built here rather than by the parser, whose assignment would make a `__proto__` column the prototype.
+      const row: Record<string, string> = {};
+      for (let i = 0; i < record.length; i++) {
+        const key = header[i]!;
+        if (key === '__proto__') setOwn(row, key, record[i]!);
+        else row[key] = record[i]!;
+      }
+      yield row;
+    }
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw validationFailed([{ path: 'file', message: (error as Error).message }]);
