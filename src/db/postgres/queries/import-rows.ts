@@ -5,9 +5,10 @@ import type { StoredRow } from '../../store';
 
 /**
  * Up to `limit` rows past `from` in row order, fewer when they are large: a row is returned while the rows
- * before the previous one hold less than `maxBytes` bytes of JSON (so one more row than fills the budget
- * comes back, as on SQLite). The sizes come from octet_length(), which reads a stored value's length
- * without decompressing it; only the rows returned are sent. `from` is compared as a bigint: a first
+ * before the previous one hold less than `maxBytes` characters of JSON (so one more row than fills the budget
+ * comes back, as on SQLite, whose length() counts characters too). Characters, not bytes: the service cuts
+ * its pages by characters, and a chunk cut by bytes would end before the page does, hiding the rows after it
+ * (`hasNext` false) when they hold multi-byte text. `from` is compared as a bigint: a first
  * descending page starts past Number.MAX_SAFE_INTEGER, beyond the integer column's range.
  */
 export async function readRowChunk(
@@ -25,7 +26,7 @@ export async function readRowChunk(
 const chunkSql = (direction: 'ASC' | 'DESC', beyond: '>' | '<') => `
   SELECT row_index AS "rowIndex", data FROM (
     SELECT row_index, data,
-      sum(octet_length(data)) OVER (ORDER BY row_index ${direction} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS before
+      sum(char_length(data)) OVER (ORDER BY row_index ${direction} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS before
     FROM (SELECT row_index, data FROM import_rows WHERE import_id = $1 AND row_index ${beyond} $2::bigint ORDER BY row_index ${direction} LIMIT $3) page
   ) sized
   WHERE before IS NULL OR before < $4
