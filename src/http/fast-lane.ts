@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { newRequestId } from '../core/ids';
+import { presentedKeyHash } from '../services/auth';
 import { ServiceError } from '../services/errors';
 import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
@@ -27,8 +28,10 @@ const PLAIN_VALUE = /^[A-Za-z0-9_-]*$/;
 const ROWS_PARAMETERS = new Set(['limit', 'cursor', 'sortBy', 'direction']);
 // The unfiltered list in its default order: a filter or a sort is left to Hono.
 const LIST_PARAMETERS = new Set(['limit', 'cursor']);
-// What node-server needs to build the request URL the Hono path would see.
+// What node-server needs to build the request URL the Hono path would see (plainHost).
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
+// Keys this process refused past their rate limit, by hash, until their window ends (bounded: cleared past it).
+const MAX_LIMITED_KEYS = 10_000;
 // Headers whose presence changes what the Hono path answers or how: left to it.
 const HANDED_OVER_HEADERS = ['origin', 'content-length', 'transfer-encoding', 'if-none-match', 'if-modified-since', 'expect'];
 
@@ -37,6 +40,24 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
   const { ctx, logger } = deps;
   const record = deps.metrics ? requestRecorder(deps.metrics) : undefined;
   const log = logsRequests(ctx.config.logLevel);
+  // The lane reads before it counts (it counts only what it answers): a key past its limit would have its
+  // page read for every 429. Once refused, the key's requests go to Hono until the window ends, which counts
+  // and refuses them before reading anything, as for any key.
+  const limitedUntil = new Map<string, number>();
+  const limited = (presented: string) => {
+    if (limitedUntil.size === 0) return false;
+    const hash = presentedKeyHash(presented).hash;
+    const until = limitedUntil.get(hash);
+    if (until === undefined) return false;
+    if (until > ctx.clock().getTime()) return true;
+    limitedUntil.delete(hash);
+    return false;
+  };
+  const refusedPastLimit = (presented: string, error: unknown) => {
+    if (!(error instanceof ServiceError) || error.code !== 'rate_limited') return;
+    if (limitedUntil.size >= MAX_LIMITED_KEYS) limitedUntil.clear();
+    limitedUntil.set(presentedKeyHash(presented).hash, ctx.clock().getTime() + (error.retryAfterSeconds ?? 1) * 1000);
+  };
 
   async function answer(incoming: IncomingMessage, outgoing: ServerResponse, read: Read, key: string): Promise<void> {
     const started = performance.now();
@@ -54,6 +75,7 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
       status = 200;
       body = text;
     } catch (error) {
+      refusedPastLimit(key, error);
       const refused = errorAnswer(toServiceError(error, logger, requestId), requestId);
       Object.assign(headers, refused.headers);
       status = refused.status;
@@ -64,7 +86,11 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     outgoing.writeHead(status, headers);
     if (typeof body === 'string') outgoing.end(body);
     else endWithPieces(outgoing, body);
-    record?.('GET', ROUTES[read.kind], status, started);
+    // Timed to the last byte, as the Hono path is (request-metrics.ts).
+    if (record) {
+      if (outgoing.writableFinished) record('GET', ROUTES[read.kind], status, started);
+      else outgoing.once('close', () => record('GET', ROUTES[read.kind], status, started));
+    }
     if (log) logRequest(logger, 'GET', read.path, status, started, requestId);
   }
 
@@ -85,7 +111,7 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
   return (incoming, outgoing) => {
     const read = incoming.method === 'GET' ? plainRead(incoming) : undefined;
     const key = read && secretKeyOf(incoming);
-    if (!read || !key) return hono(incoming, outgoing);
+    if (!read || !key || limited(key)) return hono(incoming, outgoing);
     answer(incoming, outgoing, read, key).catch((error: unknown) => {
       // Logged with its request id, answered in the one error shape (internal_error), as the app's onError does.
       const requestId = newRequestId();
@@ -118,7 +144,7 @@ function plainRead(incoming: IncomingMessage): Read | undefined {
   const match = READ_PATH.exec(incoming.url ?? '');
   if (!match) return undefined;
   const headers = incoming.headers;
-  if (headers.host === undefined || !PLAIN_HOST.test(headers.host)) return undefined;
+  if (headers.host === undefined || !plainHost(headers.host)) return undefined;
   for (const name of HANDED_OVER_HEADERS) if (headers[name] !== undefined) return undefined;
   const [, importId, rows, search] = match;
   const path = search === undefined ? match[0] : match[0].slice(0, -(search.length + 1));
@@ -129,6 +155,24 @@ function plainRead(incoming: IncomingMessage): Read | undefined {
   if (!rows) return search === undefined ? { path, kind: 'detail', importId, query: {} } : undefined;
   const query = search === undefined ? {} : plainQuery(search, ROWS_PARAMETERS);
   return query && { path, kind: 'rows', importId, query };
+}
+
+let lastPlainHost = '';
+/**
+ * A Host the Hono path reads as it is: node-server builds the request URL from it and answers a bare 400 to
+ * one `new URL` refuses (`localhost:99999`) or rewrites (`127.1`). Clients send one Host again and again: the
+ * last one found plain is remembered.
+ */
+function plainHost(host: string): boolean {
+  if (host === lastPlainHost) return true;
+  if (!PLAIN_HOST.test(host)) return false;
+  try {
+    if (new URL(`http://${host}`).host !== host.toLowerCase()) return false;
+  } catch {
+    return false;
+  }
+  lastPlainHost = host;
+  return true;
 }
 
 /** The query's parameters, each one of `names` at most once with a value that needs no decoding; else undefined. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { RequestListener } from 'node:http';
+import { request as httpRequest, type RequestListener } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger';
 import { createApp } from '../../src/http/app';
@@ -248,5 +248,38 @@ describe('fast lane: the same answers as the Hono routes', () => {
     assert.equal(JSON.parse(last!.body).error.code, 'rate_limited');
     const limited = async (served: Served) => (await served.metrics.registry.getSingleMetricAsString('importd_rate_limited_requests_total')).split('\n').at(-1);
     assert.deepEqual(await limited(on), await limited(off));
+    // Refused once, the key's next requests are refused before anything is read: the lane hands them to Hono.
+    const imports = h.ctx.store.imports;
+    const findViewWithKey = imports.findViewWithKey;
+    let reads = 0;
+    imports.findViewWithKey = (...args) => (reads++, findViewWithKey(...args));
+    try {
+      for (const path of [`/v1/imports/${importId}`, `/v1/imports/${importId}/rows?limit=100`]) {
+        const answer = await both('GET', () => path, secret);
+        assert.equal(answer.status, 429);
+      }
+      assert.equal(reads, 0);
+    } finally {
+      imports.findViewWithKey = findViewWithKey;
+    }
+  });
+
+  it('hands a Host the Hono path would refuse or rewrite to it: the same bare 400', async () => {
+    const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const status = (served: Served, host: string, env: TestEnvironment) =>
+      new Promise<number>((resolve, reject) => {
+        // The other account's keys: this environment's are past their rate limit by now.
+        const request = httpRequest(`${served.url}/v1/imports?limit=1`, { headers: { host, ...lower(otherSecret(env)) } }, (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    for (const host of ['localhost:99999', 'localhost:65536', '127.1:80', '0x7f.1:443']) {
+      const handed = on.honoRequests.length;
+      assert.equal(await status(on, host, envOn), await status(off, host, envOff), host);
+      assert.equal(on.honoRequests.length, handed + 1, host);
+    }
   });
 });
