@@ -1,10 +1,9 @@
-import type { HttpBindings } from '@hono/node-server';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { newRequestId } from '../core/ids';
 import { lingerBeforeClose } from './linger';
 import { NDJSON_TYPE } from './body';
-import type { AppDeps, AppEnv } from './env';
+import { nodeBindings, type AppDeps, type AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
 import { bodyLimit } from './middleware/body-limit';
 import { corsOnEarlyErrors, corsPreflight } from './middleware/cors-preflight';
@@ -41,7 +40,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     // Answered before the client finished sending (a body refused midway): the rest of it is not read, so
     // the connection cannot carry another request; saying so keeps clients from reusing it, and the rest is
     // dropped before the socket closes, so that a client still sending is not reset (linger.ts).
-    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    const { incoming } = nodeBindings(c);
     if (incoming && !incoming.complete) {
       c.res.headers.set('Connection', 'close');
       lingerBeforeClose(incoming);
@@ -66,7 +65,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const answerError = (error: unknown, c: Context<AppEnv>) => {
     // The client hung up (or Node's request timeout cut it off) before its body arrived: no failure of ours,
     // and nobody reads the answer. 499, nginx's "client closed request", for the log and the metrics.
-    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    const { incoming } = nodeBindings(c);
     if (incoming?.destroyed && !incoming.complete) return new Response(null, { status: CLIENT_CLOSED });
     return errorResponse(c, toServiceError(error, deps.logger, c.var.requestId));
   };

@@ -1,3 +1,5 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
 import type { Logger } from '../core/logger';
 import type { ImportdMetrics } from './metrics/registry';
 import type { Caller } from '../services/auth';
@@ -12,6 +14,11 @@ export interface AppDeps {
   embedSource?: EmbedSource;
   /** Prometheus metrics, when the server exposes them (IMPORTD_METRICS_ADDR); nothing is counted otherwise. */
   metrics?: ImportdMetrics;
+}
+
+/** The Node request and response under a Hono context; absent in process (`app.request()` in tests). */
+export function nodeBindings(c: Context): Partial<HttpBindings> {
+  return (c.env as Partial<HttpBindings> | undefined) ?? {};
 }
 
 /** Hono context variables set by the middleware. */

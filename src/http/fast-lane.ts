@@ -6,7 +6,7 @@ import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type Jso
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
 import type { AppDeps } from './env';
 import { errorAnswer, toServiceError } from './errors';
-import { requestRecorder } from './metrics/request-metrics';
+import { requestRecorder, whenAnswered } from './metrics/request-metrics';
 import { logRequest, logsRequests } from './middleware/request-log';
 import { limitKeyRate } from './middleware/rate-limit';
 import { commonHeaders } from './respond';
@@ -86,11 +86,8 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     outgoing.writeHead(status, headers);
     if (typeof body === 'string') outgoing.end(body);
     else endWithPieces(outgoing, body);
-    // Timed to the last byte, as the Hono path is (request-metrics.ts).
-    if (record) {
-      if (outgoing.writableFinished) record('GET', ROUTES[read.kind], status, started);
-      else outgoing.once('close', () => record('GET', ROUTES[read.kind], status, started));
-    }
+    // Timed to the last byte, as the Hono path is.
+    if (record) whenAnswered(outgoing, () => record('GET', ROUTES[read.kind], status, started));
     if (log) logRequest(logger, 'GET', read.path, status, started, requestId);
   }
 

@@ -1,8 +1,8 @@
-import type { HttpBindings } from '@hono/node-server';
+import type { ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Histogram } from 'prom-client';
-import type { AppEnv } from '../env';
+import { nodeBindings, type AppEnv } from '../env';
 import type { ImportdMetrics } from './registry';
 
 /** The label of requests no route handles (unknown paths, preflights): one value, whatever the path. */
@@ -25,12 +25,18 @@ export function requestMetrics(metrics: ImportdMetrics): MiddlewareHandler<AppEn
     const method = c.req.method;
     const route = routeTemplate(c);
     const status = c.res.status;
-    // The body is written after this returns and may stream on (exports, theme events): timed to its last
-    // byte, or to the client leaving. In process (app.request) there is no socket: timed to the head.
-    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-    if (outgoing && !outgoing.destroyed && !outgoing.writableFinished) outgoing.once('close', () => record(method, route, status, started));
-    else record(method, route, status, started);
+    // The body is written after this returns and may stream on (exports, theme events).
+    whenAnswered(nodeBindings(c).outgoing, () => record(method, route, status, started));
   };
+}
+
+/**
+ * Runs `done` once the answer has left: its last byte written, or the client gone. At once when it already
+ * has, or when there is no socket (in process, `app.request()`: the answer's head).
+ */
+export function whenAnswered(outgoing: ServerResponse | undefined, done: () => void): void {
+  if (outgoing && !outgoing.destroyed && !outgoing.writableFinished) outgoing.once('close', done);
+  else done();
 }
 
 /** Counts and times one request answered since `started` (performance.now()): the middleware's and the fast lane's. */

@@ -1,4 +1,3 @@
-import type { HttpBindings } from '@hono/node-server';
 import { z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, TypedResponse } from 'hono';
@@ -23,7 +22,7 @@ import {
 import { validationFailed, zodDetails } from '../../services/errors';
 import { isImportBodyType, readImportBody } from '../body';
 import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
-import type { AppDeps, AppEnv } from '../env';
+import { nodeBindings, type AppDeps, type AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
 import { pullStream } from '../stream';
@@ -175,7 +174,7 @@ export function importRoutes(deps: AppDeps) {
     // HEAD answers the headers only: not one row is read or encoded.
     if (c.req.method === 'HEAD') return respond(c, null, 200, file.contentType);
     // A client that stops reading is dropped (stream.ts): its socket, the bytes buffered in it and the drain.
-    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    const { outgoing } = nodeBindings(c);
     const stream = pullStream(file.pieces, { sent: deps.metrics?.exported, stalled: () => outgoing?.destroy() });
     return respond(c, stream, 200, file.contentType);
   });
