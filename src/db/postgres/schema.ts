@@ -133,7 +133,8 @@ export const importRows = pgTable(
   {
     // No foreign key to imports, unlike SQLite: PostgreSQL checks one by a trigger per row, which cost about
     // 40 % of a 100 000-row import's COPY; no row can outlive its import without it, since rows commit only
-    // with the statement completing their import (row-copies.ts) and every removal deletes them first.
+    // in a transaction holding their 'writing' import's row locked (row-copies.ts), and deleteImport deletes
+    // the import row before the rows left.
     importId: text('import_id').notNull(),
     rowIndex: integer('row_index').notNull(),
     data: text('data').notNull(),

@@ -184,8 +184,9 @@ export interface RowStore {
   /**
    * Stores rows `first`, `first + 1`, ... of an import being written. They are readable once
    * `imports.complete` answered true; a refused row fails this append or the completion, and the import's
-   * rows are then removed with it (SQLite: each append is its own transaction; PostgreSQL: one COPY in one
-   * transaction from the first append to the completion, so nothing of a failed import is ever committed).
+   * rows are then removed with it (SQLite: each append is its own transaction; PostgreSQL: COPY batches,
+   * one from the first append to the completion unless the upload pauses or other imports wait for a
+   * writer connection, see row-copies.ts).
    * Either form of row texts is taken; `textForm` is the one taken without a conversion.
    */
   append(importId: string, first: number, rows: RowTexts): Promise<void>;
@@ -204,8 +205,9 @@ export interface RowStore {
    */
   jsonPage(importId: string, from: number, limit: number, maxBytes: number): Promise<RowJsonPage | undefined>;
   /**
-   * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY, rolled
-   * back); nothing on SQLite, where each append commits. For a writer giving up an import it may no longer own.
+   * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY batch,
+   * rolled back); nothing on SQLite, where each append commits. For a writer giving up an import it may no
+   * longer own; the rows already committed are removed with the import.
    */
   discard(importId: string): Promise<void>;
 }

@@ -34,9 +34,13 @@ export async function renewImportLease(db: PgExecutor, id: string, writerNode: s
   return (await db.update(imports).set({ leaseUntil: until }).where(writtenBy(id, writerNode))).rowCount === 1;
 }
 
-/** Takes over unfinished imports nobody holds, in one statement; rows another node is claiming are skipped. */
+/**
+ * Takes over unfinished imports nobody holds, in one statement; rows another node is claiming are skipped. The
+ * lock taken is the one the claim's update needs (no key update), which a stalled writer's open batch of rows
+ * (row-copies.ts, key share) does not block: its import is still taken over.
+ */
 export async function claimAbandonedImports(db: PgExecutor, node: string, now: string, until: string, limit: number): Promise<string[]> {
-  const ids = db.select({ id: imports.id }).from(imports).where(unheld(now)).limit(limit).for('update', { skipLocked: true });
+  const ids = db.select({ id: imports.id }).from(imports).where(unheld(now)).limit(limit).for('no key update', { skipLocked: true });
   const rows = await db.update(imports).set({ writerNode: node, leaseUntil: until }).where(inArray(imports.id, ids)).returning({ id: imports.id });
   return rows.map((row) => row.id);
 }
@@ -58,17 +62,18 @@ export async function hideImports(db: PgExecutor, where: SQL): Promise<string[]>
 }
 
 /**
- * Deletes the import row with whatever rows removal left. A writer still streaming rows into it from another
- * node holds no lock on it (its rows are uncommitted, and its completion then finds no import and rolls them
- * back); one completing it right now locks the row briefly: wait at most DELETE_LOCK_TIMEOUT for that, then
- * fail, so a clean-up never hangs behind a stalled node; the next clean-up tries again.
+ * Deletes the import row, then whatever rows removal left. A writer still streaming rows into it (from another
+ * node) locks the row while a batch of its rows is open (row-copies.ts): the deletion waits for that batch to
+ * commit, then deletes its rows as well, or gives up after DELETE_LOCK_TIMEOUT so a clean-up never hangs
+ * behind a stalled node (the writer sees its lease lost and drops the batch; the next clean-up tries again).
  */
 export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT set_config('lock_timeout', ${DELETE_LOCK_TIMEOUT}, true)`);
-    // Rows have no foreign key to cascade from (schema.ts says why): whatever removal left goes here.
-    await tx.delete(importRows).where(eq(importRows.importId, id));
     await tx.delete(imports).where(eq(imports.id, id));
+    // Rows have no foreign key to cascade from (schema.ts says why): whatever removal left goes here, read
+    // after the import row was locked, so a batch committed meanwhile is included.
+    await tx.delete(importRows).where(eq(importRows.importId, id));
   });
 }
 
