@@ -90,6 +90,7 @@ export const ConfigSchema = z.object({
   IMPORTD_LLM_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   IMPORTD_MAP_HEADERS_BUDGET: z.coerce.number().int().min(1000).default(20_000_000),
   IMPORTD_MAP_HEADERS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  IMPORTD_MAX_EXPORTS: z.coerce.number().int().min(1).max(1000).default(4),
   IMPORTD_MAX_META_BYTES: byteSize.default(64 * 1024),
   IMPORTD_MAX_SCHEMA_BYTES: byteSize.default(1024 ** 2),
   IMPORTD_MAX_SCHEMA_FIELDS: z.coerce.number().int().min(1).max(1_000_000).default(2000),
@@ -143,6 +144,8 @@ export interface Config {
   mapHeadersBudget: number;
   /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
   mapHeadersConcurrency: number;
+  /** Exports one account streams at once from this process (services/imports/export-slots.ts). */
+  exportsPerAccount: number;
   limits: Limits;
   webhooks: WebhookSettings;
 }
@@ -242,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       : undefined,
     mapHeadersBudget: c.IMPORTD_MAP_HEADERS_BUDGET,
     mapHeadersConcurrency: c.IMPORTD_MAP_HEADERS_CONCURRENCY,
+    exportsPerAccount: c.IMPORTD_MAX_EXPORTS,
     limits: {
       metaBytes: c.IMPORTD_MAX_META_BYTES,
       schemaBytes: c.IMPORTD_MAX_SCHEMA_BYTES,

@@ -10,6 +10,7 @@ import { createLlmAnswerCache } from './mapping/llm-resolver';
 import { findTheme } from './themes/themes';
 import { ThemeEvents } from './themes/theme-events';
 import { MappingWorkLimiter } from './mapping/work-limiter';
+import { ExportSlots } from './imports/export-slots';
 import { WebhookWake } from './webhooks/events';
 
 /**
@@ -31,6 +32,7 @@ export async function createServiceContext(
     parsePool: new ParsePool(parseWorker, config.limits, Math.max(512, Math.ceil((6 * config.maxBodyBytes) / 1024 ** 2)), store.rows.textForm),
     themeEvents: new ThemeEvents(async (accountId) => await findTheme(store, accountId), store.notices),
     mappingWork: new MappingWorkLimiter(config.mapHeadersConcurrency),
+    exportSlots: new ExportSlots(config.exportsPerAccount),
     webhookWake: new WebhookWake(),
   };
   if (config.llm && config.llm.cacheEntries > 0) ctx.llmAnswers = createLlmAnswerCache(config.llm.cacheEntries);

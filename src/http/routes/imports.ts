@@ -171,8 +171,11 @@ export function importRoutes(deps: AppDeps) {
   router.openapi(exported, async (c) => {
     const file = await exportRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query());
     setHeader(c, 'Content-Disposition', `attachment; filename="${file.fileName}"`);
-    // HEAD answers the headers only: not one row is read or encoded.
-    if (c.req.method === 'HEAD') return respond(c, null, 200, file.contentType);
+    // HEAD answers the headers only: not one row is read or encoded, and the export's slot is given back.
+    if (c.req.method === 'HEAD') {
+      await file.pieces.return();
+      return respond(c, null, 200, file.contentType);
+    }
     // A client that stops reading is dropped (stream.ts): its socket, the bytes buffered in it and the drain.
     const { outgoing } = nodeBindings(c);
     const stream = pullStream(file.pieces, { sent: deps.metrics?.exported, stalled: () => outgoing?.destroy() });

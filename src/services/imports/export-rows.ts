@@ -20,7 +20,10 @@ export interface RowExport {
   rowCount: number;
   contentType: string;
   fileName: string;
-  /** The file, piece by piece; `rows` is how many rows a piece holds (for progress). Pull-driven and lazy. */
+  /**
+   * The file, piece by piece; `rows` is how many rows a piece holds (for progress). Pull-driven and lazy. It
+   * holds one of the account's export slots until it ends: read it to its end, or `return()` it (a HEAD).
+   */
   pieces: AsyncGenerator<{ text: string; rows: number }, void, undefined>;
 }
 
@@ -30,14 +33,23 @@ export interface RowExport {
  * open between pieces and other queries run in between) and encoded chunk by chunk: memory stays bounded
  * whatever the import's size. The CSV header is the template's field keys in schema order (from the
  * import's originalSchema), then every other key in first-seen order. Nothing is read or encoded before
- * the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found; the pieces throw
- * conflict, before the file's tail, when the import is deleted while it is exported.
+ * the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found, rate_limited (the
+ * account already streams IMPORTD_MAX_EXPORTS exports from this process); the pieces throw conflict, before
+ * the file's tail, when the import is deleted while it is exported.
  */
 export async function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): Promise<RowExport> {
   const { format, safe } = parseInput(ExportQuery, input);
   const imported = await findAccountImport(ctx, accountId, importId);
   const plain = createRowEncoder(format, { columns: [], safe });
+  const release = ctx.exportSlots.take(accountId);
   async function* pieces() {
+    try {
+      yield* encoded();
+    } finally {
+      release();
+    }
+  }
+  async function* encoded() {
     const columns = format === 'csv' ? csvColumns(imported.originalSchema, imported.cellStats) : [];
     const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
@@ -61,8 +73,18 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     rowCount: imported.rowCount,
     contentType: plain.contentType,
     fileName: `import-${imported.id}.${plain.extension}`,
-    pieces: pieces(),
+    pieces: releasedOnReturn(pieces(), release),
   };
+}
+
+/** A generator returned before its first piece never runs its `finally`: its return gives the slot back too. */
+function releasedOnReturn<T>(pieces: AsyncGenerator<T, void, undefined>, release: () => void): AsyncGenerator<T, void, undefined> {
+  const returned = pieces.return.bind(pieces);
+  pieces.return = async (value) => {
+    release();
+    return await returned(value);
+  };
+  return pieces;
 }
 
 /** The CSV header: the schema's field keys, then the other keys the rows hold, in first-seen order. */
