@@ -64,7 +64,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
       const deps = { ctx, logger, embedSource, metrics };
       const fastLane = settings.fastLane ? (app: RequestListener) => withFastLane(deps, app) : undefined;
-      const server = await startServer(createApp(deps).fetch, settings, logger, fastLane).catch((error: unknown) => {
+      const server = await startServer(createApp(deps).fetch, settings, logger, fastLane, metrics).catch((error: unknown) => {
         void metricsListener?.close();
         void close();
         throw error;

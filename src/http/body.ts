@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
-import { LineTooLongError, readLineBatches } from '../lib/lines';
+import type { LineBatch } from '../lib/lines';
 import { ServiceError, validationFailed } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { checkImportBytes, countedChunks, ndjsonRowSlices, parseNdjsonRow, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
+import { checkImportBytes, countedChunks, ndjsonLineBatches, ndjsonRowSlices, parseNdjsonRow, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -54,25 +54,12 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
  */
 async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
   checkImportBytes(Number(c.req.header('Content-Length')) || 0, limits.importBytes);
-  // The first line carries meta and originalSchema, every other one a row: no line needs more room.
-  const maxLineBytes = Math.max(limits.rowBytes, limits.metaBytes + limits.schemaBytes + 16 * 1024);
   let bytesRead = 0;
   const chunks = countedChunks(byteChunks(c.req.raw.body), limits.importBytes, (seen) => (bytesRead = seen));
-  const batches = readLineBatches(chunks, maxLineBytes)[Symbol.asyncIterator]();
-  // Lines counted so far (empty ones are skipped): the number of a bad line in an error.
-  const read = { lines: 0 };
-  const nextBatch = async (): Promise<string[] | undefined> => {
-    try {
-      const next = await batches.next();
-      return next.done ? undefined : next.value;
-    } catch (error) {
-      if (error instanceof LineTooLongError) throw new ServiceError('payload_too_large', `line ${read.lines + 1} is longer than ${error.maxLineBytes} bytes`);
-      if (error instanceof TypeError) throw new ServiceError('invalid_json', `line ${read.lines + 1} is not valid UTF-8`);
-      throw error;
-    }
-  };
-  const firstBatch = await nextBatch();
-  const header = firstBatch === undefined ? {} : parseNdjsonRow(firstBatch[0]!, ++read.lines);
+  const batches = ndjsonLineBatches(chunks, limits);
+  const first = await batches.next();
+  const firstBatch = first.done ? undefined : first.value;
+  const header = firstBatch === undefined ? {} : parseNdjsonRow(firstBatch.lines[0]!, firstBatch.numbers[0]!);
   if (typeof header !== 'object' || header === null || Array.isArray(header)) {
     throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
   }
@@ -81,11 +68,13 @@ async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportB
   if (stray !== undefined) {
     throw validationFailed([{ path: stray, message: 'the first line must be { meta, originalSchema } (the rows follow it, one a line); it has other members' }]);
   }
-  async function* rowLines(): AsyncGenerator<string[]> {
-    for (let lines = firstBatch?.slice(1); lines !== undefined; lines = await nextBatch()) yield lines;
+  async function* rowLines(): AsyncGenerator<LineBatch> {
+    if (firstBatch === undefined) return;
+    yield { lines: firstBatch.lines.slice(1), numbers: firstBatch.numbers.slice(1) };
+    yield* batches;
   }
   const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), limits.rowBytes, read), bytesRead: () => bytesRead };
+  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), limits.rowBytes), bytesRead: () => bytesRead };
 }
 
 async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {

@@ -1,9 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ServiceError, type ErrorCode, type ErrorDetail } from '../services/errors';
 import type { Logger } from '../core/logger';
-import { respondJson, setHeader, type HeaderRecord } from './respond';
+import { commonHeaders, respondJson, setHeader, type HeaderRecord } from './respond';
 
 /** The HTTP status of every error code: the one place this mapping lives. */
 export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -60,6 +61,22 @@ export function errorResponse(c: Context, error: ServiceError): Response {
   const { status, body, headers } = errorAnswer(error, c.get('requestId') as string);
   for (const name in headers) setHeader(c, name, headers[name]!);
   return respondJson(c, body, status);
+}
+
+/**
+ * Writes a ServiceError as the answer on a Node response, from a listener in front of Hono: what errorResponse
+ * answers. Returns its status. A head already sent can only be ended.
+ */
+export function writeErrorAnswer(outgoing: ServerResponse, error: ServiceError, requestId: string): number {
+  const { status, body, headers } = errorAnswer(error, requestId);
+  if (outgoing.headersSent) {
+    outgoing.end();
+    return status;
+  }
+  const text = JSON.stringify(body);
+  outgoing.writeHead(status, { ...commonHeaders(requestId), ...headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
+  outgoing.end(text);
+  return status;
 }
 
 /** Converts anything thrown while handling a request into a ServiceError; unknown errors become internal_error. */

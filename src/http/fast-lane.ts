@@ -5,7 +5,7 @@ import { ServiceError } from '../services/errors';
 import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
 import type { AppDeps } from './env';
-import { errorAnswer, toServiceError } from './errors';
+import { errorAnswer, toServiceError, writeErrorAnswer } from './errors';
 import { requestRecorder, whenAnswered } from './metrics/request-metrics';
 import { logRequest, logsRequests } from './middleware/request-log';
 import { limitKeyRate } from './middleware/rate-limit';
@@ -112,10 +112,7 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     answer(incoming, outgoing, read, key).catch((error: unknown) => {
       // Logged with its request id, answered in the one error shape (internal_error), as the app's onError does.
       const requestId = newRequestId();
-      const failed = errorAnswer(toServiceError(error, logger, requestId), requestId);
-      if (outgoing.headersSent) return void outgoing.end();
-      outgoing.writeHead(failed.status, { ...commonHeaders(requestId), ...failed.headers, 'Content-Type': 'application/json' });
-      outgoing.end(JSON.stringify(failed.body));
+      writeErrorAnswer(outgoing, toServiceError(error, logger, requestId), requestId);
     });
   };
 }
@@ -156,9 +153,9 @@ function plainRead(incoming: IncomingMessage): Read | undefined {
 
 let lastPlainHost = '';
 /**
- * A Host the Hono path reads as it is: node-server builds the request URL from it and answers a bare 400 to
- * one `new URL` refuses (`localhost:99999`) or rewrites (`127.1`). Clients send one Host again and again: the
- * last one found plain is remembered.
+ * A Host the Hono path reads as it is: node-server builds the request URL from it and refuses one `new URL`
+ * refuses (`localhost:99999`) or rewrites (`127.1`), answered 400 by app-listener.ts. Clients send one Host
+ * again and again: the last one found plain is remembered.
  */
 function plainHost(host: string): boolean {
   if (host === lastPlainHost) return true;

@@ -1,33 +1,105 @@
+import { isUtf8 } from 'node:buffer';
+
+const LF = 10;
+const CR = 13;
+
+/**
+ * The non-empty lines one chunk completes, each with its 1-based physical number (blank lines counted, `\r\n`
+ * one line break), as a text editor numbers them: what an error about a line must name.
+ */
+export interface LineBatch {
+  lines: string[];
+  numbers: number[];
+}
+
 /**
  * Splits a byte stream into UTF-8 lines (without their `\n` or `\r\n`), holding at most one partial line
- * and one chunk in memory, and yields the lines each chunk completes as one array: a caller loops over them
- * without a promise per line, which a million-line import would feel. Empty lines are skipped. Throws when a
- * single line exceeds `maxLineBytes`.
+ * and one chunk in memory, and yields the lines each chunk completes as one batch: a caller loops over them
+ * without a promise per line, which a million-line import would feel. Empty lines are skipped, not
+ * forgotten: they count in the numbers. Throws LineTooLongError for a line over `maxLineBytes` (a partial one
+ * as soon as it passes), InvalidUtf8Error for one that is not UTF-8, each naming the line.
  */
-export async function* readLineBatches(chunks: AsyncIterable<Uint8Array>, maxLineBytes = 16 * 1024 * 1024): AsyncGenerator<string[]> {
+export async function* readLineBatches(chunks: AsyncIterable<Uint8Array>, maxLineBytes: number): AsyncGenerator<LineBatch> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let pending = '';
-  for await (const chunk of chunks) {
-    pending += decoder.decode(chunk, { stream: true });
-    const lines: string[] = [];
-    let start = 0;
-    for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n', start)) {
-      const line = pending.slice(start, end > start && pending.charCodeAt(end - 1) === 13 ? end - 1 : end);
-      start = end + 1;
-      if (line.length > 0) lines.push(line);
+  const decode = (bytes: Uint8Array, line: number, stream = true) => {
+    try {
+      return decoder.decode(bytes, { stream });
+    } catch {
+      throw new InvalidUtf8Error(line);
     }
-    pending = pending.slice(start);
-    if (pending.length > maxLineBytes) throw new LineTooLongError(maxLineBytes);
-    if (lines.length > 0) yield lines;
+  };
+  const checkLength = (line: string, number: number) => {
+    // Measured in bytes only when its characters could come to more (a UTF-16 unit is at most 3 bytes).
+    if (line.length * 3 > maxLineBytes && Buffer.byteLength(line) > maxLineBytes) throw new LineTooLongError(maxLineBytes, number);
+  };
+  // The line not yet ended, and how many lines have ended before it.
+  let pending = '';
+  let pendingBytes = 0;
+  let ended = 0;
+  for await (const chunk of chunks) {
+    const last = chunk.lastIndexOf(LF);
+    let batch: LineBatch | undefined;
+    if (last === -1) {
+      pending += decode(chunk, ended + 1);
+      pendingBytes += chunk.byteLength;
+    } else {
+      // Decoded up to a line feed, the decoder holds no part of a character: what fails past the pending
+      // line's end is found line by line.
+      const first = chunk.indexOf(LF);
+      let text = pending + decode(chunk.subarray(0, first + 1), ended + 1);
+      if (last > first) {
+        const whole = chunk.subarray(first + 1, last + 1);
+        try {
+          text += decoder.decode(whole, { stream: true });
+        } catch {
+          throw new InvalidUtf8Error(ended + 2 + firstInvalidLine(whole));
+        }
+      }
+      batch = { lines: [], numbers: [] };
+      let start = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+        ended++;
+        const line = text.slice(start, end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end);
+        start = end + 1;
+        if (line.length === 0) continue;
+        checkLength(line, ended);
+        batch.lines.push(line);
+        batch.numbers.push(ended);
+      }
+      pending = decode(chunk.subarray(last + 1), ended + 1);
+      pendingBytes = chunk.byteLength - last - 1;
+    }
+    // One byte over the limit may be the `\r` of a `\r\n` the next chunk ends.
+    if (pendingBytes > maxLineBytes + 1) throw new LineTooLongError(maxLineBytes, ended + 1);
+    if (batch !== undefined && batch.lines.length > 0) yield batch;
   }
-  pending += decoder.decode();
+  pending += decode(new Uint8Array(0), ended + 1, false);
   const last = pending.endsWith('\r') ? pending.slice(0, -1) : pending;
-  if (last.length > 0) yield [last];
+  if (last.length === 0) return;
+  checkLength(last, ended + 1);
+  yield { lines: [last], numbers: [ended + 1] };
+}
+
+/** The index of the first line of `lines` (each ended by a line feed) that is not UTF-8. */
+function firstInvalidLine(lines: Uint8Array): number {
+  let index = 0;
+  for (let start = 0, end = lines.indexOf(LF); end !== -1 && isUtf8(lines.subarray(start, end)); start = end + 1, end = lines.indexOf(LF, start)) index++;
+  return index;
 }
 
 export class LineTooLongError extends Error {
   override name = 'LineTooLongError';
-  constructor(readonly maxLineBytes: number) {
-    super(`a line is longer than ${maxLineBytes} bytes`);
+  constructor(
+    readonly maxLineBytes: number,
+    readonly line: number,
+  ) {
+    super(`line ${line} is longer than ${maxLineBytes} bytes`);
+  }
+}
+
+export class InvalidUtf8Error extends Error {
+  override name = 'InvalidUtf8Error';
+  constructor(readonly line: number) {
+    super(`line ${line} is not valid UTF-8`);
   }
 }

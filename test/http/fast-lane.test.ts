@@ -264,7 +264,7 @@ describe('fast lane: the same answers as the Hono routes', () => {
     }
   });
 
-  it('hands a Host the Hono path would refuse or rewrite to it: the same bare 400', async () => {
+  it('hands a Host the Hono path would refuse or rewrite to it: the same 400', async () => {
     const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
     const status = (served: Served, host: string, env: TestEnvironment) =>
       new Promise<number>((resolve, reject) => {

@@ -59,9 +59,9 @@ async function throughBody(rowTexts: string[], around = inBody, readAhead = true
   return { texts, stats: checker.stats() };
 }
 
-/** The lines in batches of three, as readLineBatches yields a chunk's lines. */
+/** The lines in batches of three, as readLineBatches yields a chunk's lines, numbered from 1. */
 async function* batches(lines: string[]) {
-  for (let i = 0; i < lines.length; i += 3) yield lines.slice(i, i + 3);
+  for (let i = 0; i < lines.length; i += 3) yield { lines: lines.slice(i, i + 3), numbers: lines.slice(i, i + 3).map((_, j) => i + j + 1) };
 }
 
 async function throughNdjson(rowTexts: string[]): Promise<Outcome> {

@@ -5,10 +5,9 @@ import type { Command } from 'commander';
 import { parse } from 'csv-parse';
 import { detectCsvDelimiter } from '../../lib/csv-delimiter';
 import { setOwn } from '../../lib/own-member';
-import { readLineBatches } from '../../lib/lines';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
-import { checkImportBytes, countedChunks, loadImport, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
+import { checkImportBytes, countedChunks, loadImport, ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -51,7 +50,7 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       try {
         // Counted as read too: a file that grows while it is loaded is bounded all the same.
         const chunks = countedChunks(input, maxBytes);
-        const slices = delimiter === undefined ? ndjsonRowSlices(readLineBatches(chunks), limits.rowBytes) : inSlices(csvRows(chunks, delimiter, limits.rowBytes), SLICE_ROWS);
+        const slices = delimiter === undefined ? ndjsonRowSlices(ndjsonLineBatches(chunks, limits), limits.rowBytes) : inSlices(csvRows(chunks, delimiter, limits.rowBytes), SLICE_ROWS);
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>

@@ -1,18 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from '../../core/logger';
 import type { Registry } from 'prom-client';
-import { listenError } from '../listen-error';
-
-export interface MetricsListener {
-  port: number;
-  close(): Promise<void>;
-}
+import { listen, type Listening } from '../listen';
 
 /**
  * Serves `GET /metrics` (Prometheus text format) on its own address, apart from the API: scrapers and
  * dashboards reach it on an internal interface while the API port faces clients. Nothing else is served.
  */
-export function startMetricsListener(registry: Registry, address: { host: string; port: number }, logger: Logger): Promise<MetricsListener> {
+export async function startMetricsListener(registry: Registry, address: { host: string; port: number }, logger: Logger): Promise<Listening> {
   // A scrape is one small GET: short timeouts keep a stuck scraper from holding sockets.
   const server: Server = createServer({ requestTimeout: 10_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
@@ -27,21 +22,7 @@ export function startMetricsListener(registry: Registry, address: { host: string
       },
     );
   });
-  return new Promise((resolve, reject) => {
-    const refused = (error: NodeJS.ErrnoException) => reject(listenError(error, address.host, address.port, { host: 'IMPORTD_METRICS_ADDR', port: 'IMPORTD_METRICS_ADDR' }));
-    server.once('error', refused);
-    server.listen(address.port, address.host, () => {
-      server.off('error', refused);
-      const { port } = server.address() as { port: number };
-      logger.info('metrics listening', { host: address.host, port });
-      resolve({
-        port,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-          }),
-      });
-    });
-  });
+  const listening = await listen(server, address.host, address.port, { host: 'IMPORTD_METRICS_ADDR', port: 'IMPORTD_METRICS_ADDR' });
+  logger.info('metrics listening', { host: address.host, port: listening.port });
+  return listening;
 }

@@ -1,3 +1,4 @@
+import type { LineBatch } from '../../lib/lines';
 import { ServiceError } from '../errors';
 import type { ReadSlice } from './check-rows';
 import { JsonRowReader } from './json-rows';
@@ -16,16 +17,18 @@ export function parseNdjsonRow(line: string, lineNumber: number): unknown {
 
 /**
  * NDJSON rows, one a line, read (JsonRowReader) in slices of SLICE_ROWS, filled synchronously from whole
- * batches of lines (readLineBatches): no promise per row, which a million-line file would feel. `read.lines`
- * counts the lines read, from those read before (an HTTP body's first line), for the caller's own errors.
- * Throws invalid_json naming the line as it is read; a slice's other refusals are thrown when it is checked.
+ * batches of lines (ndjsonLineBatches): no promise per row, which a million-line file would feel. Throws
+ * invalid_json naming the line as it is read; a slice's other refusals are thrown when it is checked.
  */
-export async function* ndjsonRowSlices(batches: AsyncIterable<readonly string[]>, maxRowBytes: number, read = { lines: 0 }): AsyncGenerator<ReadSlice> {
+export async function* ndjsonRowSlices(batches: AsyncIterable<LineBatch>, maxRowBytes: number): AsyncGenerator<ReadSlice> {
   const reader = new JsonRowReader(maxRowBytes);
-  const invalid = (message: string) => invalidLine(read.lines, message);
-  for await (const lines of batches) {
-    for (const line of lines) {
-      read.lines++;
+  // The number of the line being read: one closure for every line, not one a line.
+  let number = 0;
+  const invalid = (message: string) => invalidLine(number, message);
+  for await (const { lines, numbers } of batches) {
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      number = numbers[i]!;
       reader.read(line, 0, line.length, invalid);
       if (reader.length === SLICE_ROWS) yield reader.take();
     }

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import type { RequestListener } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../src/core/logger';
+import { createApp } from '../../src/http/app';
+import { withFastLane } from '../../src/http/fast-lane';
+import { createMetrics, type ImportdMetrics } from '../../src/http/metrics/registry';
+import { startServer, type RunningServer } from '../../src/http/server';
+import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
+import { openSocket } from '../helpers/live-server';
+
+// node-server builds each request's URL from its Host header and target before the app sees it; one it cannot
+// build (`new URL` refuses it, or reads another host from it) must still get the API's one error shape.
+
+interface Served {
+  server: RunningServer;
+  metrics: ImportdMetrics;
+  logs: string[];
+}
+
+async function serve(h: Harness, lane: boolean): Promise<Served> {
+  const logs: string[] = [];
+  const logger = createLogger('info', (line) => logs.push(line));
+  const metrics = createMetrics(h.ctx);
+  const deps = { ctx: h.ctx, logger, metrics };
+  const wrap = lane ? (app: RequestListener) => withFastLane(deps, app) : undefined;
+  const server = await startServer(createApp(deps).fetch, { ...h.ctx.config, host: '127.0.0.1', port: 0 }, logger, wrap, metrics);
+  return { server, metrics, logs };
+}
+
+/** The raw answer to a request written as it is on a socket of its own. */
+async function rawAnswer(port: number, head: string): Promise<{ status: number; headers: Map<string, string>; body: string }> {
+  const socket = await openSocket(port);
+  socket.write(`${head}\r\nConnection: close\r\n\r\n`);
+  await socket.ended;
+  const [top, body = ''] = socket.received().split('\r\n\r\n');
+  const [statusLine, ...lines] = top!.split('\r\n');
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine!.split(' ')[1]), headers, body };
+}
+
+const refusedCount = async (served: Served, method: string) => {
+  const text = await served.metrics.registry.getSingleMetricAsString('importd_http_request_duration_seconds');
+  const line = text.split('\n').find((l) => l.startsWith(`importd_http_request_duration_seconds_count{method="${method}",route="unmatched",status="400"}`));
+  return line === undefined ? 0 : Number(line.split(' ').at(-1));
+};
+
+describe('a request whose Host header makes no URL: 400 in the error shape, with X-Request-Id, counted and logged', () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  const servers: Record<'lane' | 'plain', Served> = {} as never;
+  before(async () => {
+    h = await createHarness();
+    env = await createTestEnvironment(h);
+    servers.lane = await serve(h, true);
+    servers.plain = await serve(h, false);
+  });
+  after(async () => {
+    for (const served of Object.values(servers)) await served.server.close();
+    await h.close();
+  });
+
+  const hosts = ['localhost:99999', 'a b', '127.1:80', 'example.com/evil'];
+  for (const name of ['lane', 'plain'] as const) {
+    for (const host of hosts) {
+      it(`Host: ${host}, with the fast lane ${name === 'lane' ? 'in front' : 'off'}`, async () => {
+        const served = servers[name];
+        const counted = await refusedCount(served, 'GET');
+        const { status, headers, body } = await rawAnswer(served.server.port, `GET /v1/imports?limit=1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${env.secretKey}`);
+        assert.equal(status, 400, body);
+        assert.equal(headers.get('content-type'), 'application/json');
+        assert.equal(headers.get('content-length'), String(Buffer.byteLength(body)));
+        assert.equal(headers.get('x-content-type-options'), 'nosniff');
+        const requestId = headers.get('x-request-id');
+        assert.match(requestId ?? '', /^req_/);
+        const { error } = JSON.parse(body);
+        assert.deepEqual(error, { code: 'validation_failed', message: error.message, requestId });
+        assert.match(error.message, new RegExp(`Host header ${JSON.stringify(JSON.stringify(host)).slice(1, -1)}`));
+        assert.equal(await refusedCount(served, 'GET'), counted + 1);
+        const logged = served.logs.map((line) => JSON.parse(line)).find((line) => line.requestId === requestId);
+        assert.deepEqual([logged?.msg, logged?.method, logged?.path, logged?.status], ['request', 'GET', '/v1/imports', 400]);
+      });
+    }
+  }
+
+  it('keeps serving on both servers, a valid Host as before', async () => {
+    for (const served of Object.values(servers)) {
+      const { status, body } = await rawAnswer(served.server.port, `GET /v1/imports?limit=1 HTTP/1.1\r\nHost: localhost:${served.server.port}\r\nAuthorization: Bearer ${env.secretKey}`);
+      assert.equal(status, 200, body);
+    }
+  });
+});
