@@ -1,9 +1,8 @@
 import type { Context } from 'hono';
-import type { LineBatch } from '../lib/lines';
-import { ServiceError, validationFailed } from '../services/errors';
+import { ServiceError } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { checkImportBytes, countedChunks, ndjsonLineBatches, ndjsonRowSlices, parseNdjsonRow, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
+import { checkImportBytes, countedChunks, ndjsonImport, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -45,36 +44,12 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
   return { ...(await readImportBytes(bytes, ctx.config.limits.rowBytes)), bytesRead };
 }
 
-/**
- * Reads a streamed POST /imports body (`application/x-ndjson`): a first line `{ "meta": ..., "originalSchema":
- * ... }`, then one row object a line. Lines are read and parsed only as the writer asks for the next slice,
- * so a body of any size is ingested in bounded memory. Throws invalid_json (with the line number),
- * validation_failed (the first line is not an object of meta and originalSchema alone), payload_too_large (a line over the limit, or more than
- * IMPORTD_MAX_IMPORT_BYTES in all).
- */
+/** Reads a streamed POST /imports body (`application/x-ndjson`, services' ndjsonImport) as it arrives. */
 async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
   checkImportBytes(Number(c.req.header('Content-Length')) || 0, limits.importBytes);
   let bytesRead = 0;
   const chunks = countedChunks(byteChunks(c.req.raw.body), limits.importBytes, (seen) => (bytesRead = seen));
-  const batches = ndjsonLineBatches(chunks, limits);
-  const first = await batches.next();
-  const firstBatch = first.done ? undefined : first.value;
-  const header = firstBatch === undefined ? {} : parseNdjsonRow(firstBatch.lines[0]!, firstBatch.numbers[0]!);
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
-    throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
-  }
-  // A row sent as the first line (no header line) would otherwise be taken for the header and lost.
-  const stray = Object.keys(header).find((key) => key !== 'meta' && key !== 'originalSchema');
-  if (stray !== undefined) {
-    throw validationFailed([{ path: stray, message: 'the first line must be { meta, originalSchema } (the rows follow it, one a line); it has other members' }]);
-  }
-  async function* rowLines(): AsyncGenerator<LineBatch> {
-    if (firstBatch === undefined) return;
-    yield { lines: firstBatch.lines.slice(1), numbers: firstBatch.numbers.slice(1) };
-    yield* batches;
-  }
-  const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), limits.rowBytes), bytesRead: () => bytesRead };
+  return { ...(await ndjsonImport(chunks, limits)), bytesRead: () => bytesRead };
 }
 
 async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {

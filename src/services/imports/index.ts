@@ -10,7 +10,7 @@ export { PARSE_IN_WORKER_BYTES } from './parse-pool';
 export { RowChecker, type RowSlice } from './check-rows';
 export { listImports, listImportsJson } from './list-imports';
 export { listRows, listRowsOf } from './list-rows';
-export { ndjsonLineBatches } from './ndjson-lines';
+export { ndjsonImport, ndjsonLineBatches } from './ndjson-lines';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { secretKeyImport } from './secret-key-read';
 export { secretKeyImportsJson } from './secret-key-list';

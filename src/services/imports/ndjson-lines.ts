@@ -1,6 +1,8 @@
 import type { Limits } from '../../config/config';
 import { InvalidUtf8Error, LineTooLongError, readLineBatches, type LineBatch } from '../../lib/lines';
-import { ServiceError } from '../errors';
+import { ServiceError, validationFailed } from '../errors';
+import type { RowSlices } from './import-writer';
+import { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 
 /**
  * The lines of an NDJSON import, an HTTP body or an `importd import` file alike, in batches numbered as an
@@ -16,4 +18,33 @@ export async function* ndjsonLineBatches(chunks: AsyncIterable<Uint8Array>, limi
     if (error instanceof InvalidUtf8Error) throw new ServiceError('invalid_json', error.message);
     throw error;
   }
+}
+
+/**
+ * A streamed import (POST /imports as `application/x-ndjson`): a first line `{ "meta": ..., "originalSchema":
+ * ... }`, then one row object a line, read and parsed only as the writer asks for the next slice, so a body
+ * of any size is ingested in bounded memory. The first line is read at once. Throws invalid_json (naming the
+ * line), validation_failed (the first line is not an object of meta and originalSchema alone),
+ * payload_too_large (a line over the limit); the rows throw the same as they are read.
+ */
+export async function ndjsonImport(chunks: AsyncIterable<Uint8Array>, limits: Limits): Promise<{ meta?: unknown; originalSchema?: unknown; rows: RowSlices }> {
+  const batches = ndjsonLineBatches(chunks, limits);
+  const first = await batches.next();
+  const firstBatch = first.done ? undefined : first.value;
+  const header = firstBatch === undefined ? {} : parseNdjsonRow(firstBatch.lines[0]!, firstBatch.numbers[0]!);
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) {
+    throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
+  }
+  // A row sent as the first line (no header line) would otherwise be taken for the header and lost.
+  const stray = Object.keys(header).find((key) => key !== 'meta' && key !== 'originalSchema');
+  if (stray !== undefined) {
+    throw validationFailed([{ path: stray, message: 'the first line must be { meta, originalSchema } (the rows follow it, one a line); it has other members' }]);
+  }
+  async function* rowLines(): AsyncGenerator<LineBatch> {
+    if (firstBatch === undefined) return;
+    yield { lines: firstBatch.lines.slice(1), numbers: firstBatch.numbers.slice(1) };
+    yield* batches;
+  }
+  const { meta, originalSchema } = header as Record<string, unknown>;
+  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), limits.rowBytes) };
 }
