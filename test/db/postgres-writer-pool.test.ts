@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type pg from 'pg';
 import type { ImportRow } from '../../src/db/store';
 import { openPostgres, type PgStorage } from '../../src/db/postgres/open-database';
 import { RowCopies } from '../../src/db/postgres/row-copies';
@@ -92,6 +93,46 @@ describe('PostgreSQL connections of imports in progress', postgresOnly, () => {
       await assert.rejects(copies.append('i1', 1, ['{"a":2}']), /removed/);
       await copies.discard('i1');
       assert.equal(await committedRows(storage, 'i1'), 0);
+    });
+  });
+
+  it('a batch being opened when its import is discarded is dropped, not left holding a connection and the import locked', { timeout: 60_000 }, async () => {
+    await withStore({ poolSize: 2, writerPoolSize: 1 }, async (storage, store) => {
+      // The batches' connections, so that one left taken (the defect) is still dropped and the pools can close.
+      const taken: pg.PoolClient[] = [];
+      const connect = async () => {
+        const client = await storage.writerPool.connect();
+        taken.push(client);
+        return client;
+      };
+      const copies = new RowCopies(Object.create(storage.writerPool, { connect: { value: connect } }), { idleMs: 60_000, holdMs: 60_000 });
+      try {
+        await store.imports.insert(writing('i0'));
+        await store.imports.insert(writing('i1'));
+        // i0 holds the only writer connection: i1's batch waits for it, and i1 is discarded meanwhile (its lease lost).
+        await copies.append('i0', 0, ['{"a":0}']);
+        const appended = copies.append('i1', 0, ['{"a":1}']);
+        for (let i = 0; storage.writerPool.waitingCount === 0; i++) {
+          assert.ok(i < 100, 'the batch never waited for a connection');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await copies.discard('i1');
+        assert.equal(await copies.finish('i0', storage.db, async () => true), true);
+        // Before, the batch opened anyway and nothing ever ended it: its connection stayed taken, and the
+        // removal timed out on its lock of the import.
+        await assert.rejects(appended, /removed/);
+        assert.equal(storage.writerPool.idleCount, storage.writerPool.totalCount, 'no connection left taken');
+        await store.imports.delete('i1');
+        assert.equal(await committedRows(storage, 'i1'), 0);
+      } finally {
+        for (const client of taken) {
+          try {
+            client.release(true);
+          } catch {
+            // Given back already (node-postgres refuses a second release).
+          }
+        }
+      }
     });
   });
 });

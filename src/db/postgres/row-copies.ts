@@ -28,6 +28,9 @@ interface Writing {
   failed?: Error;
 }
 
+/** Why a batch of an import removed meanwhile is dropped (or never opened). */
+const removedWhileWritten = () => new Error('the import was removed while it was written');
+
 /**
  * A batch whose import sends nothing more for this long is committed and its connection handed back: the
  * upload is waiting for its client, and a slow client must not hold one of the few writer connections.
@@ -63,7 +66,18 @@ export class RowCopies {
     clearTimeout(entry.idle);
     await entry.committing;
     if (entry.failed) throw entry.failed;
-    const copy = (entry.copy ??= await this.start(importId));
+    if (!entry.copy) {
+      const opened = await this.start(importId);
+      // Discarded while the batch was being opened (a removal, a lost lease): no timer, completion or removal
+      // would ever end it, and its lock would hold the import's removal off for good.
+      if (this.writing.get(importId) !== entry) {
+        const removed = removedWhileWritten();
+        await this.close(opened, removed);
+        throw removed;
+      }
+      entry.copy = opened;
+    }
+    const copy = entry.copy;
     if (copy.failed) throw copy.failed;
     // Backpressure: a slow server makes the writer wait here instead of buffering the import in memory.
     // (events.once rejects on 'error' while it waits for 'drain', and leaves no listener behind either way.)
@@ -108,7 +122,7 @@ export class RowCopies {
     this.writing.delete(importId);
     clearTimeout(entry.idle);
     await entry.committing;
-    if (entry.copy) await this.close(entry.copy, new Error('the import was removed while it was written'));
+    if (entry.copy) await this.close(entry.copy, removedWhileWritten());
   }
 
   /** The upload paused: its batch is committed and the connection handed back (unless a slice came meanwhile). */
@@ -140,7 +154,7 @@ export class RowCopies {
       // then deletes its rows too; a batch begun after a removal finds no import and commits nothing. The
       // rows have no foreign key (schema.ts): this is what keeps a row from outliving its import.
       const found = await client.query(`SELECT 1 FROM imports WHERE id = $1 AND status = 'writing' FOR KEY SHARE`, [importId]);
-      if (found.rowCount === 0) throw new Error('the import was removed while it was written');
+      if (found.rowCount === 0) throw removedWhileWritten();
       const stream = client.query(copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN (FORMAT binary)'));
       stream.write(BINARY_COPY_HEADER);
       const copy: OpenCopy = { client, importId: Buffer.from(importId), stream, openedAt: performance.now() };
