@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { cliOnHarness } from '../helpers/cli';
 import { call, json } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
 import { contactRows, createImportOk } from './helpers';
@@ -50,6 +53,21 @@ describe('exports streaming at once per account (IMPORTD_MAX_EXPORTS)', () => {
     for (const response of held) assert.equal(response.status, 200);
     for (let i = 0; i < 3; i++) assert.equal((await exported(mine.id, env.secretKey)).status, 429);
     for (const response of held) await response.body!.cancel();
-    assert.equal((await exported(mine.id, env.secretKey)).status, 200);
+    const freed = await exported(mine.id, env.secretKey);
+    assert.equal(freed.status, 200);
+    await freed.body!.cancel();
+  });
+
+  it('importd export holds no slot when its --out is refused', async () => {
+    const run = cliOnHarness(h);
+    const file = path.join(h.dir, 'taken.ndjson');
+    writeFileSync(file, 'kept');
+    // Each refusal came after the export was made, which then held its slot with nothing to give it back.
+    for (let i = 0; i < 3; i++) assert.match((await run('export', mine.id, '--format', 'ndjson', '--out', file)).stderr, /already exists/);
+    const held = [await exported(mine.id, env.secretKey), await exported(mine.id, env.secretKey)];
+    for (const response of held) {
+      assert.equal(response.status, 200);
+      await response.body!.cancel();
+    }
   });
 });

@@ -31,8 +31,13 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
           format: options.format as ExportQuery['format'], // checked by the service's schema
           safe: options.safe ? 'true' : 'false',
         });
-        const out = options.out === undefined ? undefined : checkOutputFile(ctx, { file: options.out, force: options.force === true, field: '--out' });
-        await writeExport(file, runtime.io, out, options.force === true);
+        try {
+          const out = options.out === undefined ? undefined : checkOutputFile(ctx, { file: options.out, force: options.force === true, field: '--out' });
+          await writeExport(file, runtime.io, out, options.force === true);
+        } finally {
+          // A refused --out, or a file that cannot be opened, reads none of it: its export slot comes back here.
+          await file.pieces.return();
+        }
       });
     });
 }
