@@ -69,8 +69,9 @@ export async function* readLineBatches(chunks: AsyncIterable<Uint8Array>, maxLin
       pending = decode(chunk.subarray(last + 1), ended + 1);
       pendingBytes = chunk.byteLength - last - 1;
     }
-    // One byte over the limit may be the `\r` of a `\r\n` the next chunk ends.
-    if (pendingBytes > maxLineBytes + 1) throw new LineTooLongError(maxLineBytes, ended + 1);
+    // One byte over the limit may be the `\r` of a `\r\n` the next chunk ends; the first line's three more a
+    // byte order mark, which the decoder drops. The line's own length is measured once it ends.
+    if (pendingBytes > maxLineBytes + (ended === 0 ? 4 : 1)) throw new LineTooLongError(maxLineBytes, ended + 1);
     if (batch !== undefined && batch.lines.length > 0) yield batch;
   }
   pending += decode(new Uint8Array(0), ended + 1, false);

@@ -67,6 +67,14 @@ describe('readLineBatches', () => {
     for (const parts of cuts(bytes(`{}\r\n${'x'.repeat(10)}\r\n{}\r\n`))) assert.deepEqual(await collect(parts, 10), ['1:{}', `2:${'x'.repeat(10)}`, '3:{}']);
   });
 
+  it('drops a byte order mark, not counted against the first line, however the bytes are cut', async () => {
+    for (const parts of cuts(bytes([0xef, 0xbb, 0xbf], `${'x'.repeat(10)}\r\n{}`))) assert.deepEqual(await collect(parts, 10), [`1:${'x'.repeat(10)}`, '2:{}']);
+    for (const parts of cuts(bytes([0xef, 0xbb, 0xbf], 'x'.repeat(10)))) assert.deepEqual(await collect(parts, 10), [`1:${'x'.repeat(10)}`]);
+    for (const parts of cuts(bytes([0xef, 0xbb, 0xbf], `${'x'.repeat(11)}\n{}`))) {
+      await assert.rejects(collect(parts, 10), (error) => error instanceof LineTooLongError && error.line === 1);
+    }
+  });
+
   it('in batches: the lines each chunk completes, together', async () => {
     const batches = await batchesOf(['{"a":1}\n{"b":', '2}\n{"c":3}\n\n{"d":4}\n', '\n', '{"e":5}']);
     assert.deepEqual(batches, [
