@@ -5,6 +5,7 @@ import { newRequestId } from '../core/ids';
 import type { Logger } from '../core/logger';
 import { ServiceError } from '../services/errors';
 import { toServiceError, writeErrorAnswer } from './errors';
+import { lingerBeforeClose } from './linger';
 import type { ImportdMetrics } from './metrics/registry';
 import { requestRecorder, UNMATCHED_ROUTE, whenAnswered } from './metrics/request-metrics';
 import { logRequest, logsRequests } from './middleware/request-log';
@@ -32,6 +33,12 @@ export function appListener(fetch: (request: Request) => Response | Promise<Resp
     listener(incoming, outgoing).catch((error: unknown) => {
       const requestId = newRequestId();
       const refusal = error instanceof RequestError ? unbuiltUrl(incoming.headers.host) : toServiceError(error, logger, requestId);
+      // Refused before its body was read, as the app's answers are (app.ts): Node would otherwise keep the
+      // connection and read the body whole, however long it says it is; it is closed, the rest dropped a while.
+      if (!incoming.complete) {
+        outgoing.setHeader('Connection', 'close');
+        lingerBeforeClose(incoming);
+      }
       const status = writeErrorAnswer(outgoing, refusal, requestId);
       const method = incoming.method ?? '';
       if (record) whenAnswered(outgoing, () => record(method, UNMATCHED_ROUTE, status, started));

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger';
 import { createApp } from '../../src/http/app';
 import { withFastLane } from '../../src/http/fast-lane';
+import { LINGER_MS } from '../../src/http/linger';
 import { createMetrics, type ImportdMetrics } from '../../src/http/metrics/registry';
 import { startServer, type RunningServer } from '../../src/http/server';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
@@ -82,6 +83,20 @@ describe('a request whose Host header makes no URL: 400 in the error shape, with
       });
     }
   }
+
+  it('closes the connection of a refused request whose body has not all arrived, instead of reading it whole', async () => {
+    for (const served of Object.values(servers)) {
+      const socket = await openSocket(served.server.port);
+      socket.write(`POST /v1/imports HTTP/1.1\r\nHost: localhost:99999\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${1024 ** 3}\r\n\r\n{}\n`);
+      const closed = await Promise.race([socket.ended.then(() => true), new Promise((resolve) => setTimeout(resolve, LINGER_MS + 2_000, false))]);
+      socket.destroy();
+      const [head = '', body = ''] = socket.received().split('\r\n\r\n');
+      assert.match(head, /^HTTP\/1\.1 400 /);
+      assert.match(head, /\r\nConnection: close\r\n/i);
+      assert.equal(JSON.parse(body).error.code, 'validation_failed');
+      assert.ok(closed, 'the connection stays open to read the rest of the body');
+    }
+  });
 
   it('keeps serving on both servers, a valid Host as before', async () => {
     for (const served of Object.values(servers)) {
