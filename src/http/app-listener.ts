@@ -4,7 +4,9 @@ import type { Config } from '../config/config';
 import { newRequestId } from '../core/ids';
 import type { Logger } from '../core/logger';
 import { ServiceError } from '../services/errors';
-import { toServiceError, writeErrorAnswer } from './errors';
+import { errorAnswer, toServiceError, writeErrorAnswer } from './errors';
+import { commonHeaders } from './respond';
+import { lingerBeforeClose } from './linger';
 import type { ImportdMetrics } from './metrics/registry';
 import { requestRecorder, UNMATCHED_ROUTE, whenAnswered } from './metrics/request-metrics';
 import { logRequest, logsRequests } from './middleware/request-log';
@@ -21,10 +23,15 @@ export function appListener(fetch: (request: Request) => Response | Promise<Resp
   const listener = getRequestListener(fetch, {
     // For requests without a Host header, as node-server's serve() passes it.
     hostname: config.host,
-    // Thrown back, the refusal (or a fetch that throws at once, which Hono's does not) rejects the listener's
-    // promise; node-server's own answers never do.
+    // Thrown back, the refusal rejects the listener's promise (node-server's own answers never do) and is
+    // answered below with the request at hand. Anything else (a fetch that throws or rejects: Hono's does only
+    // when a handler throws a non-Error or onError itself throws) is answered internal_error in the one shape,
+    // logged with its request id: node-server would send its message as text.
     errorHandler: (error) => {
-      throw error;
+      if (error instanceof RequestError) throw error;
+      const requestId = newRequestId();
+      const { status, body, headers } = errorAnswer(toServiceError(error, logger, requestId), requestId);
+      return new Response(JSON.stringify(body), { status, headers: { ...commonHeaders(requestId), ...headers, 'Content-Type': 'application/json' } });
     },
   });
   return (incoming, outgoing) => {
@@ -32,6 +39,12 @@ export function appListener(fetch: (request: Request) => Response | Promise<Resp
     listener(incoming, outgoing).catch((error: unknown) => {
       const requestId = newRequestId();
       const refusal = error instanceof RequestError ? unbuiltUrl(incoming.headers.host) : toServiceError(error, logger, requestId);
+      // Refused before its body was read, as the app's answers are (app.ts): Node would otherwise keep the
+      // connection and read the body whole, however long it says it is; it is closed, the rest dropped a while.
+      if (!incoming.complete) {
+        outgoing.setHeader('Connection', 'close');
+        lingerBeforeClose(incoming);
+      }
       const status = writeErrorAnswer(outgoing, refusal, requestId);
       const method = incoming.method ?? '';
       if (record) whenAnswered(outgoing, () => record(method, UNMATCHED_ROUTE, status, started));

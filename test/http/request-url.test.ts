@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger';
+import { loadConfig } from '../../src/config/config';
 import { createApp } from '../../src/http/app';
 import { withFastLane } from '../../src/http/fast-lane';
+import { LINGER_MS } from '../../src/http/linger';
 import { createMetrics, type ImportdMetrics } from '../../src/http/metrics/registry';
 import { startServer, type RunningServer } from '../../src/http/server';
 import { createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
@@ -83,10 +85,45 @@ describe('a request whose Host header makes no URL: 400 in the error shape, with
     }
   }
 
+  it('closes the connection of a refused request whose body has not all arrived, instead of reading it whole', async () => {
+    for (const served of Object.values(servers)) {
+      const socket = await openSocket(served.server.port);
+      socket.write(`POST /v1/imports HTTP/1.1\r\nHost: localhost:99999\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${1024 ** 3}\r\n\r\n{}\n`);
+      const closed = await Promise.race([socket.ended.then(() => true), new Promise((resolve) => setTimeout(resolve, LINGER_MS + 2_000, false))]);
+      socket.destroy();
+      const [head = '', body = ''] = socket.received().split('\r\n\r\n');
+      assert.match(head, /^HTTP\/1\.1 400 /);
+      assert.match(head, /\r\nConnection: close\r\n/i);
+      assert.equal(JSON.parse(body).error.code, 'validation_failed');
+      assert.ok(closed, 'the connection stays open to read the rest of the body');
+    }
+  });
+
   it('keeps serving on both servers, a valid Host as before', async () => {
     for (const served of Object.values(servers)) {
       const { status, body } = await rawAnswer(served.server.port, `GET /v1/imports?limit=1 HTTP/1.1\r\nHost: localhost:${served.server.port}\r\nAuthorization: Bearer ${env.secretKey}`);
       assert.equal(status, 200, body);
+    }
+  });
+});
+
+describe("a fetch that rejects (Hono's does when a handler throws a non-Error)", () => {
+  it('is answered 500 internal_error in the error shape, with X-Request-Id, its message logged and not sent', async () => {
+    const logs: string[] = [];
+    const logger = createLogger('info', (line) => logs.push(line));
+    const fetch = () => Promise.reject(new Error('connect ECONNREFUSED db-internal:5432 user=importd'));
+    const server = await startServer(fetch, { ...loadConfig({}, {}), host: '127.0.0.1', port: 0 }, logger);
+    try {
+      const answer = await rawAnswer(server.port, 'GET /v1/imports HTTP/1.1\r\nHost: 127.0.0.1');
+      assert.equal(answer.status, 500);
+      assert.equal(answer.headers.get('content-type'), 'application/json');
+      const body = JSON.parse(answer.body) as { error: { code: string; message: string; requestId: string } };
+      assert.equal(body.error.code, 'internal_error');
+      assert.equal(answer.headers.get('x-request-id'), body.error.requestId);
+      assert.doesNotMatch(answer.body, /ECONNREFUSED|db-internal/);
+      assert.ok(logs.some((line) => line.includes(body.error.requestId) && line.includes('ECONNREFUSED')), logs.join('\n'));
+    } finally {
+      await server.close();
     }
   });
 });

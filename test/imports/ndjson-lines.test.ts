@@ -45,6 +45,9 @@ const cases: Case[] = [
     message: notUtf8,
   },
   { label: 'a character cut short at the end of the input', rows: bytes('{"a":1}\n\n{"a":"', [0xf0, 0x9f, 0x98]), code: 'invalid_json', line: 3, message: notUtf8 },
+  // The input's first fault is the one named, though a later line of the same chunk has another.
+  { label: 'bad JSON before a line that is not UTF-8', rows: bytes('{"a":1}\n{"a":\n{"a":"', [0xff], '"}\n'), code: 'invalid_json', line: 2, message: notJson },
+  { label: 'bad JSON before a line over the limit', rows: bytes(`{"a":1}\n{"a":\n{"a":"${'x'.repeat(20_000)}"}\n`), code: 'invalid_json', line: 2, message: notJson },
   { label: 'a line over the limit within one chunk', rows: bytes(`{"a":1}\n\n{"a":"${'x'.repeat(20_000)}"}\n{"a":2}\n`), code: 'payload_too_large', line: 3, message: tooLong },
   { label: 'a line over the limit across chunks', rows: bytes(`${rowsWithBlanks(10)}\n\n{"a":"${'x'.repeat(70_000)}"}\n`), code: 'payload_too_large', line: 12, message: tooLong },
 ];

@@ -67,6 +67,33 @@ describe('readLineBatches', () => {
     for (const parts of cuts(bytes(`{}\r\n${'x'.repeat(10)}\r\n{}\r\n`))) assert.deepEqual(await collect(parts, 10), ['1:{}', `2:${'x'.repeat(10)}`, '3:{}']);
   });
 
+  it('drops a byte order mark, not counted against the first line, however the bytes are cut', async () => {
+    for (const parts of cuts(bytes([0xef, 0xbb, 0xbf], `${'x'.repeat(10)}\r\n{}`))) assert.deepEqual(await collect(parts, 10), [`1:${'x'.repeat(10)}`, '2:{}']);
+    for (const parts of cuts(bytes([0xef, 0xbb, 0xbf], 'x'.repeat(10)))) assert.deepEqual(await collect(parts, 10), [`1:${'x'.repeat(10)}`]);
+    for (const parts of cuts(bytes([0xef, 0xbb, 0xbf], `${'x'.repeat(11)}\n{}`))) {
+      await assert.rejects(collect(parts, 10), (error) => error instanceof LineTooLongError && error.line === 1);
+    }
+  });
+
+  it('yields the lines before a fault, then names the first fault, however the bytes are cut', async () => {
+    const long = 'x'.repeat(11);
+    const inputs: [Uint8Array, string[], (error: unknown) => boolean][] = [
+      [bytes(`{}\n\n${long}\n{"b":"`, [0xff], '"}\n'), ['1:{}'], (error) => error instanceof LineTooLongError && error.line === 3],
+      [bytes('{}\n{"b":"', [0xff], `"}\n${long}\n`), ['1:{}'], (error) => error instanceof InvalidUtf8Error && error.line === 2],
+      [bytes(`{}\n{}\n${long}`), ['1:{}', '2:{}'], (error) => error instanceof LineTooLongError && error.line === 3],
+    ];
+    for (const [text, before, fault] of inputs) {
+      for (const parts of cuts(text)) {
+        const seen: string[] = [];
+        const read = async () => {
+          for await (const { lines, numbers } of readLineBatches(source(parts), 10)) seen.push(...lines.map((line, i) => `${numbers[i]}:${line}`));
+        };
+        await assert.rejects(read(), fault, `${parts.length} parts`);
+        assert.deepEqual(seen, before, `${parts.length} parts`);
+      }
+    }
+  });
+
   it('in batches: the lines each chunk completes, together', async () => {
     const batches = await batchesOf(['{"a":1}\n{"b":', '2}\n{"c":3}\n\n{"d":4}\n', '\n', '{"e":5}']);
     assert.deepEqual(batches, [
