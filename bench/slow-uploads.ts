@@ -20,7 +20,14 @@ const rows = (n: number) => Array.from({ length: n }, (_, i) => `{"n":${i}}\n`).
 
 async function measure(bundle: string): Promise<void> {
   const server = await startPgServer();
-  const url = `${server.url}/postgres`;
+  try {
+    await against(bundle, `${server.url}/postgres`);
+  } finally {
+    server.stop();
+  }
+}
+
+async function against(bundle: string, url: string): Promise<void> {
   const run = ['-e', `require(${JSON.stringify(path.resolve(bundle))}).main(process.argv.slice(1)).then((code) => process.exit(code ?? 0))`];
   const cli = (args: string[]) => {
     const result = spawnSync(process.execPath, [...run, ...args, '--db', url], { encoding: 'utf8' });
@@ -33,10 +40,18 @@ async function measure(bundle: string): Promise<void> {
   const otherKey = JSON.parse(cli(['env', 'create', 'fast', '--account', 'other', '--json'])).secretKey.key as string;
   const port = 18_000 + Math.floor(Math.random() * 1000);
   const node = spawn(process.execPath, [...run, 'serve', '--db', url, '--port', String(port)], { stdio: 'ignore', env: { ...process.env, IMPORTD_RATE_LIMIT: '0' } });
-  const api = `http://127.0.0.1:${port}/v1/imports`;
+  try {
+    await time(`http://127.0.0.1:${port}`, slowKey, otherKey, bundle);
+  } finally {
+    node.kill();
+  }
+}
+
+async function time(base: string, slowKey: string, otherKey: string, bundle: string): Promise<void> {
+  const api = `${base}/v1/imports`;
   for (;;) {
     try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
+      await fetch(`${base}/healthz`);
       break;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -65,8 +80,6 @@ async function measure(bundle: string): Promise<void> {
   }
   const statuses = await Promise.all(slow.map((upload) => upload.response.then((r) => r.status)));
   console.log(`${bundle}: the slow uploads, once ended: ${statuses.join(' ')}`);
-  node.kill();
-  server.stop();
 }
 
 async function main() {
