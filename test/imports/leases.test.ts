@@ -5,7 +5,7 @@ import { joinNode, type Node } from '../helpers/nodes';
 import { testEngine } from '../helpers/test-database';
 import { contactRows } from './helpers';
 import { beginImport, cleanAbandonedImports, prepareImportHeader, RowChecker, type ImportWriter } from '../../src/services/imports';
-import { removeHiddenImport } from '../../src/services/imports/remove-import';
+import { removeHiddenImport, removerOf } from '../../src/services/imports/remove-import';
 import type { ServiceContext } from '../../src/services/context';
 
 const LEASE_MS = 30_000;
@@ -94,7 +94,7 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     const writer = await begin(h.ctx, ROWS_IN_FLIGHT);
     clockB.set(clockA().toISOString());
     clockB.advance(LEASE_MS);
-    const claimed = await b.ctx.store.imports.claimAbandoned(b.ctx.store.nodeId, clockB().toISOString(), new Date(clockB().getTime() + LEASE_MS).toISOString(), 10);
+    const claimed = await b.ctx.store.imports.claimAbandoned(removerOf(b.ctx), clockB().toISOString(), new Date(clockB().getTime() + LEASE_MS).toISOString(), 10);
     assert.deepEqual(claimed, [writer.importId]);
     clockA.set(clockB().toISOString());
     assert.equal(await removeHiddenImport(h.ctx, writer.importId), 0, "B holds it: A leaves it to B");
@@ -119,6 +119,28 @@ describe('unfinished imports are held by a lease, never by process id', () => {
     })();
     await assert.rejects(written, { code: 'conflict' });
     await writer.abort();
+    assert.equal(await count('import_rows', writer.importId), 0);
+  });
+
+  it('an erasure of the end-user on the node writing the import takes it from the writer, which can neither renew nor complete it', async () => {
+    const session = {
+      jti: 'jti-erased', endUserId: 'erased-user', accountId: env.accountId, environmentId: env.environmentId, templateId: null,
+      endUserEmail: null, endUserIp: null, metadata: {}, expiresAt: '2999-01-01T00:00:00.000Z',
+    };
+    const header = await prepareImportHeader(h.ctx, { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api', session }, { meta: { schemaKey: 'c' } });
+    const writer = await beginImport(h.ctx, header);
+    await writer.append(new RowChecker(DEFAULT_LIMITS.rowBytes).check(contactRows(10)));
+    // The erasure hides the import, and its removal takes it and is stopped before it deletes anything: the
+    // moment a removal of many rows spends deleting them while the writer goes on.
+    assert.deepEqual((await h.ctx.store.compliance.hideEndUser(env.accountId, 'erased-user')).hidden, [writer.importId]);
+    const stop = new AbortController();
+    stop.abort();
+    await removeHiddenImport(h.ctx, writer.importId, stop.signal);
+    assert.equal(await h.ctx.store.imports.renewLease(writer.importId, h.ctx.store.nodeId, new Date(clockA().getTime() + LEASE_MS).toISOString()), false);
+    await assert.rejects(writer.finish(stats()), { code: 'conflict' });
+    assert.equal(await h.ctx.store.imports.find(env.accountId, writer.importId), undefined, 'never visible again');
+    await writer.abort();
+    assert.equal(await count('imports', writer.importId), 0);
     assert.equal(await count('import_rows', writer.importId), 0);
   });
 });

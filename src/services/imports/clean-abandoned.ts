@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import type { ServiceContext } from '../context';
 import { leaseEnd } from '../leases';
-import { removeHiddenImport } from './remove-import';
+import { removeHiddenImport, removerOf } from './remove-import';
 
 /**
  * Removes unfinished imports nobody holds any more, with their rows: those whose writer's lease ran out (a
@@ -13,7 +13,7 @@ import { removeHiddenImport } from './remove-import';
  * transactions. Returns how many were removed.
  */
 export async function cleanAbandonedImports(ctx: ServiceContext, signal?: AbortSignal): Promise<number> {
-  const node = ctx.store.nodeId;
+  const node = removerOf(ctx);
   let removed = 0;
   while (!signal?.aborted) {
     // One at a time: a claimed import's lease is renewed only while it is being removed.

@@ -106,6 +106,8 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       lease.stop();
       // Its unsent rows go first: should another node have taken the import over, that node removes the rest.
       await ctx.store.rows.discard(row.id);
+      // The writer's lease ends now, so this node's removal, which holds imports under another name, takes it at once.
+      await ctx.store.imports.renewLease(row.id, node, isoTime(ctx.clock));
       await removeHiddenImport(ctx, row.id);
     },
   };

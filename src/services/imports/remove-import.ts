@@ -11,14 +11,22 @@ export const ROWS_PER_DELETE = 1_000;
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Removes an import that is already hidden (hideImports, or still 'writing' and this node's): takes it under
- * this node's lease (renewed meanwhile, so no other node's clean-up removes it at the same time), deletes its
+ * Who holds an import while this node removes it. Never the node's own id, under which its writers hold the
+ * imports they write: a writer on this node whose import is being removed (an erasure of its end-user, a
+ * clean-up after its lease ran out) could otherwise still renew and complete it, making visible again an
+ * import whose rows are going.
+ */
+export const removerOf = (ctx: ServiceContext): string => `${ctx.store.nodeId}/removal`;
+
+/**
+ * Removes an import that is already hidden (hideImports, or still 'writing' with its lease ended): takes it under
+ * this node's removal lease (removerOf) (renewed meanwhile, so no other node's clean-up removes it at the same time), deletes its
  * rows in transactions of ROWS_PER_DELETE, yielding to the event loop before each, then the import itself.
  * Returns how many rows went (0 when another node holds it: that node removes it). `signal` stops it between
  * two transactions; what is left stays hidden, its lease given up, and the next clean-up of any node removes it.
  */
 export async function removeHiddenImport(ctx: ServiceContext, importId: string, signal?: AbortSignal): Promise<number> {
-  const node = ctx.store.nodeId;
+  const node = removerOf(ctx);
   if (!(await ctx.store.imports.claim(importId, node, isoTime(ctx.clock), leaseEnd(ctx)))) return 0;
   const lease = keepLease(ctx, async (until) => await ctx.store.imports.renewLease(importId, node, until));
   let rows = 0;
