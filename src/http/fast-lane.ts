@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { newRequestId } from '../core/ids';
+import { keyKindOf } from '../core/keys';
 import { presentedKeyHash } from '../services/auth';
 import { ServiceError } from '../services/errors';
 import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
@@ -193,7 +194,8 @@ function secretKeyOf(incoming: IncomingMessage): string | undefined {
   if (seen !== 1) return undefined;
   try {
     const presented = presentedKey(authorization, undefined);
-    return presented?.value.startsWith('sk_') ? presented.value : undefined;
+    // Only a well-formed one: `limited` hashes it outside any catch, and a malformed key is Hono's to refuse.
+    return presented && keyKindOf(presented.value) === 'secret' ? presented.value : undefined;
   } catch (error) {
     if (error instanceof ServiceError) return undefined;
     throw error;

@@ -264,6 +264,15 @@ describe('fast lane: the same answers as the Hono routes', () => {
     }
   });
 
+  it('a malformed Secret Key while some key is past its limit: the same 401 from the lane as from Hono', async () => {
+    // This environment's key is past its rate limit by now, so the lane holds a key it refused.
+    for (const key of ['sk_short', `sk_${'a'.repeat(129)}`]) {
+      const answer = await both('GET', () => `/v1/imports/${importId}`, () => ({ Authorization: `Bearer ${key}` }));
+      assert.equal(answer.status, 401, key);
+      assert.equal(JSON.parse(answer.body).error.code, 'invalid_api_key');
+    }
+  });
+
   it('hands a Host the Hono path would refuse or rewrite to it: the same 400', async () => {
     const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
     const status = (served: Served, host: string, env: TestEnvironment) =>
