@@ -79,6 +79,19 @@ describe('webhooks: delivery to a real local receiver', () => {
     assert.equal(receiver.received.length, 2);
   });
 
+  it('records an answer holding NUL (PostgreSQL text cannot), so the delivered event is not sent again', async () => {
+    const hook = await registerWebhook(h, env, { url: receiver.url() });
+    receiver.answer({ status: 200, body: 'ok\0done' });
+    await postImport(h, env);
+    assert.equal(await sendDueDeliveries(h.ctx), 1);
+    const [log] = await deliveries(h, env, hook.id);
+    assert.equal(log!.status, 'delivered');
+    assert.equal(log!.lastResponse, 'ok\uFFFDdone');
+    clock.advance(86_400_000);
+    assert.equal(await sendDueDeliveries(h.ctx), 0);
+    assert.equal(receiver.received.length, 1);
+  });
+
   it('counts a receiver slower than the timeout as a failure, and fails the delivery once the schedule is over', async () => {
     const hook = await registerWebhook(h, env, { url: receiver.url() });
     receiver.answer(() => undefined); // never answers

@@ -23,6 +23,15 @@ export interface PostOptions {
 }
 
 /**
+ * The answer is the receiver's text: PostgreSQL refuses NUL in text, so an attempt whose excerpt held one
+ * could never be recorded and its delivery would be sent again and again. NUL becomes U+FFFD, as undecodable
+ * bytes already do.
+ */
+function storable(text: string | null): string | null {
+  return text === null ? null : text.replaceAll('\0', '\uFFFD');
+}
+
+/**
  * Sends one attempt per Standard Webhooks: POST of `payload` with `webhook-id`, `webhook-timestamp` and
  * `webhook-signature` (signed by the `standardwebhooks` package with `secret`). Redirects are not followed
  * (a 3xx is a failure), only the first bytes of the answer are read, and the whole attempt (lookup, connect,
@@ -36,7 +45,7 @@ export function postWebhook(url: string, secret: string, eventId: string, payloa
       settled = true;
       clearTimeout(timer);
       request?.destroy();
-      resolve(outcome);
+      resolve({ ...outcome, response: storable(outcome.response), error: storable(outcome.error) });
     };
     const fail = (error: string) => finish({ ok: false, statusCode: null, response: null, error });
     const timer = setTimeout(() => fail(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
