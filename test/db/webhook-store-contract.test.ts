@@ -74,20 +74,35 @@ describe('the webhook store contract', () => {
     await store.webhooks.claimDue(later(5), 'node-a', later(20), 10);
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', true)), true);
     assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
-    assert.equal(await store.webhooks.redeliver({ accountId: env.accountId, environmentId: staging.environmentId }, 'e1', undefined, later(30)), 0);
-    assert.equal(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', 'w1', later(30)), 1);
+    assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId, environmentId: staging.environmentId }, 'e1', undefined, later(30)), { due: 0, disabled: 0 });
+    assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', 'w1', later(30)), { due: 1, disabled: 0 });
     assert.equal((await store.webhooks.claimDue(later(30), 'node-a', later(40), 10)).length, 1);
   });
 
-  it('disables an endpoint failing since the cutoff, and skips it when writing and claiming', async () => {
+  it('disables an endpoint failing since the cutoff, fails its pending deliveries, and skips it when writing, claiming and redelivering', async () => {
+    await store.imports.insert(writingImport('i1b'));
+    await store.imports.complete('i1b', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e1b', env));
+    await store.imports.insert(writingImport('i1c'));
+    await store.imports.complete('i1c', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e1c', env));
+    // e1 is leased to node-a (the test before); node-b leases e1b and e1c: their attempts are in flight.
+    assert.equal((await store.webhooks.claimDue(later(31), 'node-b', later(50), 10)).length, 2);
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', false, { disable: { failingSince: later(60), reason: 'failing' } })), true);
     const disabled = await store.webhooks.findEndpoint({ accountId: env.accountId }, 'w1');
     assert.equal(disabled!.active, false);
     assert.equal(disabled!.disabledReason, 'failing');
+    // The attempts in flight are still recorded: a success as delivered, a failure as failed although its schedule goes on.
+    assert.equal(await store.webhooks.recordAttempt(attempt('e1b', 'node-b', true)), true);
+    assert.equal(await store.webhooks.recordAttempt(attempt('e1c', 'node-b', false)), true);
+    const logs = Object.fromEntries((await store.webhooks.pageDeliveries('w1', undefined, 10)).map((d) => [d.eventId, d]));
+    assert.deepEqual([logs.e1!.status, logs.e1!.nextAttemptAt, logs.e1!.lastStatusCode, logs.e1!.lastError], ['failed', null, 500, 'the endpoint was disabled']);
+    assert.deepEqual([logs.e1b!.status, logs.e1b!.attempts], ['delivered', 1]);
+    assert.deepEqual([logs.e1c!.status, logs.e1c!.nextAttemptAt, logs.e1c!.attempts], ['failed', null, 1]);
     assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
+    assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', 'w1', later(30)), { due: 0, disabled: 1 });
+    assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', undefined, later(30)), { due: 0, disabled: 1 });
     await store.imports.insert(writingImport('i2'));
     await store.imports.complete('i2', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e2', env));
-    assert.equal(await store.webhooks.countDeliveries('w1'), 1);
+    assert.equal(await store.webhooks.countDeliveries('w1'), 3);
   });
 
   it('writes an account-wide event (no environment) for every environment, and an import deletion for its environment', async () => {

@@ -109,6 +109,8 @@ describe('webhooks: an endpoint failing for IMPORTD_WEBHOOK_DISABLE_AFTER_SECOND
       assert.equal((await active()).active, true, 'failing for 30 s only since the success');
       clock.advance(30_000);
       await sendDueDeliveries(h.ctx);
+      // Its first attempt goes with the one that disables the endpoint: its schedule has just begun.
+      await postImport(h, env);
       clock.advance(30_000);
       await sendDueDeliveries(h.ctx);
       const disabled = await active();
@@ -119,7 +121,16 @@ describe('webhooks: an endpoint failing for IMPORTD_WEBHOOK_DISABLE_AFTER_SECOND
       clock.advance(3_600_000);
       assert.equal(await sendDueDeliveries(h.ctx), 0);
       assert.equal(receiver.received.length, sent);
-      assert.equal((await deliveries(h, env, hook.id)).length, 2, 'no delivery is queued for a disabled endpoint');
+      const logs = await deliveries(h, env, hook.id);
+      assert.equal(logs.length, 3, 'no delivery is queued for a disabled endpoint');
+      assert.deepEqual(logs.map((log) => [log.status, log.attempts, log.nextAttemptAt]), [['failed', 1, null], ['delivered', 1, null], ['failed', 5, null]], 'none is left pending for good');
+      const redeliver = (eventId: string) => call(h, 'POST', `/v1/webhooks/${hook.id}/deliveries/${eventId}/redeliver`, { key: env.secretKey });
+      for (const log of logs) {
+        const refused = await redeliver(log.eventId);
+        assert.equal(refused.status, 409);
+        assert.equal((await json(refused)).error.code, 'conflict');
+      }
+      assert.equal((await redeliver('evt_unknown')).status, 404);
     } finally {
       await receiver.close();
       await h.close();

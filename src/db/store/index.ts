@@ -1,3 +1,4 @@
 export * from './row-texts';
 export * from './rows';
+export * from './delivery-status';
 export * from './store';

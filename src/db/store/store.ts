@@ -308,6 +308,11 @@ export interface DeliveryAttempt {
   disable: { failingSince: string; reason: string };
 }
 
+export interface Redelivery {
+  due: number;
+  disabled: number;
+}
+
 /** Who may see an endpoint: the account's, or only one environment's (a Secret Key's own). */
 export interface WebhookScope {
   accountId: string;
@@ -327,10 +332,11 @@ export interface WebhookStore {
   pageDeliveries(endpointId: string, afterEventId: string | undefined, limit: number): Promise<WebhookDeliveryRow[]>;
   countDeliveries(endpointId: string): Promise<number>;
   /**
-   * Makes the event's deliveries in the scope (one endpoint's when `endpointId` is given) pending again, due
-   * at `at`, with a fresh schedule; returns how many.
+   * Makes the event's deliveries to active endpoints in the scope (one endpoint's when `endpointId` is given)
+   * pending again, due at `at`, with a fresh schedule; answers how many, and how many were left because their
+   * endpoint is disabled.
    */
-  redeliver(scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<number>;
+  redeliver(scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<Redelivery>;
   /**
    * Takes a lease until `leaseUntil` for `owner` on up to `limit` pending deliveries due at `now` to active
    * endpoints whose lease is free or expired, oldest due first, in one statement (PostgreSQL: FOR UPDATE SKIP
@@ -340,7 +346,7 @@ export interface WebhookStore {
   /**
    * Records an attempt and releases the lease, unless `owner` no longer holds it (then nothing changes and it
    * answers false). A success marks the delivery delivered for good and clears the endpoint's failure streak;
-   * a failure starts or continues the streak, and may disable the endpoint.
+   * a failure starts or continues the streak, and may disable the endpoint: then its pending deliveries fail.
    */
   recordAttempt(attempt: DeliveryAttempt): Promise<boolean>;
   /** Deletes up to `limit` events created before `cutoff` with their deliveries (retention); returns how many. */

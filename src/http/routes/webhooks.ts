@@ -88,10 +88,10 @@ export function webhookRoutes(deps: AppDeps) {
     path: '/webhooks/{id}/deliveries/{eventId}/redeliver',
     tags: ['Webhooks'],
     operationId: 'redeliverWebhookEvent',
-    description: 'Secret Key. Sends the event to the endpoint again, now, with a fresh retry schedule, whatever its delivery status.',
+    description: 'Secret Key. Sends the event to the endpoint again, now, with a fresh retry schedule, whatever its delivery status. 409 conflict when the endpoint is disabled.',
     summary: 'Send an event to an endpoint again',
     request: { params: DeliveryId },
-    responses: { 200: jsonResponse(Redelivered, 'The delivery is due again'), ...errorResponses(404) },
+    responses: { 200: jsonResponse(Redelivered, 'The delivery is due again'), ...errorResponses(404, 409) },
   });
   router.openapi(redeliver, async (c) => {
     const { id, eventId } = c.req.valid('param');

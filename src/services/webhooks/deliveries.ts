@@ -1,7 +1,7 @@
 import { isoTime } from '../../core/clock';
 import type { WebhookScope } from '../../db/store';
 import type { ServiceContext } from '../context';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import { findWebhook } from './endpoints';
@@ -31,12 +31,16 @@ export async function listDeliveries(ctx: ServiceContext, scope: WebhookScope, w
 
 /**
  * Sends an event again, now and with a fresh retry schedule, to one endpoint (`webhookId`) or to every
- * endpoint of the scope that had it, whatever their deliveries' status. Throws not_found (no such delivery).
+ * active endpoint of the scope that had it, whatever their deliveries' status. Throws not_found (no such
+ * delivery), conflict (the endpoint is disabled: nothing is sent to it, so the delivery could only fail).
  */
 export async function redeliverEvent(ctx: ServiceContext, scope: WebhookScope, eventId: string, webhookId?: string): Promise<Redelivered> {
   if (webhookId !== undefined) await findWebhook(ctx, scope, webhookId);
-  const deliveries = PLAUSIBLE_ID.test(eventId) ? await ctx.store.webhooks.redeliver(scope, eventId, webhookId, isoTime(ctx.clock)) : 0;
-  if (deliveries === 0) throw notFound('webhook delivery');
+  const { due, disabled } = PLAUSIBLE_ID.test(eventId)
+    ? await ctx.store.webhooks.redeliver(scope, eventId, webhookId, isoTime(ctx.clock))
+    : { due: 0, disabled: 0 };
+  if (due === 0 && disabled > 0) throw conflict('the webhook is disabled: register it again once its receiver is fixed');
+  if (due === 0) throw notFound('webhook delivery');
   ctx.webhookWake.notify();
-  return { eventId, deliveries };
+  return { eventId, deliveries: due };
 }

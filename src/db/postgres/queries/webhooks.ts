@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { ClaimedDelivery, DeliveryAttempt, KeysetPosition, WebhookDeliveryRow, WebhookEndpointRow, WebhookEventDraft, WebhookScope } from '../../store';
+import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
 import type { PgExecutor } from '../open-database';
 
 // The same statements as src/db/sqlite/queries/webhooks.ts in PostgreSQL's words: every value a parameter
@@ -101,12 +101,20 @@ export async function countDeliveries(db: PgExecutor, endpointId: string): Promi
   return row?.n ?? 0;
 }
 
-export async function redeliver(db: PgExecutor, scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<number> {
-  const result = await db.execute(sql`
-    UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${at}, lease_owner = NULL, lease_expires_at = NULL
-    WHERE event_id = ${eventId} AND endpoint_id IN (
-      SELECT id FROM webhook_endpoints WHERE ${inScope(scope)} AND (${endpointId ?? null}::text IS NULL OR id = ${endpointId ?? null}))`);
-  return result.rowCount ?? 0;
+export async function redeliver(db: PgExecutor, scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<Redelivery> {
+  const [counts] = await rows<Redelivery>(
+    db,
+    sql`WITH targets AS (
+          SELECT id, active FROM webhook_endpoints WHERE ${inScope(scope)} AND (${endpointId ?? null}::text IS NULL OR id = ${endpointId ?? null})
+        ), due AS (
+          UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${at}, lease_owner = NULL, lease_expires_at = NULL
+          WHERE event_id = ${eventId} AND endpoint_id IN (SELECT id FROM targets WHERE active)
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM due)::int AS due,
+          (SELECT count(*) FROM webhook_deliveries WHERE event_id = ${eventId} AND endpoint_id IN (SELECT id FROM targets WHERE NOT active))::int AS disabled`,
+  );
+  return counts!;
 }
 
 /**
@@ -131,20 +139,28 @@ export async function claimDue(db: PgExecutor, now: string, owner: string, lease
 /** Records an attempt by the lease holder and updates the endpoint's failure streak (inside the caller's transaction). */
 export async function recordAttempt(tx: PgExecutor, attempt: DeliveryAttempt): Promise<boolean> {
   const { endpointId, eventId, owner, at, statusCode, response, error } = attempt;
-  const status = attempt.ok ? 'delivered' : attempt.nextAttemptAt === null ? 'failed' : 'pending';
+  // The endpoint's row is locked first: attempts of one endpoint record one after the other, so one that
+  // follows a disabling sees it (READ COMMITTED re-reads the row once the lock is granted).
+  const [endpoint] = await rows<{ active: boolean }>(tx, sql`SELECT active FROM webhook_endpoints WHERE id = ${endpointId} FOR NO KEY UPDATE`);
+  const status = attemptStatus(attempt, endpoint?.active === true);
   const nextAttemptAt = status === 'pending' ? attempt.nextAttemptAt : null;
   const recorded = await tx.execute(sql`
     UPDATE webhook_deliveries SET status = ${status}, attempts = attempts + 1, next_attempt_at = ${nextAttemptAt}, last_attempt_at = ${at},
       last_status_code = ${statusCode}, last_response = ${response}, last_error = ${error}, lease_owner = NULL, lease_expires_at = NULL
-    WHERE endpoint_id = ${endpointId} AND event_id = ${eventId} AND lease_owner = ${owner} AND status = 'pending'`);
+    WHERE endpoint_id = ${endpointId} AND event_id = ${eventId} AND lease_owner = ${owner} AND status <> 'delivered'`);
   if ((recorded.rowCount ?? 0) === 0) return false;
   if (attempt.ok) {
     await tx.execute(sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${endpointId}`);
   } else {
     await tx.execute(sql`UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ${at}) WHERE id = ${endpointId}`);
-    await tx.execute(sql`
+    const disabled = await tx.execute(sql`
       UPDATE webhook_endpoints SET active = false, disabled_reason = ${attempt.disable.reason}
       WHERE id = ${endpointId} AND active AND failing_since <= ${attempt.disable.failingSince}`);
+    if ((disabled.rowCount ?? 0) === 1) {
+      await tx.execute(sql`
+        UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, ${DISABLED})
+        WHERE endpoint_id = ${endpointId} AND status = 'pending'`);
+    }
   }
   return true;
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ClaimedDelivery, DeliveryAttempt, KeysetPosition, WebhookDeliveryRow, WebhookEndpointRow, WebhookEventDraft, WebhookScope } from '../../store';
+import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
 
 // Webhooks in raw statements prepared once per connection: the outbox write runs inside every import's
 // completion, and the sender claims and records deliveries in a loop. A null parameter means "any" in the
@@ -46,7 +46,10 @@ function statements(sqlite: Database.Database) {
     countDeliveries: sqlite.prepare('SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?'),
     redeliver: sqlite.prepare(
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = :at, lease_owner = NULL, lease_expires_at = NULL
-       WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId))`,
+       WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId) AND active = 1)`,
+    ),
+    heldByDisabled: sqlite.prepare(
+      `SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId) AND active = 0)`,
     ),
     claim: sqlite.prepare(
       `UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :leaseUntil
@@ -59,14 +62,18 @@ function statements(sqlite: Database.Database) {
     claimed: sqlite.prepare(
       `SELECT p.url, p.secret, e.payload FROM webhook_endpoints p, webhook_events e WHERE p.id = ? AND e.id = ?`,
     ),
+    active: sqlite.prepare('SELECT active FROM webhook_endpoints WHERE id = ?'),
     record: sqlite.prepare(
       `UPDATE webhook_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :nextAttemptAt, last_attempt_at = :at,
          last_status_code = :statusCode, last_response = :response, last_error = :error, lease_owner = NULL, lease_expires_at = NULL
-       WHERE endpoint_id = :endpointId AND event_id = :eventId AND lease_owner = :owner AND status = 'pending'`,
+       WHERE endpoint_id = :endpointId AND event_id = :eventId AND lease_owner = :owner AND status <> 'delivered'`,
     ),
     succeeded: sqlite.prepare('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ?'),
     failed: sqlite.prepare('UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?'),
     disable: sqlite.prepare('UPDATE webhook_endpoints SET active = 0, disabled_reason = ? WHERE id = ? AND active = 1 AND failing_since <= ?'),
+    failPending: sqlite.prepare(
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, '${DISABLED}') WHERE endpoint_id = ? AND status = 'pending'`,
+    ),
   };
 }
 
@@ -143,8 +150,10 @@ export function countDeliveries(sqlite: Database.Database, endpointId: string): 
   return (prepared(sqlite).countDeliveries.get(endpointId) as { n: number }).n;
 }
 
-export function redeliver(sqlite: Database.Database, scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): number {
-  return prepared(sqlite).redeliver.run({ ...scopeValues(scope), eventId, endpointId: endpointId ?? null, at }).changes;
+export function redeliver(sqlite: Database.Database, scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Redelivery {
+  const s = prepared(sqlite);
+  const target = { ...scopeValues(scope), eventId, endpointId: endpointId ?? null };
+  return { due: s.redeliver.run({ ...target, at }).changes, disabled: (s.heldByDisabled.get(target) as { n: number }).n };
 }
 
 /** Leases due deliveries and reads what sending them needs (inside the caller's transaction). */
@@ -157,15 +166,16 @@ export function claimDue(sqlite: Database.Database, now: string, owner: string, 
 /** Records an attempt by the lease holder and updates the endpoint's failure streak (inside the caller's transaction). */
 export function recordAttempt(sqlite: Database.Database, attempt: DeliveryAttempt): boolean {
   const s = prepared(sqlite);
-  const status = attempt.ok ? 'delivered' : attempt.nextAttemptAt === null ? 'failed' : 'pending';
   const { endpointId, eventId, owner, at, statusCode, response, error } = attempt;
+  const active = (s.active.get(endpointId) as { active: number } | undefined)?.active === 1;
+  const status = attemptStatus(attempt, active);
   const nextAttemptAt = status === 'pending' ? attempt.nextAttemptAt : null;
   if (s.record.run({ endpointId, eventId, owner, at, statusCode, response, error, status, nextAttemptAt }).changes === 0) return false;
   if (attempt.ok) {
     s.succeeded.run(endpointId);
   } else {
     s.failed.run(at, endpointId);
-    s.disable.run(attempt.disable.reason, endpointId, attempt.disable.failingSince);
+    if (s.disable.run(attempt.disable.reason, endpointId, attempt.disable.failingSince).changes === 1) s.failPending.run(endpointId);
   }
   return true;
 }
