@@ -20,7 +20,8 @@ export function normalizeAllowedOrigin(entry: string): string | undefined {
   }
   if (wildcard) return `https://*.${wildcard[1]}`;
   const local = LOCALHOST.exec(text);
-  if (local && validPort(local[1]!)) return `http://localhost:${Number(local[1])}`;
+  // Port 80 is http's default: a browser sends `Origin: http://localhost`, which this form never matches.
+  if (local && validPort(local[1]!) && Number(local[1]) !== 80) return `http://localhost:${Number(local[1])}`;
   return undefined;
 }
 

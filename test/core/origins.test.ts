@@ -73,6 +73,9 @@ describe('allowed origin forms', () => {
     'http://localhost',
     'http://localhost:0',
     'http://localhost:65536',
+    // The default port: browsers omit it from Origin, so the entry could never match.
+    'http://localhost:80',
+    'http://localhost:080',
     'https://localhost:3000',
     'https://exa mple.com',
     'https://-bad.example.com',

@@ -32,7 +32,7 @@ const cases: Case[] = [
   {
     args: ['env', 'create', 'x', '--origin', 'bad'],
     code: 2,
-    stderr: 'error [validation_failed]: allowedOrigins.0: "bad" is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port>)\n',
+    stderr: 'error [validation_failed]: allowedOrigins.0: "bad" is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port> with a port other than 80)\n',
   },
   { args: ['healthcheck', '--url', 'notaurl'], code: 2, stderr: 'error [validation_failed]: --url: "notaurl" is not an http:// or https:// URL\n' },
   { args: ['healthcheck', '--url', 'ftp://x/healthz'], code: 2, stderr: /^error \[validation_failed\]: --url: .*\n$/ },

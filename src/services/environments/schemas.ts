@@ -20,7 +20,7 @@ export const AllowedOrigins = z
         ctx.addIssue({
           code: 'custom',
           path: [index],
-          message: `${JSON.stringify(entry)} is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port>)`,
+          message: `${JSON.stringify(entry)} is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port> with a port other than 80)`,
         });
       } else if (!normalised.includes(origin)) normalised.push(origin);
     });
