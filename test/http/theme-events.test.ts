@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { deleteEnvironment, rollEnvironmentKey, updateEnvironmentOrigins } from '../../src/services/environments';
 import { updateTheme, type ThemeInput } from '../../src/services/themes';
 import { MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
 import { validTheme } from '../helpers/fixtures';
@@ -99,6 +100,50 @@ describe('GET /v1/themes/events', () => {
     const again = await open();
     assert.equal(again.status, 200);
     await again.body!.cancel();
+  });
+
+  it("ends a stream once its key is rolled or its environment deleted, or its origin is no longer allowed; a roll's grace period keeps it", async () => {
+    const scope = { accountId: env.accountId };
+    const streamOf = async (e: TestEnvironment, headers = { 'X-Public-Key': e.publicKey, Origin: e.origin }) => {
+      const events = readEvents(await open(headers));
+      await events.next('theme');
+      return events;
+    };
+    const change = async (name: string) => {
+      const put = await call(h, 'PUT', '/v1/themes', { key: env.secretKey, body: validTheme({ name }) });
+      assert.equal(put.status, 200);
+    };
+    const rolled = await createTestEnvironment(h, { name: 'rolled' });
+    const graced = await createTestEnvironment(h, { name: 'graced' });
+    const narrowed = await createTestEnvironment(h, { name: 'narrowed', origins: ['https://a.example.com', 'https://b.example.com'] });
+    const deleted = await createTestEnvironment(h, { name: 'deleted' });
+    const streams = {
+      rolled: await streamOf(rolled),
+      rolledSecret: await streamOf(rolled, { Authorization: `Bearer ${rolled.secretKey}` } as never),
+      graced: await streamOf(graced),
+      narrowedAway: await streamOf(narrowed, { 'X-Public-Key': narrowed.publicKey, Origin: 'https://b.example.com' }),
+      narrowedKept: await streamOf(narrowed, { 'X-Public-Key': narrowed.publicKey, Origin: 'https://a.example.com' }),
+      deleted: await streamOf(deleted),
+    };
+    await rollEnvironmentKey(h.ctx, scope, 'rolled', { kind: 'public' });
+    await rollEnvironmentKey(h.ctx, scope, 'rolled', { kind: 'secret' });
+    await rollEnvironmentKey(h.ctx, scope, 'graced', { kind: 'public', expireOldInSeconds: 3600 });
+    await updateEnvironmentOrigins(h.ctx, scope, 'narrowed', { allowedOrigins: ['https://a.example.com'] });
+    await deleteEnvironment(h.ctx, scope, 'deleted');
+    await change('After the revocations');
+    for (const name of ['rolled', 'rolledSecret', 'narrowedAway', 'deleted'] as const) {
+      const stillOpen = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${name}: the stream is still open`)), 5_000).unref());
+      await Promise.race([streams[name].ended(), stillOpen]);
+      assert.ok(!streams[name].received().includes('After the revocations'), `${name}: the change is not sent`);
+    }
+    for (const name of ['graced', 'narrowedKept'] as const) {
+      assert.equal((await streams[name].next('theme')).name, 'After the revocations', name);
+      await streams[name].cancel();
+    }
+    await waitFor(() => h.ctx.themeEvents.openStreams === 0);
+    const refused = await open({ 'X-Public-Key': rolled.publicKey, Origin: rolled.origin });
+    assert.equal(refused.status, 401);
+    await refused.text();
   });
 
   it('ends every open stream when the server shuts down, so the drain does not wait for them', async () => {

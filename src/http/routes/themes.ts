@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { createTheme, getTheme, openThemeStream, Theme, ThemeInput, updateTheme, type Theme as ThemeView } from '../../services/themes';
 import { MAX_STREAMS_PER_KEY, THEME_POLL_MS } from '../../services/themes/theme-events';
+import { presentedKey, PUBLIC_KEY_HEADER } from '../credentials';
 import type { AppDeps } from '../env';
 import { noneMatchHits, strongEtag } from '../etag';
 import { createRouter, defineRoute } from '../route';
@@ -81,14 +82,16 @@ export function themeRoutes(deps: AppDeps) {
       'An `event: theme` message whose data is the Theme JSON, first with the current theme (when the account has one), ' +
       `then after every change (made by this node at once, by another node within ${THEME_POLL_SECONDS} s). A comment line is sent ` +
       `every ${HEARTBEAT_MS / 1000} s so proxies keep the stream open. At most ${MAX_STREAMS_PER_KEY} streams per key (429 beyond). ` +
-      'The stream ends when the server shuts down; clients reconnect.',
+      'The stream ends when the server shuts down (clients reconnect), and within the heartbeat once its key is rolled past its grace period or ' +
+      'deactivated, its origin removed or its environment deleted (a reconnection is then refused).',
     responses: {
       200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
       ...errorResponses(429),
     },
   });
   router.openapi(events, async (c) => {
-    const subscription = await openThemeStream(ctx, c.var.caller.principal);
+    const presented = presentedKey(c.req.header('Authorization'), c.req.header(PUBLIC_KEY_HEADER))!;
+    const subscription = await openThemeStream(ctx, c.var.caller, presented.value);
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => subscription.close());
       try {

@@ -1,4 +1,5 @@
 export { originAllowedByAnyKey } from './any-key-origin';
+export { callerStillAccepted } from './still-accepted';
 export { acceptKey, authenticateKey, presentedKeyHash, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
 export { countKeyRequest, type RateLimitState } from './count-key-request';
 export { currentSigningKey, rotateSessionSecret, verificationSecret } from './session-signing-keys';

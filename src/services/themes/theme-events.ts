@@ -1,5 +1,5 @@
 import type { ChangeNotices } from '../../db/store';
-import type { KeyPrincipal } from '../auth';
+import { callerStillAccepted, type Caller } from '../auth';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { Theme } from './schemas';
@@ -178,9 +178,21 @@ export async function themeChanged(ctx: ServiceContext, accountId: string): Prom
 }
 
 /**
- * Opens a theme stream for an authenticated key (GET /v1/themes/events): its account's theme now, then each
- * change. Throws rate_limited when the key or the process has too many streams open.
+ * Opens a theme stream for an authenticated caller (GET /v1/themes/events): its account's theme now, then
+ * each change. The caller is checked again (`presented`: the key it authenticated with) at every wake, a
+ * change or a `wait` running out, so the stream ends ('closed') once its key is rolled past its grace period
+ * or deactivated, its origin removed or its environment deleted. Throws rate_limited when the key or the
+ * process has too many streams open.
  */
-export async function openThemeStream(ctx: ServiceContext, principal: KeyPrincipal): Promise<ThemeSubscription> {
-  return ctx.themeEvents.subscribe(principal.accountId, principal.keyId);
+export async function openThemeStream(ctx: ServiceContext, caller: Caller, presented: string): Promise<ThemeSubscription> {
+  const subscription = await ctx.themeEvents.subscribe(caller.principal.accountId, caller.principal.keyId);
+  return {
+    ...subscription,
+    wait: async (ms) => {
+      const woke = await subscription.wait(ms);
+      if (woke === 'closed' || (await callerStillAccepted(ctx, caller, presented))) return woke;
+      subscription.close();
+      return 'closed';
+    },
+  };
 }
