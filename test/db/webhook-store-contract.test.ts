@@ -35,6 +35,8 @@ describe('the webhook store contract', () => {
     disable: { failingSince: '2000-01-01T00:00:00.000Z', reason: 'r' }, ...extra,
   });
 
+  const claim = (now: string, owner: string, leaseUntil: string, limit: number, perEndpoint = 100, busy: string[] = []) => ({ now, owner, leaseUntil, limit, perEndpoint, busy });
+
   it('inserts endpoints up to the cap of their environment', async () => {
     assert.equal(await store.webhooks.insertEndpoint(endpoint('w1', env), 2), true);
     assert.equal(await store.webhooks.insertEndpoint(endpoint('w2', env, ['import.deleted']), 2), true);
@@ -57,11 +59,11 @@ describe('the webhook store contract', () => {
   });
 
   it('leases a due delivery to one owner until the lease expires; a stale owner cannot record it', async () => {
-    assert.deepEqual(await store.webhooks.claimDue(later(-1), 'node-a', later(10), 10), [], 'not due yet');
-    const [claimed] = await store.webhooks.claimDue(at, 'node-a', later(10), 10);
+    assert.deepEqual(await store.webhooks.claimDue(claim(later(-1), 'node-a', later(10), 10)), [], 'not due yet');
+    const [claimed] = await store.webhooks.claimDue(claim(at, 'node-a', later(10), 10));
     assert.deepEqual(claimed, { endpointId: 'w1', eventId: 'e1', attempts: 0, url: 'https://hooks.example.com/w1', secret: 'whsec_c2VjcmV0', payload: '{"id":"e1"}' });
-    assert.deepEqual(await store.webhooks.claimDue(later(9), 'node-b', later(20), 10), [], 'leased to node-a');
-    assert.equal((await store.webhooks.claimDue(later(10), 'node-b', later(20), 10)).length, 1, 'the lease expired');
+    assert.deepEqual(await store.webhooks.claimDue(claim(later(9), 'node-b', later(20), 10)), [], 'leased to node-a');
+    assert.equal((await store.webhooks.claimDue(claim(later(10), 'node-b', later(20), 10))).length, 1, 'the lease expired');
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', true)), false);
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-b', false)), true);
     const [log] = await store.webhooks.pageDeliveries('w1', undefined, 10);
@@ -71,12 +73,12 @@ describe('the webhook store contract', () => {
   });
 
   it('never claims a delivered delivery again; redeliver makes it due at once', async () => {
-    await store.webhooks.claimDue(later(5), 'node-a', later(20), 10);
+    await store.webhooks.claimDue(claim(later(5), 'node-a', later(20), 10));
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', true)), true);
-    assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
+    assert.deepEqual(await store.webhooks.claimDue(claim(later(99_999), 'node-a', later(100_000), 10)), []);
     assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId, environmentId: staging.environmentId }, 'e1', undefined, later(30)), { due: 0, disabled: 0 });
     assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', 'w1', later(30)), { due: 1, disabled: 0 });
-    assert.equal((await store.webhooks.claimDue(later(30), 'node-a', later(40), 10)).length, 1);
+    assert.equal((await store.webhooks.claimDue(claim(later(30), 'node-a', later(40), 10))).length, 1);
   });
 
   it('disables an endpoint failing since the cutoff, fails its pending deliveries, and skips it when writing, claiming and redelivering', async () => {
@@ -85,7 +87,7 @@ describe('the webhook store contract', () => {
     await store.imports.insert(writingImport('i1c'));
     await store.imports.complete('i1c', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e1c', env));
     // e1 is leased to node-a (the test before); node-b leases e1b and e1c: their attempts are in flight.
-    assert.equal((await store.webhooks.claimDue(later(31), 'node-b', later(50), 10)).length, 2);
+    assert.equal((await store.webhooks.claimDue(claim(later(31), 'node-b', later(50), 10))).length, 2);
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', false, { disable: { failingSince: later(60), reason: 'failing' } })), true);
     const disabled = await store.webhooks.findEndpoint({ accountId: env.accountId }, 'w1');
     assert.equal(disabled!.active, false);
@@ -97,7 +99,7 @@ describe('the webhook store contract', () => {
     assert.deepEqual([logs.e1!.status, logs.e1!.nextAttemptAt, logs.e1!.lastStatusCode, logs.e1!.lastError], ['failed', null, 500, 'the endpoint was disabled']);
     assert.deepEqual([logs.e1b!.status, logs.e1b!.attempts], ['delivered', 1]);
     assert.deepEqual([logs.e1c!.status, logs.e1c!.nextAttemptAt, logs.e1c!.attempts], ['failed', null, 1]);
-    assert.deepEqual(await store.webhooks.claimDue(later(99_999), 'node-a', later(100_000), 10), []);
+    assert.deepEqual(await store.webhooks.claimDue(claim(later(99_999), 'node-a', later(100_000), 10)), []);
     assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', 'w1', later(30)), { due: 0, disabled: 1 });
     assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', undefined, later(30)), { due: 0, disabled: 1 });
     await store.imports.insert(writingImport('i2'));
@@ -135,5 +137,21 @@ describe('the webhook store contract', () => {
     assert.equal(await store.webhooks.pruneEvents(at, 100), 0, 'none created before the cutoff');
     assert.equal(await store.webhooks.pruneEvents(later(1), 100), left);
     assert.deepEqual(await events(), []);
+  });
+
+  it('claims endpoint by endpoint: at most perEndpoint of each, none of the busy ones, oldest due first, up to the limit', async () => {
+    await store.webhooks.insertEndpoint(endpoint('w6', staging), 10);
+    for (const [i, id] of ['ea', 'eb', 'ec'].entries()) {
+      await store.imports.insert({ ...writingImport(`i-${id}`), environmentId: staging.environmentId });
+      const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
+      await store.imports.complete(`i-${id}`, 'writer', values, { ...event(id, staging), createdAt: later(i + 1) });
+    }
+    const pairs = (claimed: { endpointId: string; eventId: string }[]) => claimed.map((d) => `${d.endpointId}:${d.eventId}`).sort();
+    // A lease that has expired by the claims below: only the limit is looked at.
+    assert.equal((await store.webhooks.claimDue(claim(later(1), 'node-z', later(1), 1, 2))).length, 1);
+    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2))), ['w4:ea', 'w4:eb', 'w6:ea', 'w6:eb']);
+    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2, ['w4']))), ['w6:ec'], 'w4 is busy');
+    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2))), ['w4:ec']);
+    assert.deepEqual(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2)), []);
   });
 });

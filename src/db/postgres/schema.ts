@@ -261,7 +261,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     primaryKey({ columns: [t.endpointId, t.eventId] }),
     index('webhook_deliveries_event').on(t.eventId),
-    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_due').on(t.endpointId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 

@@ -13,7 +13,7 @@ export function createWebhookStore(db: PgDb): WebhookStore {
     pageDeliveries: (endpointId, after, limit) => q.pageDeliveries(db, endpointId, after, limit),
     countDeliveries: (endpointId) => q.countDeliveries(db, endpointId),
     redeliver: (scope, eventId, endpointId, at) => q.redeliver(db, scope, eventId, endpointId, at),
-    claimDue: (now, owner, leaseUntil, limit) => q.claimDue(db, now, owner, leaseUntil, limit),
+    claimDue: (claim) => q.claimDue(db, claim),
     recordAttempt: (attempt) => db.transaction((tx) => q.recordAttempt(tx, attempt)),
     pruneEvents: (cutoff, limit) => q.pruneEvents(db, cutoff, limit),
   };

@@ -287,7 +287,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.endpointId, t.eventId] }),
     index('webhook_deliveries_event').on(t.eventId),
-    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_endpoint_due').on(t.endpointId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 /** Named leases (a retention purge, ...): held by one node until `expiresAt`, then free for any node to take. */

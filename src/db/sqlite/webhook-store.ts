@@ -6,7 +6,7 @@ import * as q from './queries/webhooks';
 export function createWebhookStore(sqlite: Database.Database): WebhookStore {
   const write = <A extends unknown[], T>(work: (...args: A) => T) => sqlite.transaction(work).immediate;
   const insertEndpoint = write((row: Parameters<WebhookStore['insertEndpoint']>[0], max: number) => q.insertEndpointBelow(sqlite, row, max));
-  const claimDue = write((now: string, owner: string, leaseUntil: string, limit: number) => q.claimDue(sqlite, now, owner, leaseUntil, limit));
+  const claimDue = write((claim: Parameters<WebhookStore['claimDue']>[0]) => q.claimDue(sqlite, claim));
   const recordAttempt = write((attempt: Parameters<WebhookStore['recordAttempt']>[0]) => q.recordAttempt(sqlite, attempt));
   return {
     insertEndpoint: async (row, max) => insertEndpoint(row, max),
@@ -17,7 +17,7 @@ export function createWebhookStore(sqlite: Database.Database): WebhookStore {
     pageDeliveries: async (endpointId, after, limit) => q.pageDeliveries(sqlite, endpointId, after, limit),
     countDeliveries: async (endpointId) => q.countDeliveries(sqlite, endpointId),
     redeliver: async (scope, eventId, endpointId, at) => q.redeliver(sqlite, scope, eventId, endpointId, at),
-    claimDue: async (now, owner, leaseUntil, limit) => claimDue(now, owner, leaseUntil, limit),
+    claimDue: async (claim) => claimDue(claim),
     recordAttempt: async (attempt) => recordAttempt(attempt),
     pruneEvents: async (cutoff, limit) => q.pruneEvents(sqlite, cutoff, limit),
   };

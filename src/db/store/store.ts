@@ -308,6 +308,15 @@ export interface DeliveryAttempt {
   disable: { failingSince: string; reason: string };
 }
 
+export interface DeliveryClaim {
+  now: string;
+  owner: string;
+  leaseUntil: string;
+  limit: number;
+  perEndpoint: number;
+  busy: string[];
+}
+
 export interface Redelivery {
   due: number;
   disabled: number;
@@ -339,10 +348,11 @@ export interface WebhookStore {
   redeliver(scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<Redelivery>;
   /**
    * Takes a lease until `leaseUntil` for `owner` on up to `limit` pending deliveries due at `now` to active
-   * endpoints whose lease is free or expired, oldest due first, in one statement (PostgreSQL: FOR UPDATE SKIP
-   * LOCKED), so two senders never hold the same delivery.
+   * endpoints whose lease is free or expired, at most `perEndpoint` of each endpoint and none of the `busy`
+   * ones, oldest due first, in one statement (PostgreSQL: FOR UPDATE SKIP LOCKED), so two senders never hold
+   * the same delivery. Its cost grows with the endpoints, not with a backlog of deliveries.
    */
-  claimDue(now: string, owner: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
+  claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /**
    * Records an attempt and releases the lease, unless `owner` no longer holds it (then nothing changes and it
    * answers false). A success marks the delivery delivered for good and clears the endpoint's failure streak;

@@ -2,8 +2,13 @@ import type { ClaimedDelivery } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { postWebhook, type PostOutcome } from './post-webhook';
 
-/** Deliveries one claim takes (and sends at once). */
-const CLAIM_BATCH = 16;
+/** Attempts one sender has in flight at most. */
+const CONCURRENCY = 16;
+/**
+ * Attempts to one endpoint one sender has in flight at most: a receiver that never answers holds this many
+ * of the CONCURRENCY slots for the timeout, and every other endpoint's deliveries go on through the others.
+ */
+const PER_ENDPOINT = 4;
 /** A lease outlives the attempt (bounded by the timeout) by this much; a sender that died frees its deliveries then. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -13,22 +18,57 @@ export interface SenderReport {
 }
 
 /**
- * One pass of the sender: leases the due deliveries (CLAIM_BATCH at a time, for the attempt timeout plus
- * LEASE_MARGIN_MS, so those of a sender that died are taken up again after that), sends each, and records the outcome with the lease:
- * delivered for good on a 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or
- * failed when the schedule is over. Repeats until nothing is due; `signal` stops it between two claims.
+ * One pass of the sender: keeps up to CONCURRENCY attempts in flight, at most PER_ENDPOINT to one endpoint,
+ * leasing due deliveries as slots free (for the attempt timeout plus LEASE_MARGIN_MS, so those of a sender
+ * that died are taken up again after that), and records each outcome with the lease: delivered for good on a
+ * 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or failed when the schedule is
+ * over. Ends when nothing is due and nothing is in flight; `signal` stops the claims, and the attempts in
+ * flight are awaited. Answers how many attempts it made.
  */
 export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<SenderReport, 'attempted'>, signal?: AbortSignal): Promise<number> {
   const { timeoutMs } = ctx.config.webhooks;
+  const perEndpoint = new Map<string, number>();
+  const inFlight = new Set<Promise<void>>();
   let sent = 0;
-  while (!signal?.aborted) {
-    const now = ctx.clock().getTime();
-    const leaseUntil = new Date(now + timeoutMs + LEASE_MARGIN_MS).toISOString();
-    const claimed = await ctx.store.webhooks.claimDue(new Date(now).toISOString(), ctx.store.nodeId, leaseUntil, CLAIM_BATCH);
-    if (claimed.length === 0) break;
-    await Promise.all(claimed.map((delivery) => attempt(ctx, delivery, report)));
-    sent += claimed.length;
+  let failure: { error: unknown } | undefined;
+  try {
+    while (!signal?.aborted) {
+      const room = CONCURRENCY - inFlight.size;
+      const now = ctx.clock().getTime();
+      const claimed =
+        room === 0
+          ? []
+          : await ctx.store.webhooks.claimDue({
+              now: new Date(now).toISOString(),
+              owner: ctx.store.nodeId,
+              leaseUntil: new Date(now + timeoutMs + LEASE_MARGIN_MS).toISOString(),
+              limit: room,
+              perEndpoint: PER_ENDPOINT,
+              busy: [...perEndpoint.keys()],
+            });
+      for (const delivery of claimed) {
+        perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+        // Never rejects: an attempt that could not be recorded is thrown once the others have ended.
+        const running: Promise<void> = attempt(ctx, delivery, report)
+          .catch((error: unknown) => void (failure ??= { error }))
+          .finally(() => {
+            inFlight.delete(running);
+            const left = perEndpoint.get(delivery.endpointId)! - 1;
+            if (left === 0) perEndpoint.delete(delivery.endpointId);
+            else perEndpoint.set(delivery.endpointId, left);
+          });
+        inFlight.add(running);
+        sent += 1;
+      }
+      if (claimed.length > 0 && inFlight.size < CONCURRENCY) continue;
+      if (inFlight.size === 0) break;
+      // Full, or nothing due beside the endpoints in flight: wait for an attempt to end, then claim again.
+      await Promise.race(inFlight);
+    }
+  } finally {
+    await Promise.all(inFlight);
   }
+  if (failure) throw failure.error;
   return sent;
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
+import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type DeliveryClaim, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
 import type { PgExecutor } from '../open-database';
 
 // The same statements as src/db/sqlite/queries/webhooks.ts in PostgreSQL's words: every value a parameter
@@ -121,15 +121,25 @@ export async function redeliver(db: PgExecutor, scope: WebhookScope, eventId: st
  * Leases due deliveries in one statement: rows another sender is claiming right now are skipped (SKIP
  * LOCKED), so concurrent claims on several nodes never return the same delivery.
  */
-export async function claimDue(db: PgExecutor, now: string, owner: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: PgExecutor, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+  const { now, owner, leaseUntil, limit, perEndpoint, busy } = claim;
+  // Endpoint by endpoint (LATERAL through webhook_deliveries_endpoint_due), so one endpoint's backlog is
+  // never scanned whole; rows another sender is claiming are skipped, rows picked beyond `limit` only locked.
+  // `busy` goes as one JSON parameter: drizzle spreads an array into a list, and an empty one is not SQL.
   return await rows<ClaimedDelivery>(
     db,
     sql`UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
         FROM (
-          SELECT d2.endpoint_id, d2.event_id FROM webhook_deliveries d2 JOIN webhook_endpoints p2 ON p2.id = d2.endpoint_id
-          WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now} AND (d2.lease_expires_at IS NULL OR d2.lease_expires_at <= ${now}) AND p2.active
-          ORDER BY d2.next_attempt_at LIMIT ${limit}
-          FOR UPDATE OF d2 SKIP LOCKED
+          SELECT due.endpoint_id, due.event_id FROM webhook_endpoints p2
+          CROSS JOIN LATERAL (
+            SELECT d2.endpoint_id, d2.event_id, d2.next_attempt_at FROM webhook_deliveries d2
+            WHERE d2.endpoint_id = p2.id AND d2.status = 'pending' AND d2.next_attempt_at <= ${now}
+              AND (d2.lease_expires_at IS NULL OR d2.lease_expires_at <= ${now})
+            ORDER BY d2.next_attempt_at LIMIT ${perEndpoint}
+            FOR UPDATE SKIP LOCKED
+          ) due
+          WHERE p2.active AND p2.id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(busy)}::jsonb))
+          ORDER BY due.next_attempt_at LIMIT ${limit}
         ) picked, webhook_endpoints p, webhook_events e
         WHERE d.endpoint_id = picked.endpoint_id AND d.event_id = picked.event_id AND p.id = d.endpoint_id AND e.id = d.event_id
         RETURNING d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts, p.url, p.secret, e.payload`,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
+import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type DeliveryClaim, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
 
 // Webhooks in raw statements prepared once per connection: the outbox write runs inside every import's
 // completion, and the sender claims and records deliveries in a loop. A null parameter means "any" in the
@@ -51,11 +51,18 @@ function statements(sqlite: Database.Database) {
     heldByDisabled: sqlite.prepare(
       `SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId) AND active = 0)`,
     ),
+    // Endpoint by endpoint, each one's oldest due deliveries through webhook_deliveries_endpoint_due (SQLite
+    // has no LATERAL: a correlated scalar subquery per endpoint gathers their rowids as a JSON array), so one
+    // endpoint's backlog is never scanned whole. EXPLAIN QUERY PLAN: SCAN p, SEARCH x USING INDEX per endpoint.
     claim: sqlite.prepare(
       `UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :leaseUntil
-       WHERE (endpoint_id, event_id) IN (
-         SELECT d.endpoint_id, d.event_id FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id
-         WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= :now) AND p.active = 1
+       WHERE rowid IN (
+         SELECT d.rowid FROM webhook_endpoints p, json_each((
+             SELECT json_group_array(due.id) FROM (
+               SELECT x.rowid AS id FROM webhook_deliveries x
+               WHERE x.endpoint_id = p.id AND x.status = 'pending' AND x.next_attempt_at <= :now AND (x.lease_expires_at IS NULL OR x.lease_expires_at <= :now)
+               ORDER BY x.next_attempt_at LIMIT :perEndpoint + 0) due)) picked, webhook_deliveries d
+         WHERE p.active = 1 AND p.id NOT IN (SELECT value FROM json_each(:busy)) AND d.rowid = picked.value
          ORDER BY d.next_attempt_at LIMIT :limit + 0)
        RETURNING endpoint_id AS endpointId, event_id AS eventId, attempts`,
     ),
@@ -157,9 +164,10 @@ export function redeliver(sqlite: Database.Database, scope: WebhookScope, eventI
 }
 
 /** Leases due deliveries and reads what sending them needs (inside the caller's transaction). */
-export function claimDue(sqlite: Database.Database, now: string, owner: string, leaseUntil: string, limit: number): ClaimedDelivery[] {
+export function claimDue(sqlite: Database.Database, claim: DeliveryClaim): ClaimedDelivery[] {
   const s = prepared(sqlite);
-  const leased = s.claim.all({ now, owner, leaseUntil, limit }) as { endpointId: string; eventId: string; attempts: number }[];
+  const { now, owner, leaseUntil, limit, perEndpoint, busy } = claim;
+  const leased = s.claim.all({ now, owner, leaseUntil, limit, perEndpoint, busy: JSON.stringify(busy) }) as { endpointId: string; eventId: string; attempts: number }[];
   return leased.map((row) => ({ ...row, ...(s.claimed.get(row.endpointId, row.eventId) as { url: string; secret: string; payload: string }) }));
 }
 

@@ -1,0 +1,2 @@
+DROP INDEX `webhook_deliveries_due`;--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_endpoint_due` ON `webhook_deliveries` (`endpoint_id`,`next_attempt_at`) WHERE "webhook_deliveries"."status" = 'pending';

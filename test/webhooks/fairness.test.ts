@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sendDueDeliveries } from '../../src/services/webhooks';
+import { call, createTestEnvironment } from '../helpers/harness';
+import { startReceiver } from '../helpers/webhook-receiver';
+import { deliveries, postImport, registerWebhook, webhookHarness } from './helpers';
+
+describe('webhooks: an endpoint that never answers does not hold up the others', () => {
+  it("sends another account's event while the hanging endpoint's attempts wait for their timeout, and holds at most 4 of them at once", async () => {
+    const { h, env } = await webhookHarness({ IMPORTD_WEBHOOK_TIMEOUT_SECONDS: '1' });
+    const hanging = await startReceiver();
+    const healthy = await startReceiver();
+    try {
+      let open = 0;
+      let mostOpen = 0;
+      hanging.answer((response) => {
+        open += 1;
+        mostOpen = Math.max(mostOpen, open);
+        response.on('close', () => (open -= 1));
+      });
+      const stuck = await registerWebhook(h, env, { url: hanging.url() });
+      // Its backlog is older than the other account's event: first in line by due time.
+      for (let i = 0; i < 12; i += 1) await postImport(h, env);
+      const other = await createTestEnvironment(h, { name: 'production', account: 'other' });
+      const fine = await registerWebhook(h, other, { url: healthy.url() });
+      await postImport(h, other);
+      let hangingSeenFirst = -1;
+      let pendingUntried = -1;
+      const delivered = new Promise<void>((resolve) => {
+        healthy.answer((response) => {
+          hangingSeenFirst = hanging.received.length;
+          response.writeHead(204).end();
+          resolve();
+        });
+      });
+      const sending = sendDueDeliveries(h.ctx);
+      await Promise.race([delivered, sending.then(() => assert.fail("the pass ended before the other account's event was sent"))]);
+      pendingUntried = (await deliveries(h, env, stuck.id)).filter((d) => d.attempts === 0).length;
+      await sending;
+      assert.ok(hangingSeenFirst <= 4, `the hanging endpoint held ${hangingSeenFirst} attempts when the other was sent`);
+      assert.equal(pendingUntried, 12, 'no attempt to the hanging endpoint had ended (timed out) before the other was sent');
+      const [log] = await deliveries(h, other, fine.id);
+      assert.equal(log!.status, 'delivered');
+      // The pass ended once every due delivery was tried: each of the 12 once, never more than 4 at once.
+      assert.equal(hanging.received.length, 12);
+      assert.equal(mostOpen, 4);
+      assert.equal((await deliveries(h, env, stuck.id)).filter((d) => d.attempts === 1 && d.status === 'pending').length, 12);
+      assert.equal((await call(h, 'GET', '/v1/webhooks', { key: env.secretKey })).status, 200);
+    } finally {
+      await hanging.close();
+      await healthy.close();
+      await h.close();
+    }
+  });
+});
