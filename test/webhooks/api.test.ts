@@ -57,6 +57,8 @@ describe('webhooks API: registration, lists, removal', () => {
     ['IPv6 metadata', { url: 'https://[fd00:ec2::254]/x' }],
     ['IPv6 link-local', { url: 'https://[fe80::1]/x' }],
     ['IPv4-mapped loopback', { url: 'https://[::ffff:127.0.0.1]/x' }],
+    ['IPv4-compatible loopback (URL writes it [::7f00:1])', { url: 'https://[::127.0.0.1]/x' }],
+    ['too long once non-ASCII characters are percent-encoded', { url: `https://hooks.example.com/${'é'.repeat(1000)}` }],
     ['IPv4-mapped private (hex)', { url: 'https://[::ffff:a00:1]/x' }],
     ['localhost', { url: 'https://localhost/x' }],
     ['a localhost subdomain', { url: 'https://api.localhost/x' }],

@@ -35,6 +35,12 @@ describe('webhooks: the SSRF guard', () => {
     ['::ffff:8.8.8.8', true],
     ['64:ff9b::a00:1', false],
     ['2002:7f00:1::', false],
+    ['::7f00:1', false],
+    ['::a00:1', false],
+    ['::808:808', false],
+    ['2001:db8::1', false],
+    ['3fff::1', false],
+    ['4000::1', false],
     ['not an address', false],
   ];
   for (const [address, expected] of cases) {

@@ -5,8 +5,10 @@ export const WEBHOOK_EVENTS = ['import.completed', 'import.deleted', 'end_user.d
 export const WebhookEventType = z.enum(WEBHOOK_EVENTS);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
-/** Its form only; whether it may be called (scheme, address) is checked by the verb (target-address.ts). */
-export const WebhookUrl = z.string().min(1).max(2048, 'must be at most 2048 characters');
+export const MAX_WEBHOOK_URL = 2048;
+
+/** Its form only; whether it may be called (scheme, address, length once normalised) is checked by the verb (target-address.ts). */
+export const WebhookUrl = z.string().min(1).max(MAX_WEBHOOK_URL, `must be at most ${MAX_WEBHOOK_URL} characters`);
 
 /** The form of webhook ids (UUIDv7) and event ids (`evt_` + UUIDv7): anything else cannot name one. */
 export const PLAUSIBLE_ID = /^[A-Za-z0-9_-]{1,100}$/;

@@ -2,12 +2,17 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { validationFailed } from '../errors';
+import { MAX_WEBHOOK_URL } from './schemas';
 
 // The SSRF guard: a webhook may only reach a public address. Anything else (loopback, private, link-local
 // with the cloud metadata address 169.254.169.254, CGNAT, unique-local fd00:ec2::254, unspecified,
-// multicast, reserved, an IPv6 form carrying a non-public IPv4 address) is refused at registration for a
+// multicast, reserved, an IPv6 form carrying a non-public IPv4 address, any IPv6 address outside the global
+// unicast block 2000::/3) is refused at registration for a
 // literal address, and at every delivery after DNS resolution, in the lookup the socket connects with: the
 // address checked is the address connected to, so a DNS answer that changes in between cannot slip past.
+
+/** IANA's global unicast block: every IPv6 address outside it is reserved or special-purpose today. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /** True for a global unicast address; IPv4-mapped and translated IPv6 forms are judged by their IPv4 address. */
 export function isPublicAddress(text: string): boolean {
@@ -16,7 +21,9 @@ export function isPublicAddress(text: string): boolean {
   if (address.kind() === 'ipv6') {
     const v6 = address as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) address = v6.toIPv4Address();
-    else if (['rfc6145', 'rfc6052', '6to4', 'teredo'].includes(v6.range())) return false;
+    // ipaddr.js calls the deprecated IPv4-compatible ::/96 (`[::127.0.0.1]`, which URL writes `[::7f00:1]`)
+    // plain unicast: only the global block is let through.
+    else if (['rfc6145', 'rfc6052', '6to4', 'teredo'].includes(v6.range()) || !v6.match(GLOBAL_UNICAST_V6)) return false;
   }
   return address.range() === 'unicast';
 }
@@ -29,7 +36,9 @@ function literalAddress(url: URL): string | undefined {
 
 /**
  * Checks a webhook URL at registration: absolute, https (http only with allowPrivate), no credentials or
- * fragment, and unless allowPrivate a host that is a name other than localhost, or a public address.
+ * fragment, at most MAX_WEBHOOK_URL characters as stored (normalising percent-encodes non-ASCII characters and
+ * turns a non-ASCII host into punycode, so a URL within the limit as sent can grow several times past it), and
+ * unless allowPrivate a host that is a name other than localhost, or a public address.
  * Throws validation_failed (path `url`).
  */
 export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
@@ -43,6 +52,7 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw refuse('must use https');
   if (url.username || url.password) throw refuse('must not contain credentials');
   if (url.hash) throw refuse('must not contain a fragment');
+  if (url.href.length > MAX_WEBHOOK_URL) throw refuse(`must be at most ${MAX_WEBHOOK_URL} characters once normalised (non-ASCII characters percent-encoded)`);
   if (!allowPrivate) {
     const address = literalAddress(url);
     if (address !== undefined && !isPublicAddress(address)) throw refuse('must not point to a loopback, private, link-local or other non-public address');
