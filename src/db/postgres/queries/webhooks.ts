@@ -125,12 +125,22 @@ export async function claimDue(db: PgExecutor, claim: DeliveryClaim): Promise<Cl
   const { now, owner, leaseUntil, limit, perEndpoint, busy } = claim;
   // Endpoint by endpoint (LATERAL through webhook_deliveries_endpoint_due), so one endpoint's backlog is
   // never scanned whole; rows another sender is claiming are skipped, rows picked beyond `limit` only locked.
+  // Only endpoints with pending deliveries are visited: `pending` hops from one endpoint id to the next in that
+  // index (a loose index scan), so idle endpoints cost nothing (walking every endpoint: 20 ms at 10 000).
+  // OFFSET 0 keeps each endpoint a lookup by id: the planner guesses 101 rows for `pending` and would
+  // otherwise hash it against a scan of every endpoint (2.3 ms at 10 000).
   // `busy` goes as one JSON parameter: drizzle spreads an array into a list, and an empty one is not SQL.
   return await rows<ClaimedDelivery>(
     db,
-    sql`UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
+    sql`WITH RECURSIVE pending(id) AS (
+          SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending')
+          UNION ALL
+          SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id > pending.id) FROM pending WHERE pending.id IS NOT NULL
+        )
+        UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
         FROM (
-          SELECT due.endpoint_id, due.event_id FROM webhook_endpoints p2
+          SELECT due.endpoint_id, due.event_id FROM pending
+          CROSS JOIN LATERAL (SELECT id, active FROM webhook_endpoints WHERE id = pending.id OFFSET 0) p2
           CROSS JOIN LATERAL (
             SELECT d2.endpoint_id, d2.event_id, d2.next_attempt_at FROM webhook_deliveries d2
             WHERE d2.endpoint_id = p2.id AND d2.status = 'pending' AND d2.next_attempt_at <= ${now}

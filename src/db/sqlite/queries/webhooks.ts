@@ -53,16 +53,22 @@ function statements(sqlite: Database.Database) {
     ),
     // Endpoint by endpoint, each one's oldest due deliveries through webhook_deliveries_endpoint_due (SQLite
     // has no LATERAL: a correlated scalar subquery per endpoint gathers their rowids as a JSON array), so one
-    // endpoint's backlog is never scanned whole. EXPLAIN QUERY PLAN: SCAN p, SEARCH x USING INDEX per endpoint.
+    // endpoint's backlog is never scanned whole. Only endpoints with pending deliveries are visited: the
+    // recursive `pending` hops from one endpoint id to the next in that index (a loose index scan), so an idle
+    // endpoint costs nothing (walking every endpoint took 10.7 ms under the write lock at 10 000 of them).
     claim: sqlite.prepare(
       `UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :leaseUntil
        WHERE rowid IN (
-         SELECT d.rowid FROM webhook_endpoints p, json_each((
+         WITH RECURSIVE pending(id) AS (
+           SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending')
+           UNION ALL
+           SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id > pending.id) FROM pending WHERE pending.id IS NOT NULL)
+         SELECT d.rowid FROM pending, webhook_endpoints p, json_each((
              SELECT json_group_array(due.id) FROM (
                SELECT x.rowid AS id FROM webhook_deliveries x
                WHERE x.endpoint_id = p.id AND x.status = 'pending' AND x.next_attempt_at <= :now AND (x.lease_expires_at IS NULL OR x.lease_expires_at <= :now)
                ORDER BY x.next_attempt_at LIMIT :perEndpoint + 0) due)) picked, webhook_deliveries d
-         WHERE p.active = 1 AND p.id NOT IN (SELECT value FROM json_each(:busy)) AND d.rowid = picked.value
+         WHERE p.id = pending.id AND p.active = 1 AND p.id NOT IN (SELECT value FROM json_each(:busy)) AND d.rowid = picked.value
          ORDER BY d.next_attempt_at LIMIT :limit + 0)
        RETURNING endpoint_id AS endpointId, event_id AS eventId, attempts`,
     ),
@@ -79,7 +85,7 @@ function statements(sqlite: Database.Database) {
     failed: sqlite.prepare('UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?'),
     disable: sqlite.prepare('UPDATE webhook_endpoints SET active = 0, disabled_reason = ? WHERE id = ? AND active = 1 AND failing_since <= ?'),
     failPending: sqlite.prepare(
-      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, '${DISABLED}') WHERE endpoint_id = ? AND status = 'pending'`,
+      `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, ?) WHERE endpoint_id = ? AND status = 'pending'`,
     ),
   };
 }
@@ -183,7 +189,7 @@ export function recordAttempt(sqlite: Database.Database, attempt: DeliveryAttemp
     s.succeeded.run(endpointId);
   } else {
     s.failed.run(at, endpointId);
-    if (s.disable.run(attempt.disable.reason, endpointId, attempt.disable.failingSince).changes === 1) s.failPending.run(endpointId);
+    if (s.disable.run(attempt.disable.reason, endpointId, attempt.disable.failingSince).changes === 1) s.failPending.run(DISABLED, endpointId);
   }
   return true;
 }

@@ -1,0 +1,41 @@
+// The webhook sender's claim (store.webhooks.claimDue) with many endpoints, one of them with a large backlog:
+// its time under the write lock must follow the endpoints with pending deliveries, not every endpoint.
+// Run: npx tsx bench/webhook-claim.ts [ENDPOINTS=10000] [BACKLOG=200000]
+//      node scripts/test-pg.mjs bench/webhook-claim.ts   (the same on a throw-away PostgreSQL server, default sizes)
+import { createHarness, createTestEnvironment } from '../test/helpers/harness';
+
+async function main() {
+  const endpoints = Number(process.argv[2] ?? 10_000);
+  const backlog = Number(process.argv[3] ?? 200_000);
+  const h = await createHarness();
+  try {
+    const env = await createTestEnvironment(h);
+    const at = '2026-01-31T12:00:00.000Z';
+    const insert = async (head: string, n: number, values: (i: number) => unknown[]) => {
+      for (let i = 0; i < n; i += 500) {
+        const rows = Array.from({ length: Math.min(500, n - i) }, (_, k) => values(i + k));
+        await h.sql(`${head} VALUES ${rows.map((row) => `(${row.map(() => '?').join(',')})`).join(',')}`, ...rows.flat());
+      }
+    };
+    const active = h.engine === 'sqlite' ? 1 : true;
+    await insert('INSERT INTO webhook_endpoints (id, account_id, environment_id, url, description, events, secret, active, created_at)', endpoints, (i) => [
+      `w${i}`, env.accountId, env.environmentId, 'https://hooks.example.com', '', '["import.completed"]', 'whsec_x', active, at,
+    ]);
+    await insert('INSERT INTO webhook_events (id, account_id, type, payload, created_at)', backlog, (i) => [`e${i}`, env.accountId, 'import.completed', '{}', at]);
+    await insert('INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at)', backlog, (i) => ['w0', `e${i}`, 'pending', 0, at]);
+    if (h.engine === 'postgres') await h.sql('ANALYZE');
+    const times: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      const started = process.hrtime.bigint();
+      // Every other claim with the backlogged endpoint in flight (busy), as while its attempts run.
+      await h.ctx.store.webhooks.claimDue({ now: '2026-02-01T00:00:00.000Z', owner: 'bench', leaseUntil: '2026-02-01T00:00:01.000Z', limit: 16, perEndpoint: 4, busy: i % 2 ? ['w0'] : [] });
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`${h.engine}: ${endpoints} endpoints, a backlog of ${backlog} on one: claim median ${times[10]!.toFixed(2)} ms, max ${times[20]!.toFixed(2)} ms`);
+  } finally {
+    await h.close();
+  }
+}
+
+void main();
