@@ -1,10 +1,12 @@
 // The three origin forms DESIGN.md allows on a Public Key, and the one matcher used for every request.
+import { getPublicSuffix } from 'tldts';
 
 const LABEL = '(?!-)[a-z0-9-]{1,63}(?<!-)';
 const DOMAIN = `${LABEL}(?:\\.${LABEL})+`;
 const EXACT = new RegExp(`^https://(${DOMAIN})(?::(\\d{1,5}))?$`);
 const WILDCARD = new RegExp(`^https://\\*\\.(${DOMAIN})$`);
 const LOCALHOST = /^http:\/\/localhost:(\d{1,5})$/;
+const WILDCARD_PREFIX = 'https://*.';
 
 /** Normalises an allowed-origin entry (lower-case host, default port dropped), or returns undefined if invalid. */
 export function normalizeAllowedOrigin(entry: string): string | undefined {
@@ -18,7 +20,7 @@ export function normalizeAllowedOrigin(entry: string): string | undefined {
     if (port !== undefined && !validPort(port)) return undefined;
     return port === undefined || port === '443' ? `https://${exact[1]}` : `https://${exact[1]}:${Number(port)}`;
   }
-  if (wildcard) return `https://*.${wildcard[1]}`;
+  if (wildcard) return `${WILDCARD_PREFIX}${wildcard[1]}`;
   const local = LOCALHOST.exec(text);
   // Port 80 is http's default: a browser sends `Origin: http://localhost`, which this form never matches.
   if (local && validPort(local[1]!) && Number(local[1]) !== 80) return `http://localhost:${Number(local[1])}`;
@@ -41,15 +43,29 @@ export function normalizeRequestOrigin(origin: string | undefined): string | und
   }
 }
 
-/** True when `origin` (already normalised) is allowed by one of the normalised allowed-origin entries. */
+/**
+ * The public suffix a normalised wildcard entry spans when its domain is one (`https://*.co.uk`,
+ * `https://*.github.io`: the ICANN and the private sections of the Public Suffix List, as shipped by tldts), else
+ * undefined. Such an entry lets any site registered under the suffix, anyone's, use the key.
+ */
+export function publicSuffixWildcard(entry: string): string | undefined {
+  if (!entry.startsWith(WILDCARD_PREFIX)) return undefined;
+  const domain = entry.slice(WILDCARD_PREFIX.length);
+  return getPublicSuffix(domain, { allowPrivateDomains: true, extractHostname: false }) === domain ? domain : undefined;
+}
+
+/**
+ * True when `origin` (already normalised) is allowed by one of the normalised allowed-origin entries. A wildcard
+ * over a public suffix, refused on write but possibly stored before it was, allows nothing.
+ */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {
   for (const entry of allowed) {
     if (entry === origin) return true;
-    if (entry.startsWith('https://*.')) {
-      const domain = entry.slice('https://*.'.length);
+    if (entry.startsWith(WILDCARD_PREFIX)) {
+      const domain = entry.slice(WILDCARD_PREFIX.length);
       if (origin.startsWith('https://') && origin.endsWith(`.${domain}`)) {
         const host = origin.slice('https://'.length, origin.length - domain.length - 1);
-        if (host.length > 0 && !host.includes(':') && !host.includes('/')) return true;
+        if (host.length > 0 && !host.includes(':') && !host.includes('/') && !publicSuffixWildcard(entry)) return true;
       }
     }
   }

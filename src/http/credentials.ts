@@ -3,6 +3,7 @@ import { keyKindOf } from '../core/keys';
 import { authenticateKey, requireAllowedOrigin, requireKeyKind, verifySession, type Caller } from '../services/auth';
 import type { ServiceContext } from '../services/context';
 import { ServiceError } from '../services/errors';
+import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
 import { limitKeyRate } from './middleware/rate-limit';
 import { setHeader } from './respond';
@@ -43,9 +44,9 @@ export function requireCredential(ctx: ServiceContext, credential: Credential, o
 }
 
 /**
- * Checks a presented key for a route's credential, before the route acts: a known, active key (else 401), the
- * rate limit, no Secret Key from a browser (any `Origin`), the kind the route accepts, the Public Key's origin
- * (whose allowance is then sent) and a session token from the header when one is sent.
+ * Checks a presented key for a route's credential, before the route acts: a known, active key (else 401), no
+ * Secret Key from a browser (any `Origin`), the kind the route accepts, the Public Key's origin (whose allowance
+ * is then sent), the rate limit, and a session token from the header when one is sent.
  */
 export async function authenticateRequest(
   ctx: ServiceContext,
@@ -64,17 +65,18 @@ export async function authenticateRequest(
   if (key.kind === 'secret' && c.req.header('Origin') !== undefined) {
     throw new ServiceError('secret_key_in_browser', 'a Secret Key must never be used from a browser: use the Public Key with a session token, and roll this Secret Key');
   }
-  // Counted per key once the key is known, before any other check, so every authenticated answer has the headers.
-  await limitKeyRate(ctx, key.keyId, (name, value) => setHeader(c, name, value));
   requireKeyKind(key, credential === 'secret' ? ['secret'] : ['secret', 'public']);
   const caller: Caller = { principal: key };
   if (key.kind === 'public') {
     caller.origin = requireAllowedOrigin(key, c.req.header('Origin'));
     setHeader(c, 'Access-Control-Allow-Origin', caller.origin);
     setHeader(c, 'Vary', 'Origin', { append: true });
-    const token = c.req.header(SESSION_HEADER);
-    if (token !== undefined) caller.session = await verifySession(ctx, token, key);
   }
+  // Counted only once the key is accepted for this request: a Public Key is public, so a request refused for its
+  // kind or origin (from any page, or curl) must not use up what the key's end-users are allowed.
+  await limitKeyRate(ctx, key, clientAddress(c), (name, value) => setHeader(c, name, value));
+  const token = key.kind === 'public' ? c.req.header(SESSION_HEADER) : undefined;
+  if (token !== undefined) caller.session = await verifySession(ctx, token, key);
   return caller;
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { newRequestId } from '../core/ids';
 import { keyKindOf } from '../core/keys';
-import { presentedKeyHash } from '../services/auth';
+import { presentedKeyHash, type KeyPrincipal } from '../services/auth';
 import { ServiceError } from '../services/errors';
 import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
@@ -65,14 +65,14 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     const served = await readOrUndefined(read, key);
     // Nothing counted or answered yet: the Hono path answers (and counts) whatever the lane does not take.
     if (!served) return hono(incoming, outgoing);
-    const { text, keyId } = served;
+    const { text, key: principal } = served;
     const requestId = newRequestId();
     const headers = commonHeaders(requestId);
     let status: number;
     let body: JsonBody;
     // Counted last, once the answer is known to be a success: past the limit it is the lane's to answer.
     try {
-      await limitKeyRate(ctx, keyId, (name, value) => (headers[name] = value));
+      await limitKeyRate(ctx, principal, incoming.socket.remoteAddress, (name, value) => (headers[name] = value));
       status = 200;
       body = text;
     } catch (error) {
@@ -93,14 +93,11 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
   }
 
   /** The read's JSON text for a Secret Key, or undefined for anything else (refused key, unknown import, bad query). */
-  async function readOrUndefined(read: Read, presented: string): Promise<{ text: JsonBody; keyId: string } | undefined> {
+  async function readOrUndefined(read: Read, presented: string): Promise<{ text: JsonBody; key: KeyPrincipal } | undefined> {
     try {
-      if (read.kind === 'list') {
-        const { key, text } = await secretKeyImportsJson(ctx, presented, read.query);
-        return { text, keyId: key.keyId };
-      }
+      if (read.kind === 'list') return await secretKeyImportsJson(ctx, presented, read.query);
       const { key, imported } = await secretKeyImport(ctx, presented, read.importId);
-      return { text: read.kind === 'rows' ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailJson(imported), keyId: key.keyId };
+      return { text: read.kind === 'rows' ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailJson(imported), key };
     } catch {
       return undefined;
     }

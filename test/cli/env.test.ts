@@ -46,6 +46,7 @@ describe('importd env and account commands (in-process)', () => {
   const failures: [string, string[], number, RegExp][] = [
     ['a duplicate name', ['env', 'create', 'production'], 4, /error \[conflict\]/],
     ['an invalid origin', ['env', 'create', 'x', '--origin', 'http://example.com'], 2, /^error \[validation_failed\]: allowedOrigins\.0: .*\n$/],
+    ['a wildcard over a public suffix', ['env', 'origins', 'production', '--origin', 'https://app.example.com', '--origin', 'https://*.github.io'], 2, /^error \[validation_failed\]: allowedOrigins\.1: "https:\/\/\*\.github\.io" spans the public suffix github\.io/],
     ['a 51-character name', ['env', 'create', 'n'.repeat(51)], 2, /error \[validation_failed\]/],
     ['origins of an unknown environment', ['env', 'origins', 'nope', '--none'], 3, /error \[not_found\]/],
     ['origins with neither --origin nor --none', ['env', 'origins', 'production'], 2, /--none/],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeAllowedOrigin, normalizeRequestOrigin, originAllowed } from '../../src/core/origins';
+import { normalizeAllowedOrigin, normalizeRequestOrigin, originAllowed, publicSuffixWildcard } from '../../src/core/origins';
 
 const allows = (allowed: string[], origin: string | undefined) => {
   const normalised = normalizeRequestOrigin(origin);
@@ -93,4 +93,29 @@ describe('allowed origin forms', () => {
   for (const entry of invalid) {
     it(`rejects ${JSON.stringify(entry)}`, () => assert.equal(normalizeAllowedOrigin(entry), undefined));
   }
+});
+
+describe('wildcards over a public suffix', () => {
+  const suffixes: [string, string][] = [
+    ['https://*.co.uk', 'co.uk'],
+    ['https://*.com.au', 'com.au'],
+    ['https://*.github.io', 'github.io'],
+    ['https://*.herokuapp.com', 'herokuapp.com'],
+    ['https://*.s3.amazonaws.com', 's3.amazonaws.com'],
+    // A wildcard rule of the list (*.ck): every name directly under ck is a suffix.
+    ['https://*.anything.ck', 'anything.ck'],
+  ];
+  for (const [entry, suffix] of suffixes) {
+    it(`${entry} spans the public suffix ${suffix}, and allows no origin even when stored`, () => {
+      assert.equal(publicSuffixWildcard(normalizeAllowedOrigin(entry)!), suffix);
+      assert.equal(originAllowed(`https://evil.${suffix}`, [entry]), false);
+    });
+  }
+  const owned = ['https://*.example.co.uk', 'https://*.me.github.io', 'https://*.example.com', 'https://*.www.ck', 'https://app.co.uk', 'http://localhost:3000'];
+  for (const entry of owned) {
+    it(`${entry} is no public-suffix wildcard`, () => assert.equal(publicSuffixWildcard(normalizeAllowedOrigin(entry)!), undefined));
+  }
+  it('an own wildcard beside one over a suffix still allows its subdomains', () => {
+    assert.equal(originAllowed('https://shop.example.co.uk', ['https://*.co.uk', 'https://*.example.co.uk']), true);
+  });
 });

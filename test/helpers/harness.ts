@@ -160,6 +160,8 @@ export interface RequestOptions {
   rawBody?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** The client's address, as node-server's socket would give it (in process there is no socket, so none by default). */
+  address?: string;
 }
 
 /** Sends a request to the in-process app. JSON bodies get `Content-Type: application/json` unless told otherwise. */
@@ -172,7 +174,8 @@ export async function call(h: Harness, method: string, url: string, options: Req
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
-  return h.app.request(url, { method, headers, body });
+  const bindings = options.address === undefined ? undefined : { incoming: { complete: true, socket: { remoteAddress: options.address } } };
+  return h.app.request(url, { method, headers, body }, bindings);
 }
 
 /** Parses a JSON response body. */

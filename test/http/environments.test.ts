@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { authFailureSuite } from '../helpers/auth-suite';
-import { call, json } from '../helpers/harness';
+import { call, createTestEnvironment, json } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
 
 const { h, env, other } = useHarness({ environments: { other: { account: 'other-account', name: 'production' } } });
@@ -135,6 +135,50 @@ describe('PATCH /v1/environments/{name}/origins', () => {
     assert.equal((await json(response)).error.details[0].path, 'allowedOrigins.3');
     const tooMany = await call(h, 'PATCH', '/v1/environments/production/origins', { key: env.secretKey, body: { allowedOrigins: origins(51) } });
     assert.equal(tooMany.status, 400);
+  });
+
+  it('refuses a wildcard over a public suffix (ICANN or private), naming the entry, and stores nothing', async () => {
+    const cases: [string, string, string][] = [
+      ['PATCH', '/v1/environments/production/origins', 'https://*.co.uk'],
+      ['PATCH', '/v1/environments/production/origins', 'https://*.GitHub.io'],
+      ['PATCH', '/v1/environments/production/origins', 'https://*.s3.amazonaws.com'],
+      ['POST', '/v1/environments', 'https://*.co.uk'],
+    ];
+    for (const [method, path, entry] of cases) {
+      const allowedOrigins = ['https://shop.example.co.uk', entry];
+      const response = await call(h, method, path, { key: env.secretKey, body: method === 'POST' ? { name: 'suffix', allowedOrigins } : { allowedOrigins } });
+      assert.equal(response.status, 400, entry);
+      const { error } = await json(response);
+      assert.equal(error.code, 'validation_failed');
+      assert.equal(error.details[0].path, 'allowedOrigins.1');
+      assert.match(error.details[0].message, new RegExp(`^"${entry.replace(/[.*]/g, '\\$&')}" spans the public suffix `));
+    }
+    assert.deepEqual(await h.sql("SELECT name FROM environments WHERE name = 'suffix'"), []);
+    const [stored] = await h.sql<{ allowed_origins: unknown }>("SELECT k.allowed_origins FROM api_keys k JOIN environments e ON e.id = k.environment_id WHERE e.name = 'production' AND k.kind = 'public' AND k.active");
+    assert.ok(!JSON.stringify(stored).includes('*.'));
+    // A wildcard under a suffix, one's own domain, is still fine.
+    const own = await call(h, 'PATCH', '/v1/environments/production/origins', { key: env.secretKey, body: { allowedOrigins: ['https://*.example.co.uk', 'https://*.me.github.io', 'https://app.example.com'] } });
+    assert.equal(own.status, 200);
+  });
+});
+
+describe('a wildcard over a public suffix stored before it was refused', () => {
+  it("allows no origin, while the key's other entries still do and the listing still shows it", async () => {
+    const legacy = await createTestEnvironment(h, { name: 'legacy' });
+    const stored = JSON.stringify(['https://*.co.uk', 'https://*.example.co.uk']);
+    await h.sql("UPDATE api_keys SET allowed_origins = ? WHERE environment_id = ? AND kind = 'public'", stored, legacy.environmentId);
+    const fromPage = (origin: string) => call(h, 'GET', '/v1/themes', { key: legacy.publicKey, origin });
+    const foreign = await fromPage('https://evil.co.uk');
+    assert.equal(foreign.status, 403);
+    assert.equal((await json(foreign)).error.code, 'origin_not_allowed');
+    assert.equal(foreign.headers.get('Access-Control-Allow-Origin'), null);
+    const preflight = await h.app.request('/v1/themes', { method: 'OPTIONS', headers: { Origin: 'https://evil.co.uk', 'Access-Control-Request-Method': 'GET' } });
+    assert.equal(preflight.status, 403);
+    const own = await fromPage('https://shop.example.co.uk');
+    assert.equal(own.status, 404);
+    assert.equal(own.headers.get('Access-Control-Allow-Origin'), 'https://shop.example.co.uk');
+    const listed = (await json(await call(h, 'GET', '/v1/environments', { key: env.secretKey }))).data.find((e: { name: string }) => e.name === 'legacy');
+    assert.deepEqual(listed.publicKey.allowedOrigins, ['https://*.co.uk', 'https://*.example.co.uk']);
   });
 });
 

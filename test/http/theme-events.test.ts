@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { deleteEnvironment, rollEnvironmentKey, updateEnvironmentOrigins } from '../../src/services/environments';
 import { updateTheme, type ThemeInput } from '../../src/services/themes';
-import { MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
+import { MAX_STREAMS_PER_CLIENT, MAX_STREAMS_PER_KEY } from '../../src/services/themes/theme-events';
 import { validTheme } from '../helpers/fixtures';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, waitFor, type LiveServer } from '../helpers/live-server';
@@ -89,17 +89,51 @@ describe('GET /v1/themes/events', () => {
   });
 
   it(`allows at most ${MAX_STREAMS_PER_KEY} open streams per key (429 rate_limited beyond), and frees a slot on disconnect`, async () => {
-    const opened = await Promise.all(Array.from({ length: MAX_STREAMS_PER_KEY }, () => open()));
+    // A Secret Key, whose streams from one address (its backend) are not capped per client.
+    const secret = { Authorization: `Bearer ${env.secretKey}` };
+    const opened = await Promise.all(Array.from({ length: MAX_STREAMS_PER_KEY }, () => open(secret)));
     assert.ok(opened.every((response) => response.status === 200));
-    const refused = await open();
+    const refused = await open(secret);
     assert.equal(refused.status, 429);
     assert.equal((await json(refused)).error.code, 'rate_limited');
     assert.ok(Number(refused.headers.get('Retry-After')) > 0);
     await Promise.all(opened.map((response) => response.body!.cancel()));
     await waitFor(() => h.ctx.themeEvents.openStreams === 0);
-    const again = await open();
+    const again = await open(secret);
     assert.equal(again.status, 200);
     await again.body!.cancel();
+  });
+
+  it(`allows at most ${MAX_STREAMS_PER_CLIENT} open streams per Public Key and client address, so one client with a forged Origin cannot take the key's streams from its end-users`, async () => {
+    // Every stream this test opens, ended however it ends (a stream left open would hold the next tests' counts).
+    const streams: Response[] = [];
+    const fromClient = async (address: string) => {
+      const response = await call(h, 'GET', '/v1/themes/events', { key: env.publicKey, origin: env.origin, address });
+      if (response.status === 200) streams.push(response);
+      return response;
+    };
+    await waitFor(() => h.ctx.themeEvents.openStreams === 0);
+    try {
+      const opened = await Promise.all(Array.from({ length: MAX_STREAMS_PER_CLIENT }, () => fromClient('198.51.100.7')));
+      assert.deepEqual(opened.map((response) => response.status), Array(MAX_STREAMS_PER_CLIENT).fill(200));
+      const refused = await fromClient('198.51.100.7');
+      assert.equal(refused.status, 429);
+      const { error } = await json(refused);
+      assert.equal(error.code, 'rate_limited');
+      assert.match(error.message, /per Public Key and client address/);
+      assert.ok(Number(refused.headers.get('Retry-After')) > 0);
+      assert.equal(refused.headers.get('Access-Control-Allow-Origin'), env.origin);
+      // The same client over an IPv4-mapped IPv6 socket is the same client.
+      assert.equal((await fromClient('::ffff:198.51.100.7')).status, 429);
+      assert.equal((await fromClient('203.0.113.9')).status, 200);
+      assert.equal(h.ctx.themeEvents.openStreams, MAX_STREAMS_PER_CLIENT + 1);
+      await streams.shift()!.body!.cancel();
+      await waitFor(() => h.ctx.themeEvents.openStreams === MAX_STREAMS_PER_CLIENT);
+      assert.equal((await fromClient('198.51.100.7')).status, 200);
+    } finally {
+      await Promise.all(streams.map((response) => response.body!.cancel()));
+    }
+    await waitFor(() => h.ctx.themeEvents.openStreams === 0);
   });
 
   it("ends a stream once its key is rolled or its environment deleted, or its origin is no longer allowed; a roll's grace period keeps it", async () => {

@@ -1,5 +1,4 @@
 import { z } from '@hono/zod-openapi';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, TypedResponse } from 'hono';
 import { originAllowedByAnyKey, verifySession, type Caller } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
@@ -21,6 +20,7 @@ import {
 } from '../../services/imports';
 import { validationFailed, zodDetails } from '../../services/errors';
 import { isImportBodyType, readImportBody } from '../body';
+import { clientAddress } from '../client-address';
 import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
 import { nodeBindings, type AppDeps, type AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
@@ -207,13 +207,4 @@ async function importOrigin(ctx: ServiceContext, c: Context<AppEnv>, meta: unkno
     session: caller.session,
     clientAddress: clientAddress(c),
   };
-}
-
-/** The peer's address; absent when the app runs without a socket (in-process requests). */
-function clientAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeAllowedOrigin } from '../../core/origins';
+import { normalizeAllowedOrigin, publicSuffixWildcard } from '../../core/origins';
 
 export const EnvironmentName = z
   .string()
@@ -8,7 +8,10 @@ export const EnvironmentName = z
   .regex(/^[^\u0000-\u001f\u007f/]*$/, 'must not contain "/" or control characters')
   .refine((name) => name.trim() === name, 'must not start or end with white space');
 
-/** 0-50 origins in the three allowed forms; normalised (lower-case host, default port dropped) and deduplicated. */
+/**
+ * 0-50 origins in the three allowed forms, no wildcard over a public suffix; normalised (lower-case host, default
+ * port dropped) and deduplicated.
+ */
 export const AllowedOrigins = z
   .array(z.string().max(300))
   .max(50, 'at most 50 origins')
@@ -16,11 +19,18 @@ export const AllowedOrigins = z
     const normalised: string[] = [];
     entries.forEach((entry, index) => {
       const origin = normalizeAllowedOrigin(entry);
+      const suffix = origin && publicSuffixWildcard(origin);
       if (origin === undefined) {
         ctx.addIssue({
           code: 'custom',
           path: [index],
           message: `${JSON.stringify(entry)} is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port> with a port other than 80)`,
+        });
+      } else if (suffix) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index],
+          message: `${JSON.stringify(entry)} spans the public suffix ${suffix}, under which anyone can register a site: name your own domain (https://*.example.${suffix})`,
         });
       } else if (!normalised.includes(origin)) normalised.push(origin);
     });

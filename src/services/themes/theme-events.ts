@@ -1,5 +1,5 @@
 import type { ChangeNotices } from '../../db/store';
-import { callerStillAccepted, type Caller } from '../auth';
+import { callerStillAccepted, keyClientBucket, type Caller } from '../auth';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { Theme } from './schemas';
@@ -12,6 +12,12 @@ export const THEME_POLL_MS = 2_000;
 /** Open theme streams allowed per key, and per process (each holds a socket). */
 export const MAX_STREAMS_PER_KEY = 50;
 export const MAX_STREAMS = 1_000;
+/**
+ * Open streams allowed per Public Key and client address: the key is public and an Origin is forged at will
+ * outside a browser, so without it one client could take every stream of the key from its end-users. A page
+ * needs one; a few allow for tabs and reconnections.
+ */
+export const MAX_STREAMS_PER_CLIENT = 4;
 
 type Wake = 'changed' | 'closed';
 
@@ -25,7 +31,6 @@ export interface ThemeSubscription {
 }
 
 interface Subscriber {
-  keyId: string;
   pending: Theme | undefined;
   wake: ((reason: Wake) => void) | undefined;
   closed: boolean;
@@ -41,6 +46,7 @@ interface Subscriber {
  */
 export class ThemeEvents {
   private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber> }>();
+  // Open streams per key id and per Public Key client bucket (the two never collide: a bucket holds a space).
   private readonly perKey = new Map<string, number>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -52,15 +58,20 @@ export class ThemeEvents {
     private readonly notices: ChangeNotices,
   ) {}
 
-  /** Opens a stream's subscription, primed with the current theme. Throws rate_limited when too many are open. */
-  async subscribe(accountId: string, keyId: string): Promise<ThemeSubscription> {
+  /**
+   * Opens a stream's subscription, primed with the current theme. `client`: the Public Key's client bucket, capped
+   * at MAX_STREAMS_PER_CLIENT (none for a Secret Key). Throws rate_limited when too many are open.
+   */
+  async subscribe(accountId: string, keyId: string, client?: string): Promise<ThemeSubscription> {
     // Listening before the read: a change made after the read always arrives as a notice.
     await this.listen();
     // Read last: from here to the registration nothing awaits, so the limits below cannot be raced past.
     const current = await this.read(accountId);
     if (this.closing) throw new ServiceError('rate_limited', 'the server is shutting down; reconnect shortly', undefined, 5);
-    const keyCount = this.perKey.get(keyId) ?? 0;
-    if (keyCount >= MAX_STREAMS_PER_KEY || this.total >= MAX_STREAMS) {
+    if (client !== undefined && (this.perKey.get(client) ?? 0) >= MAX_STREAMS_PER_CLIENT) {
+      throw new ServiceError('rate_limited', `too many open theme streams (at most ${MAX_STREAMS_PER_CLIENT} per Public Key and client address); close one and retry`, undefined, 30);
+    }
+    if ((this.perKey.get(keyId) ?? 0) >= MAX_STREAMS_PER_KEY || this.total >= MAX_STREAMS) {
       throw new ServiceError('rate_limited', `too many open theme streams (at most ${MAX_STREAMS_PER_KEY} per key); close one and retry`, undefined, 30);
     }
     let account = this.accounts.get(accountId);
@@ -68,9 +79,10 @@ export class ThemeEvents {
       account = { seen: JSON.stringify(current ?? null), subscribers: new Set() };
       this.accounts.set(accountId, account);
     }
-    const subscriber: Subscriber = { keyId, pending: current, wake: undefined, closed: false };
+    const subscriber: Subscriber = { pending: current, wake: undefined, closed: false };
     account.subscribers.add(subscriber);
-    this.perKey.set(keyId, keyCount + 1);
+    const counted = client === undefined ? [keyId] : [keyId, client];
+    for (const name of counted) this.perKey.set(name, (this.perKey.get(name) ?? 0) + 1);
     this.total += 1;
     this.startPolling();
     const watched = account;
@@ -98,9 +110,11 @@ export class ThemeEvents {
         subscriber.closed = true;
         subscriber.wake?.('closed');
         this.total -= 1;
-        const left = (this.perKey.get(keyId) ?? 1) - 1;
-        if (left === 0) this.perKey.delete(keyId);
-        else this.perKey.set(keyId, left);
+        for (const name of counted) {
+          const left = (this.perKey.get(name) ?? 1) - 1;
+          if (left === 0) this.perKey.delete(name);
+          else this.perKey.set(name, left);
+        }
         if (watched.subscribers.size === 0) this.accounts.delete(accountId);
         if (this.total === 0) this.stopPolling();
       },
@@ -181,11 +195,13 @@ export async function themeChanged(ctx: ServiceContext, accountId: string): Prom
  * Opens a theme stream for an authenticated caller (GET /v1/themes/events): its account's theme now, then
  * each change. The caller is checked again (`presented`: the key it authenticated with) at every wake, a
  * change or a `wait` running out, so the stream ends ('closed') once its key is rolled past its grace period
- * or deactivated, its origin removed or its environment deleted. Throws rate_limited when the key or the
- * process has too many streams open.
+ * or deactivated, its origin removed or its environment deleted. Throws rate_limited when the key, a Public
+ * Key's client (`clientAddress`, as the rate limit counts it) or the process has too many streams open.
  */
-export async function openThemeStream(ctx: ServiceContext, caller: Caller, presented: string): Promise<ThemeSubscription> {
-  const subscription = await ctx.themeEvents.subscribe(caller.principal.accountId, caller.principal.keyId);
+export async function openThemeStream(ctx: ServiceContext, caller: Caller, presented: string, clientAddress: string | undefined): Promise<ThemeSubscription> {
+  const { principal } = caller;
+  const client = principal.kind === 'public' && clientAddress !== undefined ? keyClientBucket(principal, clientAddress) : undefined;
+  const subscription = await ctx.themeEvents.subscribe(principal.accountId, principal.keyId, client);
   return {
     ...subscription,
     wait: async (ms) => {
