@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { isPostgresUrl } from '../core/database-url';
 
@@ -53,6 +54,44 @@ const retrySchedule = z
   .transform((text) => text.split(',').map(Number))
   .pipe(z.array(z.number().int().min(1, 'each wait must be at least 1 second').max(604800, 'each wait must be at most 604800 seconds (7 days)')).max(20, 'at most 20 retries'));
 
+/** An address block: its first address and prefix length (a single address is a /32 or /128). */
+export type ProxyRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** One entry of IMPORTD_TRUSTED_PROXIES, or undefined when it is neither an IP address nor a CIDR block. */
+function proxyRangeOf(entry: string): ProxyRange | undefined {
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const bits = slash < 0 ? undefined : entry.slice(slash + 1);
+  // node:net's isIP is strict where ipaddr.js is lenient (`10`, `0x0a.1`, `010.0.0.1` are IPv4 to it).
+  if (isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) return undefined;
+  let range: ProxyRange;
+  try {
+    range = bits === undefined ? [ipaddr.parse(address), isIP(address) === 4 ? 32 : 128] : ipaddr.parseCIDR(entry);
+  } catch {
+    return undefined;
+  }
+  // Peers are compared as IPv4 when IPv4-mapped (a dual-stack socket's ::ffff:10.0.0.2), so are such blocks.
+  const [first, prefix] = range;
+  if (first.kind() === 'ipv6' && (first as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) return [(first as ipaddr.IPv6).toIPv4Address(), prefix - 96];
+  return range;
+}
+
+/** Comma-separated IP addresses and CIDR blocks (IPv4 and IPv6), such as `10.0.0.0/8, 2001:db8::/32`. */
+const trustedProxies = z.string().transform((text, ctx) => {
+  const ranges: ProxyRange[] = [];
+  if (text.trim() === '') return ranges;
+  for (const raw of text.split(',')) {
+    const entry = raw.trim();
+    const range = proxyRangeOf(entry);
+    if (!range) {
+      ctx.addIssue({ code: 'custom', message: `${JSON.stringify(entry)} is not an IP address or a CIDR block (such as 172.16.0.0/12 or fd00::/8)` });
+      return z.NEVER;
+    }
+    ranges.push(range);
+  }
+  return ranges;
+});
+
 /**
  * Every setting of importd, keyed by the environment variable that sets it. Command-line flags are merged
  * over the environment before parsing, so one schema validates both.
@@ -72,6 +111,7 @@ export const ConfigSchema = z.object({
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
   IMPORTD_FAST_LANE: booleanText.default(true),
+  IMPORTD_TRUSTED_PROXIES: trustedProxies.default([]),
   IMPORTD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IMPORTD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   IMPORTD_RETENTION_DAYS: optionalText
@@ -121,6 +161,11 @@ export interface Config {
   sessionSecret: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   rateLimit: { limit: number; windowSeconds: number };
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed: a request from one of them is the client's that the
+   * header names (http/client-address.ts). Empty: the socket's peer is the client.
+   */
+  trustedProxies: ProxyRange[];
   /** GET /v1/imports/{id} and its rows page answered before Hono in their plain success case (http/fast-lane.ts). */
   fastLane: boolean;
   requestTimeoutSeconds: number;
@@ -226,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     sessionSecret: c.IMPORTD_SESSION_SECRET,
     logLevel: c.IMPORTD_LOG_LEVEL,
     rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
+    trustedProxies: c.IMPORTD_TRUSTED_PROXIES,
     fastLane: c.IMPORTD_FAST_LANE,
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
     retentionDays: c.IMPORTD_RETENTION_DAYS,

@@ -4,6 +4,7 @@ import { keyKindOf } from '../core/keys';
 import { presentedKeyHash, type KeyPrincipal } from '../services/auth';
 import { ServiceError } from '../services/errors';
 import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
+import { incomingClientAddress } from './client-address';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
 import type { AppDeps } from './env';
 import { errorAnswer, toServiceError, writeErrorAnswer } from './errors';
@@ -72,7 +73,7 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     let body: JsonBody;
     // Counted last, once the answer is known to be a success: past the limit it is the lane's to answer.
     try {
-      await limitKeyRate(ctx, principal, incoming.socket.remoteAddress, (name, value) => (headers[name] = value));
+      await limitKeyRate(ctx, principal, incomingClientAddress(incoming, ctx.config.trustedProxies), (name, value) => (headers[name] = value));
       status = 200;
       body = text;
     } catch (error) {

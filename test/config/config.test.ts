@@ -104,6 +104,32 @@ describe('configuration', () => {
     it(`accepts the listen host ${host}`, () => assert.equal(loadConfig({ IMPORTD_HOST: host }).host, host));
   }
 
+  const proxies: [string, string[]][] = [
+    ['', []],
+    ['10.0.0.1', ['10.0.0.1/32']],
+    [' 10.0.0.0/8 , fd00::/8,2001:db8::1 ', ['10.0.0.0/8', 'fd00::/8', '2001:db8::1/128']],
+    ['172.16.0.0/12,::1', ['172.16.0.0/12', '::1/128']],
+    // IPv4-mapped blocks are IPv4 blocks: peers are compared as IPv4 when mapped.
+    ['::ffff:10.0.0.0/104, ::ffff:192.0.2.1', ['10.0.0.0/8', '192.0.2.1/32']],
+  ];
+  for (const [text, ranges] of proxies) {
+    it(`reads IMPORTD_TRUSTED_PROXIES ${JSON.stringify(text)}`, () => {
+      const parsed = loadConfig({ IMPORTD_TRUSTED_PROXIES: text }).trustedProxies;
+      assert.deepEqual(parsed.map(([first, prefix]) => `${first.toString()}/${prefix}`), ranges);
+    });
+  }
+  it('trusts no proxy by default', () => assert.deepEqual(loadConfig({}).trustedProxies, []));
+
+  for (const text of ['garbage', 'localhost', '10.0.0.0/33', '2001:db8::/129', '10.0.0.1/', '/8', '10.0.0.0/8/8', '10.0.0.0/-1', '10', '010.0.0.1', '300.1.1.1', '10.0.0.1,,10.0.0.2', '10.0.0.1,', '10.0.0.1 10.0.0.2', '10.0.0.1:80']) {
+    it(`refuses IMPORTD_TRUSTED_PROXIES ${JSON.stringify(text)}, naming it and the entry`, () => {
+      assert.throws(() => loadConfig({ IMPORTD_TRUSTED_PROXIES: text }), (error: Error) => {
+        assert.equal(error.name, 'ConfigError');
+        assert.match(error.message, /^invalid setting IMPORTD_TRUSTED_PROXIES: ".*" is not an IP address or a CIDR block/);
+        return true;
+      });
+    });
+  }
+
   const flags: [Record<string, string>, string][] = [
     [{ IMPORTD_PORT: '99999' }, 'invalid setting --port: expected a port number up to 65535'],
     [{ IMPORTD_PORT: 'http' }, 'invalid setting --port: expected a port number'],

@@ -205,6 +205,6 @@ async function importOrigin(ctx: ServiceContext, c: Context<AppEnv>, meta: unkno
     environmentId: caller.principal.environmentId,
     importedFrom: caller.origin ?? 'api',
     session: caller.session,
-    clientAddress: clientAddress(c),
+    clientAddress: clientAddress(c, ctx.config.trustedProxies),
   };
 }

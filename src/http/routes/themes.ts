@@ -92,7 +92,7 @@ export function themeRoutes(deps: AppDeps) {
   });
   router.openapi(events, async (c) => {
     const presented = presentedKey(c.req.header('Authorization'), c.req.header(PUBLIC_KEY_HEADER))!;
-    const subscription = await openThemeStream(ctx, c.var.caller, presented.value, clientAddress(c));
+    const subscription = await openThemeStream(ctx, c.var.caller, presented.value, clientAddress(c, ctx.config.trustedProxies));
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => subscription.close());
       try {
