@@ -35,6 +35,7 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
     while (!signal?.aborted) {
       const room = CONCURRENCY - inFlight.size;
       const now = ctx.clock().getTime();
+      const busy = [...perEndpoint.keys()];
       const claimed =
         room === 0
           ? []
@@ -44,7 +45,7 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
               leaseUntil: new Date(now + timeoutMs + LEASE_MARGIN_MS).toISOString(),
               limit: room,
               perEndpoint: PER_ENDPOINT,
-              busy: [...perEndpoint.keys()],
+              busy,
             });
       for (const delivery of claimed) {
         perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
@@ -61,7 +62,12 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
         sent += 1;
       }
       if (claimed.length > 0 && inFlight.size < CONCURRENCY) continue;
-      if (inFlight.size === 0) break;
+      // Nothing claimed and nothing left in flight: done, unless the claim passed over endpoints whose attempts
+      // ended while it ran (their deliveries may be due): then claim once more.
+      if (inFlight.size === 0) {
+        if (busy.length === 0) break;
+        continue;
+      }
       // Full, or nothing due beside the endpoints in flight: wait for an attempt to end, then claim again.
       await Promise.race(inFlight);
     }
