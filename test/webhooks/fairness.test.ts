@@ -52,4 +52,41 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
       await h.close();
     }
   });
+
+  it('sends an event written while the hanging endpoint holds its attempts at once, not after their timeout', async () => {
+    const { h, env } = await webhookHarness({ IMPORTD_WEBHOOK_TIMEOUT_SECONDS: '3' });
+    const hanging = await startReceiver();
+    const healthy = await startReceiver();
+    try {
+      hanging.answer(() => undefined);
+      await registerWebhook(h, env, { url: hanging.url() });
+      for (let i = 0; i < 4; i += 1) await postImport(h, env);
+      const other = await createTestEnvironment(h, { name: 'production', account: 'other' });
+      const fine = await registerWebhook(h, other, { url: healthy.url() });
+      // A poll far past the timeout: only the event's wake can start its delivery before the hanging attempts end.
+      const sending = sendDueDeliveries(h.ctx, undefined, undefined, 60_000);
+      while (hanging.received.length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+      let waited = -1;
+      let written = 0;
+      const delivered = new Promise<void>((resolve) => {
+        healthy.answer((response) => {
+          waited = Date.now() - written;
+          response.writeHead(204).end();
+          resolve();
+        });
+      });
+      written = Date.now();
+      await postImport(h, other);
+      await delivered;
+      const stillHanging = hanging.received.length;
+      await sending;
+      assert.ok(waited < 1500, `the event was sent ${waited} ms after it was written, behind attempts with a 3000 ms timeout`);
+      assert.equal(stillHanging, 4);
+      assert.equal((await deliveries(h, other, fine.id))[0]!.status, 'delivered');
+    } finally {
+      await hanging.close();
+      await healthy.close();
+      await h.close();
+    }
+  });
 });

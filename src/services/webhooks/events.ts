@@ -56,8 +56,11 @@ export class WebhookWake {
     else this.pending = true;
   }
 
-  /** Resolves at the next notice, or after `ms`. */
-  wait(ms: number): Promise<void> {
+  /**
+   * Resolves at the next notice, after `ms`, or when `withdrawn` aborts (the waiter stopped listening: a notice
+   * after that is kept for the next wait, not spent on a wait nobody awaits).
+   */
+  wait(ms: number, withdrawn?: AbortSignal): Promise<void> {
     if (this.pending) {
       this.pending = false;
       return Promise.resolve();
@@ -65,11 +68,13 @@ export class WebhookWake {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.waiter = undefined;
+        withdrawn?.removeEventListener('abort', done);
+        if (this.waiter === done) this.waiter = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
       this.waiter = done;
+      withdrawn?.addEventListener('abort', done);
     });
   }
 }

@@ -22,15 +22,18 @@ export interface SenderReport {
  * leasing due deliveries as slots free (for the attempt timeout plus LEASE_MARGIN_MS, so those of a sender
  * that died are taken up again after that), and records each outcome with the lease: delivered for good on a
  * 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or failed when the schedule is
- * over. Ends when nothing is due and nothing is in flight; `signal` stops the claims, and the attempts in
- * flight are awaited. Answers how many attempts it made.
+ * over. While attempts are in flight and slots free, it claims again at each event written here
+ * (ctx.webhookWake) or every `pollMs`. Ends when nothing is due and nothing is in flight; `signal` stops the
+ * claims, and the attempts in flight are awaited. Answers how many attempts it made.
  */
-export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<SenderReport, 'attempted'>, signal?: AbortSignal): Promise<number> {
+export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<SenderReport, 'attempted'>, signal?: AbortSignal, pollMs = 1000): Promise<number> {
   const { timeoutMs } = ctx.config.webhooks;
   const perEndpoint = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
   let failure: { error: unknown } | undefined;
+  // Set while the pass waits with room to spare: called by the next attempt to end.
+  let attemptEnded: (() => void) | undefined;
   try {
     while (!signal?.aborted) {
       const room = CONCURRENCY - inFlight.size;
@@ -57,6 +60,7 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
             const left = perEndpoint.get(delivery.endpointId)! - 1;
             if (left === 0) perEndpoint.delete(delivery.endpointId);
             else perEndpoint.set(delivery.endpointId, left);
+            attemptEnded?.();
           });
         inFlight.add(running);
         sent += 1;
@@ -68,8 +72,18 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
         if (busy.length === 0) break;
         continue;
       }
-      // Full, or nothing due beside the endpoints in flight: wait for an attempt to end, then claim again.
-      await Promise.race(inFlight);
+      // Full: wait for an attempt to end. Nothing due beside the endpoints in flight: wait for an attempt to end,
+      // an event written here (webhookWake) or `pollMs` (retries coming due, other processes' events), then
+      // claim again: attempts that hang for the timeout must not hold back what the free slots could send.
+      if (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
+      else {
+        const withdrawn = new AbortController();
+        // One promise for "an attempt ended", not a race over every attempt in flight: wakes may come by the
+        // thousand while attempts hang, and each race would leave a reaction on each of them until it ends.
+        await Promise.race([new Promise<void>((resolve) => (attemptEnded = resolve)), ctx.webhookWake.wait(pollMs, withdrawn.signal)]);
+        attemptEnded = undefined;
+        withdrawn.abort();
+      }
     }
   } finally {
     await Promise.all(inFlight);
@@ -112,7 +126,7 @@ export function startWebhookSender(ctx: ServiceContext, report: SenderReport, po
   const abort = new AbortController();
   const loop = (async () => {
     while (!abort.signal.aborted) {
-      await sendDueDeliveries(ctx, report, abort.signal).catch((error: unknown) => report.failed(error));
+      await sendDueDeliveries(ctx, report, abort.signal, pollMs).catch((error: unknown) => report.failed(error));
       if (!abort.signal.aborted) await ctx.webhookWake.wait(pollMs);
     }
   })();
