@@ -1,5 +1,5 @@
 // The three origin forms DESIGN.md allows on a Public Key, and the one matcher used for every request.
-import { getPublicSuffix } from 'tldts';
+import { getDomain, getPublicSuffix } from 'tldts';
 
 const LABEL = '(?!-)[a-z0-9-]{1,63}(?<!-)';
 const DOMAIN = `${LABEL}(?:\\.${LABEL})+`;
@@ -55,8 +55,20 @@ export function publicSuffixWildcard(entry: string): string | undefined {
 }
 
 /**
+ * Whether `host`, under a wildcard's `domain`, is a site of that domain's: its registrable domain (the ICANN and
+ * private sections of the Public Suffix List) is `domain` or above it. A wildcard whose domain is not a public
+ * suffix but has some below it (`https://*.amazonaws.com` over `s3.amazonaws.com`) would otherwise allow sites
+ * anyone registers there (`https://bucket.s3.amazonaws.com`); one over a public suffix allows no host at all.
+ */
+function siteOfDomain(host: string, domain: string): boolean {
+  const site = getDomain(host, { allowPrivateDomains: true, extractHostname: false });
+  return site !== null && (site === domain || domain.endsWith(`.${site}`));
+}
+
+/**
  * True when `origin` (already normalised) is allowed by one of the normalised allowed-origin entries. A wildcard
- * over a public suffix, refused on write but possibly stored before it was, allows nothing.
+ * allows only hosts of the sites at or above its domain (siteOfDomain): one over a public suffix, refused on write
+ * but possibly stored before it was, allows nothing.
  */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {
   for (const entry of allowed) {
@@ -65,7 +77,7 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
       const domain = entry.slice(WILDCARD_PREFIX.length);
       if (origin.startsWith('https://') && origin.endsWith(`.${domain}`)) {
         const host = origin.slice('https://'.length, origin.length - domain.length - 1);
-        if (host.length > 0 && !host.includes(':') && !host.includes('/') && !publicSuffixWildcard(entry)) return true;
+        if (host.length > 0 && !host.includes(':') && !host.includes('/') && siteOfDomain(origin.slice('https://'.length), domain)) return true;
       }
     }
   }

@@ -115,6 +115,22 @@ describe('wildcards over a public suffix', () => {
   for (const entry of owned) {
     it(`${entry} is no public-suffix wildcard`, () => assert.equal(publicSuffixWildcard(normalizeAllowedOrigin(entry)!), undefined));
   }
+  // Not a suffix itself, but with suffixes below it: anyone's S3 bucket or Azure blob site is under it.
+  const above: [string, string, boolean][] = [
+    ['https://*.amazonaws.com', 'https://attacker-bucket.s3.amazonaws.com', false],
+    ['https://*.amazonaws.com', 'https://evil.s3.us-east-1.amazonaws.com', false],
+    ['https://*.core.windows.net', 'https://evil.blob.core.windows.net', false],
+    ['https://*.amazonaws.com', 'https://www.amazonaws.com', true],
+    ['https://*.example.co.uk', 'https://a.b.example.co.uk', true],
+    ['https://*.me.github.io', 'https://docs.me.github.io', true],
+    ['https://*.corp.internal', 'https://app.corp.internal', true],
+  ];
+  for (const [entry, origin, expected] of above) {
+    it(`${entry} ${expected ? 'allows' : 'does not allow'} ${origin}${expected ? '' : ', a site registered under a public suffix below it'}`, () => {
+      assert.equal(publicSuffixWildcard(normalizeAllowedOrigin(entry)!), undefined);
+      assert.equal(originAllowed(origin, [entry]), expected);
+    });
+  }
   it('an own wildcard beside one over a suffix still allows its subdomains', () => {
     assert.equal(originAllowed('https://shop.example.co.uk', ['https://*.co.uk', 'https://*.example.co.uk']), true);
   });
