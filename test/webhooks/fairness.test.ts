@@ -89,4 +89,38 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
       await h.close();
     }
   });
+
+  it('reports an attempt that could not be recorded at once, while the pass goes on', async () => {
+    const { h, env } = await webhookHarness({ IMPORTD_WEBHOOK_TIMEOUT_SECONDS: '2' });
+    const hanging = await startReceiver();
+    const healthy = await startReceiver();
+    const record = h.ctx.store.webhooks.recordAttempt;
+    try {
+      hanging.answer(() => undefined);
+      healthy.answer((response) => response.writeHead(204).end());
+      await registerWebhook(h, env, { url: hanging.url() });
+      await postImport(h, env);
+      const other = await createTestEnvironment(h, { name: 'production', account: 'other' });
+      await registerWebhook(h, other, { url: healthy.url() });
+      await postImport(h, other);
+      h.ctx.store.webhooks.recordAttempt = async (attempt) => {
+        if (attempt.ok) throw new Error('the database is gone');
+        return await record(attempt);
+      };
+      let passEnded = false;
+      const reported = new Promise<{ error: unknown; passEnded: boolean }>((resolve) => {
+        const report = { attempted: () => undefined, failed: (error: unknown) => resolve({ error, passEnded }) };
+        void sendDueDeliveries(h.ctx, report).then(() => (passEnded = true));
+      });
+      const { error, passEnded: endedFirst } = await reported;
+      assert.match(String(error), /the database is gone/);
+      assert.equal(endedFirst, false, 'reported while the hanging attempt was still in flight');
+      while (!passEnded) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      h.ctx.store.webhooks.recordAttempt = record;
+      await hanging.close();
+      await healthy.close();
+      await h.close();
+    }
+  });
 });

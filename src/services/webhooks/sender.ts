@@ -24,9 +24,15 @@ export interface SenderReport {
  * 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or failed when the schedule is
  * over. While attempts are in flight and slots free, it claims again at each event written here
  * (ctx.webhookWake) or every `pollMs`. Ends when nothing is due and nothing is in flight; `signal` stops the
- * claims, and the attempts in flight are awaited. Answers how many attempts it made.
+ * claims, and the attempts in flight are awaited. An attempt whose outcome could not be recorded goes to
+ * `report.failed` as it happens (else the first is thrown at the end). Answers how many attempts it made.
  */
-export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<SenderReport, 'attempted'>, signal?: AbortSignal, pollMs = 1000): Promise<number> {
+export async function sendDueDeliveries(
+  ctx: ServiceContext,
+  report?: Pick<SenderReport, 'attempted'> & Partial<Pick<SenderReport, 'failed'>>,
+  signal?: AbortSignal,
+  pollMs = 1000,
+): Promise<number> {
   const { timeoutMs } = ctx.config.webhooks;
   const perEndpoint = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
@@ -52,9 +58,11 @@ export async function sendDueDeliveries(ctx: ServiceContext, report?: Pick<Sende
             });
       for (const delivery of claimed) {
         perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
-        // Never rejects: an attempt that could not be recorded is thrown once the others have ended.
+        // Never rejects. An attempt that could not be recorded goes to report.failed at once (a pass may last as
+        // long as events keep coming, and its delivery is sent again at each lease expiry meanwhile); without
+        // one, the first such error is thrown once the others have ended.
         const running: Promise<void> = attempt(ctx, delivery, report)
-          .catch((error: unknown) => void (failure ??= { error }))
+          .catch((error: unknown) => (report?.failed ? report.failed(error) : void (failure ??= { error })))
           .finally(() => {
             inFlight.delete(running);
             const left = perEndpoint.get(delivery.endpointId)! - 1;
