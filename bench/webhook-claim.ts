@@ -27,8 +27,9 @@ async function main() {
     const times: number[] = [];
     for (let i = 0; i < 21; i += 1) {
       const started = process.hrtime.bigint();
-      // Every other claim with the backlogged endpoint in flight (busy), as while its attempts run.
-      await h.ctx.store.webhooks.claimDue({ now: '2026-02-01T00:00:00.000Z', owner: 'bench', leaseUntil: '2026-02-01T00:00:01.000Z', limit: 16, perEndpoint: 4, busy: i % 2 ? ['w0'] : [] });
+      // Every other claim with the backlogged endpoint at its cap, as while its attempts run.
+      const inFlight: { endpoints: Record<string, number>; accounts: Record<string, number> } = i % 2 ? { endpoints: { w0: 4 }, accounts: { [env.accountId]: 4 } } : { endpoints: {}, accounts: {} };
+      await h.ctx.store.webhooks.claimDue({ now: '2026-02-01T00:00:00.000Z', owner: 'bench', leaseUntil: '2026-02-01T00:00:01.000Z', limit: 16, perEndpoint: 4, perAccount: 8, inFlight });
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     times.sort((a, b) => a - b);

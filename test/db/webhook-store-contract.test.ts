@@ -35,7 +35,9 @@ describe('the webhook store contract', () => {
     disable: { failingSince: '2000-01-01T00:00:00.000Z', reason: 'r' }, ...extra,
   });
 
-  const claim = (now: string, owner: string, leaseUntil: string, limit: number, perEndpoint = 100, busy: string[] = []) => ({ now, owner, leaseUntil, limit, perEndpoint, busy });
+  const claim = (now: string, owner: string, leaseUntil: string, limit: number, perEndpoint = 100, endpoints: Record<string, number> = {}, perAccount = 100, accounts: Record<string, number> = {}) => ({
+    now, owner, leaseUntil, limit, perEndpoint, perAccount, inFlight: { endpoints, accounts },
+  });
 
   it('inserts endpoints up to the cap of their environment', async () => {
     assert.equal(await store.webhooks.insertEndpoint(endpoint('w1', env), 2), true);
@@ -61,7 +63,7 @@ describe('the webhook store contract', () => {
   it('leases a due delivery to one owner until the lease expires; a stale owner cannot record it', async () => {
     assert.deepEqual(await store.webhooks.claimDue(claim(later(-1), 'node-a', later(10), 10)), [], 'not due yet');
     const [claimed] = await store.webhooks.claimDue(claim(at, 'node-a', later(10), 10));
-    assert.deepEqual(claimed, { endpointId: 'w1', eventId: 'e1', attempts: 0, url: 'https://hooks.example.com/w1', secret: 'whsec_c2VjcmV0', payload: '{"id":"e1"}' });
+    assert.deepEqual(claimed, { accountId: env.accountId, endpointId: 'w1', eventId: 'e1', attempts: 0, url: 'https://hooks.example.com/w1', secret: 'whsec_c2VjcmV0', payload: '{"id":"e1"}' });
     assert.deepEqual(await store.webhooks.claimDue(claim(later(9), 'node-b', later(20), 10)), [], 'leased to node-a');
     assert.equal((await store.webhooks.claimDue(claim(later(10), 'node-b', later(20), 10))).length, 1, 'the lease expired');
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', true)), false);
@@ -139,7 +141,7 @@ describe('the webhook store contract', () => {
     assert.deepEqual(await events(), []);
   });
 
-  it('claims endpoint by endpoint: at most perEndpoint of each, none of the busy ones, oldest due first, up to the limit', async () => {
+  it('claims endpoint by endpoint: at most perEndpoint of each counting those in flight, oldest due first, up to the limit', async () => {
     await store.webhooks.insertEndpoint(endpoint('w6', staging), 10);
     for (const [i, id] of ['ea', 'eb', 'ec'].entries()) {
       await store.imports.insert({ ...writingImport(`i-${id}`), environmentId: staging.environmentId });
@@ -150,8 +152,35 @@ describe('the webhook store contract', () => {
     // A lease that has expired by the claims below: only the limit is looked at.
     assert.equal((await store.webhooks.claimDue(claim(later(1), 'node-z', later(1), 1, 2))).length, 1);
     assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2))), ['w4:ea', 'w4:eb', 'w6:ea', 'w6:eb']);
-    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2, ['w4']))), ['w6:ec'], 'w4 is busy');
-    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2))), ['w4:ec']);
+    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2, { w4: 2 }))), ['w6:ec'], 'w4 is at its cap');
+    assert.deepEqual(pairs(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2, { w4: 1 }))), ['w4:ec'], 'w4 has room for one');
     assert.deepEqual(await store.webhooks.claimDue(claim(later(10), 'node-a', later(20), 10, 2)), []);
+  });
+
+  it('claims at most perAccount of one account across its endpoints, counting those in flight, oldest due first', async () => {
+    // w4 and w6 (staging) get each of these three events: six deliveries of one account (the test before's are
+    // leased until later(20)).
+    for (const [i, id] of ['ef', 'eg', 'eh'].entries()) {
+      await store.imports.insert({ ...writingImport(`i-${id}`), environmentId: staging.environmentId });
+      const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
+      await store.imports.complete(`i-${id}`, 'writer', values, { ...event(id, staging), createdAt: later(11 + i) });
+    }
+    const events = (claimed: { eventId: string }[]) => claimed.map((d) => d.eventId).sort();
+    const first = await store.webhooks.claimDue(claim(later(15), 'node-a', later(30), 10, 4, {}, 3));
+    assert.equal(first.length, 3);
+    assert.deepEqual(events(first).slice(0, 2), ['ef', 'ef'], 'the oldest first');
+    assert.deepEqual(await store.webhooks.claimDue(claim(later(15), 'node-a', later(30), 10, 4, {}, 4, { [env.accountId]: 4 })), [], 'the account is at its cap');
+    assert.equal((await store.webhooks.claimDue(claim(later(15), 'node-a', later(30), 10, 4, {}, 4, { [env.accountId]: 3 }))).length, 1);
+    assert.equal((await store.webhooks.claimDue(claim(later(15), 'node-a', later(30), 10, 4, {}, 10, { 'another-account': 10 }))).length, 2, "another account's attempts do not count");
+  });
+
+  it("counts against an account's cap only the deliveries its endpoints' caps let through", async () => {
+    for (const [i, id] of ['ei', 'ej'].entries()) {
+      await store.imports.insert({ ...writingImport(`i-${id}`), environmentId: staging.environmentId });
+      const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
+      await store.imports.complete(`i-${id}`, 'writer', values, { ...event(id, staging), createdAt: later(14 + i) });
+    }
+    const claimed = await store.webhooks.claimDue(claim(later(16), 'node-a', later(30), 10, 4, { w4: 4 }, 4, { [env.accountId]: 2 }));
+    assert.deepEqual(claimed.map((d) => `${d.endpointId}:${d.eventId}`).sort(), ['w6:ei', 'w6:ej']);
   });
 });

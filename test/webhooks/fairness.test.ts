@@ -2,8 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sendDueDeliveries } from '../../src/services/webhooks';
 import { call, createTestEnvironment } from '../helpers/harness';
-import { startReceiver } from '../helpers/webhook-receiver';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { deliveries, postImport, registerWebhook, webhookHarness } from './helpers';
+
+/** Makes the receiver never answer, counting the requests it holds open now and at most. */
+function holdOpen(receiver: Receiver) {
+  const held = { open: 0, mostOpen: 0 };
+  receiver.answer((response) => {
+    held.open += 1;
+    held.mostOpen = Math.max(held.mostOpen, held.open);
+    response.on('close', () => (held.open -= 1));
+  });
+  return held;
+}
 
 describe('webhooks: an endpoint that never answers does not hold up the others', () => {
   it("sends another account's event while the hanging endpoint's attempts wait for their timeout, and holds at most 4 of them at once", async () => {
@@ -11,13 +22,7 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
     const hanging = await startReceiver();
     const healthy = await startReceiver();
     try {
-      let open = 0;
-      let mostOpen = 0;
-      hanging.answer((response) => {
-        open += 1;
-        mostOpen = Math.max(mostOpen, open);
-        response.on('close', () => (open -= 1));
-      });
+      const held = holdOpen(hanging);
       const stuck = await registerWebhook(h, env, { url: hanging.url() });
       // Its backlog is older than the other account's event: first in line by due time.
       for (let i = 0; i < 12; i += 1) await postImport(h, env);
@@ -43,7 +48,7 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
       assert.equal(log!.status, 'delivered');
       // The pass ended once every due delivery was tried: each of the 12 once, never more than 4 at once.
       assert.equal(hanging.received.length, 12);
-      assert.equal(mostOpen, 4);
+      assert.equal(held.mostOpen, 4);
       assert.equal((await deliveries(h, env, stuck.id)).filter((d) => d.attempts === 1 && d.status === 'pending').length, 12);
       assert.equal((await call(h, 'GET', '/v1/webhooks', { key: env.secretKey })).status, 200);
     } finally {
@@ -118,6 +123,42 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
       while (!passEnded) await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       h.ctx.store.webhooks.recordAttempt = record;
+      await hanging.close();
+      await healthy.close();
+      await h.close();
+    }
+  });
+
+  it("holds at most 8 attempts of one account's endpoints, so an account with several hanging endpoints does not take every slot", async () => {
+    const { h, env } = await webhookHarness({ IMPORTD_WEBHOOK_TIMEOUT_SECONDS: '1' });
+    const hanging = await startReceiver();
+    const healthy = await startReceiver();
+    try {
+      const held = holdOpen(hanging);
+      // Four endpoints of one account, each with 4 deliveries: 16, as many as the sender's slots.
+      for (const path of ['a', 'b', 'c', 'd']) await registerWebhook(h, env, { url: `${hanging.url()}/${path}` });
+      for (let i = 0; i < 4; i += 1) await postImport(h, env);
+      const other = await createTestEnvironment(h, { name: 'production', account: 'other' });
+      const fine = await registerWebhook(h, other, { url: healthy.url() });
+      await postImport(h, other);
+      let openWhenSent = -1;
+      const delivered = new Promise<void>((resolve) => {
+        healthy.answer((response) => {
+          openWhenSent = held.open;
+          response.writeHead(204).end();
+          resolve();
+        });
+      });
+      const sending = sendDueDeliveries(h.ctx);
+      await Promise.race([delivered, sending.then(() => assert.fail("the pass ended before the other account's event was sent"))]);
+      const answeredWhenSent = hanging.received.length - held.open;
+      await sending;
+      assert.equal(answeredWhenSent, 0, "no hanging attempt had timed out when the other account's event was sent");
+      assert.ok(openWhenSent <= 8, `the account held ${openWhenSent} attempts`);
+      assert.equal(held.mostOpen, 8);
+      assert.equal(hanging.received.length, 16, 'every delivery tried once');
+      assert.equal((await deliveries(h, other, fine.id))[0]!.status, 'delivered');
+    } finally {
       await hanging.close();
       await healthy.close();
       await h.close();

@@ -181,6 +181,7 @@ export interface WebhookDeliveryRow {
 
 /** A delivery a sender holds a lease on, with what it needs to send it. */
 export interface ClaimedDelivery {
+  accountId: string;
   endpointId: string;
   eventId: string;
   attempts: number;

@@ -314,7 +314,9 @@ export interface DeliveryClaim {
   leaseUntil: string;
   limit: number;
   perEndpoint: number;
-  busy: string[];
+  perAccount: number;
+  /** Attempts the claiming sender has in flight, by endpoint id and by account id: they count against the caps. */
+  inFlight: { endpoints: Record<string, number>; accounts: Record<string, number> };
 }
 
 export interface Redelivery {
@@ -348,9 +350,10 @@ export interface WebhookStore {
   redeliver(scope: WebhookScope, eventId: string, endpointId: string | undefined, at: string): Promise<Redelivery>;
   /**
    * Takes a lease until `leaseUntil` for `owner` on up to `limit` pending deliveries due at `now` to active
-   * endpoints whose lease is free or expired, at most `perEndpoint` of each endpoint and none of the `busy`
-   * ones, oldest due first, in one statement (PostgreSQL: FOR UPDATE SKIP LOCKED), so two senders never hold
-   * the same delivery. Its cost grows with the endpoints, not with a backlog of deliveries.
+   * endpoints whose lease is free or expired, oldest due first, each endpoint up to `perEndpoint` and each
+   * account up to `perAccount` counting the `inFlight` ones, in one statement (PostgreSQL: FOR UPDATE SKIP
+   * LOCKED), so two senders never hold the same delivery. Its cost grows with the endpoints that have pending
+   * deliveries, not with a backlog of deliveries.
    */
   claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /**

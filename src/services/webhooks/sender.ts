@@ -9,6 +9,11 @@ const CONCURRENCY = 16;
  * of the CONCURRENCY slots for the timeout, and every other endpoint's deliveries go on through the others.
  */
 const PER_ENDPOINT = 4;
+/**
+ * Attempts to one account's endpoints one sender has in flight at most: an account may register many endpoints,
+ * and several that never answer must not hold every slot either.
+ */
+const PER_ACCOUNT = 8;
 /** A lease outlives the attempt (bounded by the timeout) by this much; a sender that died frees its deliveries then. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -18,7 +23,8 @@ export interface SenderReport {
 }
 
 /**
- * One pass of the sender: keeps up to CONCURRENCY attempts in flight, at most PER_ENDPOINT to one endpoint,
+ * One pass of the sender: keeps up to CONCURRENCY attempts in flight, at most PER_ENDPOINT to one endpoint and
+ * PER_ACCOUNT to one account's endpoints,
  * leasing due deliveries as slots free (for the attempt timeout plus LEASE_MARGIN_MS, so those of a sender
  * that died are taken up again after that), and records each outcome with the lease: delivered for good on a
  * 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or failed when the schedule is
@@ -34,7 +40,8 @@ export async function sendDueDeliveries(
   pollMs = 1000,
 ): Promise<number> {
   const { timeoutMs } = ctx.config.webhooks;
-  const perEndpoint = new Map<string, number>();
+  const perEndpoint: Record<string, number> = {};
+  const perAccount: Record<string, number> = {};
   const inFlight = new Set<Promise<void>>();
   let sent = 0;
   let failure: { error: unknown } | undefined;
@@ -44,7 +51,7 @@ export async function sendDueDeliveries(
     while (!signal?.aborted) {
       const room = CONCURRENCY - inFlight.size;
       const now = ctx.clock().getTime();
-      const busy = [...perEndpoint.keys()];
+      const busy = inFlight.size > 0;
       const claimed =
         room === 0
           ? []
@@ -54,10 +61,12 @@ export async function sendDueDeliveries(
               leaseUntil: new Date(now + timeoutMs + LEASE_MARGIN_MS).toISOString(),
               limit: room,
               perEndpoint: PER_ENDPOINT,
-              busy,
+              perAccount: PER_ACCOUNT,
+              inFlight: { endpoints: perEndpoint, accounts: perAccount },
             });
       for (const delivery of claimed) {
-        perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+        count(perEndpoint, delivery.endpointId, 1);
+        count(perAccount, delivery.accountId, 1);
         // Never rejects. An attempt that could not be recorded goes to report.failed at once (a pass may last as
         // long as events keep coming, and its delivery is sent again at each lease expiry meanwhile); without
         // one, the first such error is thrown once the others have ended.
@@ -65,19 +74,18 @@ export async function sendDueDeliveries(
           .catch((error: unknown) => (report?.failed ? report.failed(error) : void (failure ??= { error })))
           .finally(() => {
             inFlight.delete(running);
-            const left = perEndpoint.get(delivery.endpointId)! - 1;
-            if (left === 0) perEndpoint.delete(delivery.endpointId);
-            else perEndpoint.set(delivery.endpointId, left);
+            count(perEndpoint, delivery.endpointId, -1);
+            count(perAccount, delivery.accountId, -1);
             attemptEnded?.();
           });
         inFlight.add(running);
         sent += 1;
       }
       if (claimed.length > 0 && inFlight.size < CONCURRENCY) continue;
-      // Nothing claimed and nothing left in flight: done, unless the claim passed over endpoints whose attempts
-      // ended while it ran (their deliveries may be due): then claim once more.
+      // Nothing claimed and nothing left in flight: done, unless attempts in flight when the claim began held
+      // their endpoints or accounts at their caps and ended while it ran: then claim once more.
       if (inFlight.size === 0) {
-        if (busy.length === 0) break;
+        if (!busy) break;
         continue;
       }
       // Full: wait for an attempt to end. Nothing due beside the endpoints in flight: wait for an attempt to end,
@@ -98,6 +106,13 @@ export async function sendDueDeliveries(
   }
   if (failure) throw failure.error;
   return sent;
+}
+
+/** Adds `by` to `key`'s count, dropping it at zero (the counts go to the claim as JSON). */
+function count(counts: Record<string, number>, key: string, by: number): void {
+  const next = (counts[key] ?? 0) + by;
+  if (next === 0) delete counts[key];
+  else counts[key] = next;
 }
 
 async function attempt(ctx: ServiceContext, delivery: ClaimedDelivery, report?: Pick<SenderReport, 'attempted'>): Promise<void> {

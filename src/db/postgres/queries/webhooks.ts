@@ -122,14 +122,17 @@ export async function redeliver(db: PgExecutor, scope: WebhookScope, eventId: st
  * LOCKED), so concurrent claims on several nodes never return the same delivery.
  */
 export async function claimDue(db: PgExecutor, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
-  const { now, owner, leaseUntil, limit, perEndpoint, busy } = claim;
+  const { now, owner, leaseUntil, limit, perEndpoint, perAccount, inFlight } = claim;
   // Endpoint by endpoint (LATERAL through webhook_deliveries_endpoint_due), so one endpoint's backlog is
-  // never scanned whole; rows another sender is claiming are skipped, rows picked beyond `limit` only locked.
+  // never scanned whole; rows another sender is claiming are skipped, rows picked beyond a cap only locked.
   // Only endpoints with pending deliveries are visited: `pending` hops from one endpoint id to the next in that
   // index (a loose index scan), so idle endpoints cost nothing (walking every endpoint: 20 ms at 10 000).
   // OFFSET 0 keeps each endpoint a lookup by id: the planner guesses 101 rows for `pending` and would
-  // otherwise hash it against a scan of every endpoint (2.3 ms at 10 000).
-  // `busy` goes as one JSON parameter: drizzle spreads an array into a list, and an empty one is not SQL.
+  // otherwise hash it against a scan of every endpoint (2.3 ms at 10 000). An endpoint gives what its cap
+  // leaves beside its attempts in flight, each account what its own cap leaves (row_number, oldest first). The
+  // LATERAL's LIMIT stays a constant: one computed per endpoint made the planner expect 20 000 rows an endpoint,
+  // and the cost it saw switched JIT compilation on (a claim took 410 ms instead of 1.4).
+  // The in-flight counts go as JSON parameters: drizzle spreads an array into a list, and an empty one is not SQL.
   return await rows<ClaimedDelivery>(
     db,
     sql`WITH RECURSIVE pending(id) AS (
@@ -139,20 +142,30 @@ export async function claimDue(db: PgExecutor, claim: DeliveryClaim): Promise<Cl
         )
         UPDATE webhook_deliveries d SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
         FROM (
-          SELECT due.endpoint_id, due.event_id FROM pending
-          CROSS JOIN LATERAL (SELECT id, active FROM webhook_endpoints WHERE id = pending.id OFFSET 0) p2
-          CROSS JOIN LATERAL (
-            SELECT d2.endpoint_id, d2.event_id, d2.next_attempt_at FROM webhook_deliveries d2
-            WHERE d2.endpoint_id = p2.id AND d2.status = 'pending' AND d2.next_attempt_at <= ${now}
-              AND (d2.lease_expires_at IS NULL OR d2.lease_expires_at <= ${now})
-            ORDER BY d2.next_attempt_at LIMIT ${perEndpoint}
-            FOR UPDATE SKIP LOCKED
-          ) due
-          WHERE p2.active AND p2.id NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(busy)}::jsonb))
-          ORDER BY due.next_attempt_at LIMIT ${limit}
+          SELECT endpoint_id, event_id, next_attempt_at FROM (
+            SELECT endpoint_id, event_id, next_attempt_at, account_id,
+              row_number() OVER (PARTITION BY account_id ORDER BY next_attempt_at, event_id) AS n
+            FROM (
+              SELECT due.endpoint_id, due.event_id, due.next_attempt_at, p2.account_id,
+                row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.event_id) AS ne
+              FROM pending
+              CROSS JOIN LATERAL (SELECT id, account_id, active FROM webhook_endpoints WHERE id = pending.id OFFSET 0) p2
+              CROSS JOIN LATERAL (
+                SELECT d2.endpoint_id, d2.event_id, d2.next_attempt_at FROM webhook_deliveries d2
+                WHERE d2.endpoint_id = p2.id AND d2.status = 'pending' AND d2.next_attempt_at <= ${now}
+                  AND (d2.lease_expires_at IS NULL OR d2.lease_expires_at <= ${now})
+                ORDER BY d2.next_attempt_at LIMIT ${perEndpoint}
+                FOR UPDATE SKIP LOCKED
+              ) due
+              WHERE p2.active
+            ) by_endpoint
+            WHERE ne <= ${perEndpoint}::int - COALESCE((${JSON.stringify(inFlight.endpoints)}::jsonb ->> endpoint_id)::int, 0)
+          ) ranked
+          WHERE n <= ${perAccount}::int - COALESCE((${JSON.stringify(inFlight.accounts)}::jsonb ->> account_id)::int, 0)
+          ORDER BY next_attempt_at LIMIT ${limit}
         ) picked, webhook_endpoints p, webhook_events e
         WHERE d.endpoint_id = picked.endpoint_id AND d.event_id = picked.event_id AND p.id = d.endpoint_id AND e.id = d.event_id
-        RETURNING d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts, p.url, p.secret, e.payload`,
+        RETURNING p.account_id AS "accountId", d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts, p.url, p.secret, e.payload`,
   );
 }
 
