@@ -36,7 +36,7 @@ describe('the webhook store contract', () => {
   });
 
   const claim = (now: string, owner: string, leaseUntil: string, limit: number, perEndpoint = 100, endpoints: Record<string, number> = {}, perAccount = 100, accounts: Record<string, number> = {}) => ({
-    now, owner, leaseUntil, limit, perEndpoint, perAccount, inFlight: { endpoints, accounts },
+    now, owner, leaseUntil, limit, perEndpoint, perAccount, inFlight: { endpoints, accounts }, endpoints: ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'],
   });
 
   it('inserts endpoints up to the cap of their environment', async () => {
@@ -182,5 +182,14 @@ describe('the webhook store contract', () => {
     }
     const claimed = await store.webhooks.claimDue(claim(later(16), 'node-a', later(30), 10, 4, { w4: 4 }, 4, { [env.accountId]: 2 }));
     assert.deepEqual(claimed.map((d) => `${d.endpointId}:${d.eventId}`).sort(), ['w6:ei', 'w6:ej']);
+  });
+
+  it('lists the endpoints with pending deliveries in id order, a window at a time', async () => {
+    const all = await store.webhooks.pendingEndpoints(null, 100);
+    assert.ok(all.includes('w4') && all.includes('w6'), JSON.stringify(all));
+    assert.deepEqual(all, [...new Set(all)].sort());
+    assert.deepEqual(await store.webhooks.pendingEndpoints(null, 1), all.slice(0, 1));
+    assert.deepEqual(await store.webhooks.pendingEndpoints(all[0]!, 100), all.slice(1));
+    assert.deepEqual(await store.webhooks.pendingEndpoints(all.at(-1)!, 100), []);
   });
 });

@@ -69,7 +69,7 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
       const other = await createTestEnvironment(h, { name: 'production', account: 'other' });
       const fine = await registerWebhook(h, other, { url: healthy.url() });
       // A poll far past the timeout: only the event's wake can start its delivery before the hanging attempts end.
-      const sending = sendDueDeliveries(h.ctx, undefined, undefined, 60_000);
+      const sending = sendDueDeliveries(h.ctx, undefined, undefined, { pollMs: 60_000 });
       while (hanging.received.length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
       let waited = -1;
       let written = 0;
@@ -160,6 +160,51 @@ describe('webhooks: an endpoint that never answers does not hold up the others',
       assert.equal((await deliveries(h, other, fine.id))[0]!.status, 'delivered');
     } finally {
       await hanging.close();
+      await healthy.close();
+      await h.close();
+    }
+  });
+
+  it('looks at one window of endpoints per claim, going round them, and still tries every due delivery in one pass', async () => {
+    const { h, env } = await webhookHarness();
+    const receiver = await startReceiver();
+    try {
+      receiver.answer((response) => response.writeHead(204).end());
+      const ids: string[] = [];
+      for (const path of ['a', 'b', 'c']) ids.push((await registerWebhook(h, env, { url: `${receiver.url()}/${path}` })).id);
+      for (let i = 0; i < 2; i += 1) await postImport(h, env);
+      assert.equal(await sendDueDeliveries(h.ctx, undefined, undefined, { window: 1 }), 6);
+      for (const id of ids) assert.deepEqual((await deliveries(h, env, id)).map((d) => d.status), ['delivered', 'delivered']);
+      assert.equal(await sendDueDeliveries(h.ctx, undefined, undefined, { window: 1 }), 0);
+    } finally {
+      await receiver.close();
+      await h.close();
+    }
+  });
+
+  it('goes on to the next window past one with nothing due, rather than ending the pass', async () => {
+    const { h, env } = await webhookHarness();
+    const failing = await startReceiver();
+    const healthy = await startReceiver();
+    try {
+      failing.answer((response) => response.writeHead(500).end());
+      healthy.answer((response) => response.writeHead(204).end());
+      // Registered first, so first in id order (UUIDv7: a later millisecond): its deliveries fail and wait for their retry.
+      const retrying = await registerWebhook(h, env, { url: failing.url(), events: ['import.completed'] });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const later = await registerWebhook(h, env, { url: healthy.url(), events: ['import.deleted'] });
+      assert.ok(retrying.id < later.id);
+      await postImport(h, env);
+      const deleted = await postImport(h, env);
+      assert.equal(await sendDueDeliveries(h.ctx, undefined, undefined, { window: 1 }), 2);
+      // Deleting an import erases its events: the first import's retry stays, the deletion goes to the other.
+      assert.equal((await call(h, 'DELETE', `/v1/imports/${deleted.id}`, { key: env.secretKey })).status, 200);
+      assert.deepEqual((await deliveries(h, env, retrying.id)).map((d) => d.status), ['pending']);
+      // The first window holds only that retry, not yet due; the deletion's delivery is in the second.
+      assert.equal(await sendDueDeliveries(h.ctx, undefined, undefined, { window: 1 }), 1);
+      assert.equal((await deliveries(h, env, later.id))[0]!.status, 'delivered');
+    } finally {
+      await failing.close();
       await healthy.close();
       await h.close();
     }

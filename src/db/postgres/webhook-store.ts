@@ -14,6 +14,7 @@ export function createWebhookStore(db: PgDb): WebhookStore {
     countDeliveries: (endpointId) => q.countDeliveries(db, endpointId),
     redeliver: (scope, eventId, endpointId, at) => q.redeliver(db, scope, eventId, endpointId, at),
     claimDue: (claim) => q.claimDue(db, claim),
+    pendingEndpoints: (after, limit) => q.pendingEndpoints(db, after, limit),
     recordAttempt: (attempt) => db.transaction((tx) => q.recordAttempt(tx, attempt)),
     pruneEvents: (cutoff, limit) => q.pruneEvents(db, cutoff, limit),
   };

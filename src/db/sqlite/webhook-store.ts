@@ -18,6 +18,7 @@ export function createWebhookStore(sqlite: Database.Database): WebhookStore {
     countDeliveries: async (endpointId) => q.countDeliveries(sqlite, endpointId),
     redeliver: async (scope, eventId, endpointId, at) => q.redeliver(sqlite, scope, eventId, endpointId, at),
     claimDue: async (claim) => claimDue(claim),
+    pendingEndpoints: async (after, limit) => q.pendingEndpoints(sqlite, after, limit),
     recordAttempt: async (attempt) => recordAttempt(attempt),
     pruneEvents: async (cutoff, limit) => q.pruneEvents(sqlite, cutoff, limit),
   };

@@ -317,6 +317,8 @@ export interface DeliveryClaim {
   perAccount: number;
   /** Attempts the claiming sender has in flight, by endpoint id and by account id: they count against the caps. */
   inFlight: { endpoints: Record<string, number>; accounts: Record<string, number> };
+  /** The endpoints looked at (a window of `pendingEndpoints`): the claim's cost follows their number. */
+  endpoints: string[];
 }
 
 export interface Redelivery {
@@ -351,11 +353,16 @@ export interface WebhookStore {
   /**
    * Takes a lease until `leaseUntil` for `owner` on up to `limit` pending deliveries due at `now` to active
    * endpoints whose lease is free or expired, oldest due first, each endpoint up to `perEndpoint` and each
-   * account up to `perAccount` counting the `inFlight` ones, in one statement (PostgreSQL: FOR UPDATE SKIP
-   * LOCKED), so two senders never hold the same delivery. Its cost grows with the endpoints that have pending
-   * deliveries, not with a backlog of deliveries.
+   * account up to `perAccount` counting the `inFlight` ones, among the claim's `endpoints`, in one statement
+   * (PostgreSQL: FOR UPDATE SKIP LOCKED), so two senders never hold the same delivery. Its cost grows with
+   * those endpoints, not with a backlog of deliveries.
    */
   claimDue(claim: DeliveryClaim): Promise<ClaimedDelivery[]>;
+  /**
+   * Up to `limit` ids of endpoints with pending deliveries (due or not), in id order, after `after` (from the
+   * first when null), each found by one index seek (webhook_deliveries_endpoint_due): a window for claimDue.
+   */
+  pendingEndpoints(after: string | null, limit: number): Promise<string[]>;
   /**
    * Records an attempt and releases the lease, unless `owner` no longer holds it (then nothing changes and it
    * answers false). A success marks the delivery delivered for good and clears the endpoint's failure streak;

@@ -14,6 +14,12 @@ const PER_ENDPOINT = 4;
  * and several that never answer must not hold every slot either.
  */
 const PER_ACCOUNT = 8;
+/**
+ * Endpoints with pending deliveries one claim looks at, in id order from where the last one stopped: a claim's
+ * cost stays bounded however many endpoints have deliveries pending (failing receivers' retries not yet due
+ * included), and a turn of windows visits each once.
+ */
+const WINDOW = 256;
 /** A lease outlives the attempt (bounded by the timeout) by this much; a sender that died frees its deliveries then. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -22,13 +28,21 @@ export interface SenderReport {
   failed(error: unknown): void;
 }
 
+export interface PassOptions {
+  /** How long a pass with attempts in flight and room to spare waits at most for a wake before claiming again. */
+  pollMs?: number;
+  /** Endpoints with pending deliveries looked at by one claim. */
+  window?: number;
+}
+
 /**
  * One pass of the sender: keeps up to CONCURRENCY attempts in flight, at most PER_ENDPOINT to one endpoint and
  * PER_ACCOUNT to one account's endpoints,
  * leasing due deliveries as slots free (for the attempt timeout plus LEASE_MARGIN_MS, so those of a sender
  * that died are taken up again after that), and records each outcome with the lease: delivered for good on a
  * 2xx, else due again after the next wait of IMPORTD_WEBHOOK_RETRY_SCHEDULE or failed when the schedule is
- * over. While attempts are in flight and slots free, it claims again at each event written here
+ * over. Due deliveries are looked for WINDOW endpoints at a time, round the endpoints with pending
+ * deliveries. While attempts are in flight and slots free, it claims again at each event written here
  * (ctx.webhookWake) or every `pollMs`. Ends when nothing is due and nothing is in flight; `signal` stops the
  * claims, and the attempts in flight are awaited. An attempt whose outcome could not be recorded goes to
  * `report.failed` as it happens (else the first is thrown at the end). Answers how many attempts it made.
@@ -37,7 +51,7 @@ export async function sendDueDeliveries(
   ctx: ServiceContext,
   report?: Pick<SenderReport, 'attempted'> & Partial<Pick<SenderReport, 'failed'>>,
   signal?: AbortSignal,
-  pollMs = 1000,
+  { pollMs = 1000, window = WINDOW }: PassOptions = {},
 ): Promise<number> {
   const { timeoutMs } = ctx.config.webhooks;
   const perEndpoint: Record<string, number> = {};
@@ -47,13 +61,25 @@ export async function sendDueDeliveries(
   let failure: { error: unknown } | undefined;
   // Set while the pass waits with room to spare: called by the next attempt to end.
   let attemptEnded: (() => void) | undefined;
+  // Where the next window starts (null: at the first endpoint), and the turn of windows that have found nothing
+  // so far: where it began, whether it has gone past the last endpoint, and whether attempts were in flight.
+  let cursor: string | null = null;
+  let turn: { from: string | null; wrapped: boolean; busy: boolean } | undefined;
   try {
     while (!signal?.aborted) {
       const room = CONCURRENCY - inFlight.size;
-      const now = ctx.clock().getTime();
+      if (room === 0) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      const from = cursor;
+      const endpoints = await ctx.store.webhooks.pendingEndpoints(from, window);
+      const reachedEnd = endpoints.length < window;
+      cursor = reachedEnd ? null : endpoints[endpoints.length - 1]!;
       const busy = inFlight.size > 0;
+      const now = ctx.clock().getTime();
       const claimed =
-        room === 0
+        endpoints.length === 0
           ? []
           : await ctx.store.webhooks.claimDue({
               now: new Date(now).toISOString(),
@@ -63,6 +89,7 @@ export async function sendDueDeliveries(
               perEndpoint: PER_ENDPOINT,
               perAccount: PER_ACCOUNT,
               inFlight: { endpoints: perEndpoint, accounts: perAccount },
+              endpoints,
             });
       for (const delivery of claimed) {
         count(perEndpoint, delivery.endpointId, 1);
@@ -81,25 +108,34 @@ export async function sendDueDeliveries(
         inFlight.add(running);
         sent += 1;
       }
-      if (claimed.length > 0 && inFlight.size < CONCURRENCY) continue;
-      // Nothing claimed and nothing left in flight: done, unless attempts in flight when the claim began held
-      // their endpoints or accounts at their caps and ended while it ran: then claim once more.
-      if (inFlight.size === 0) {
-        if (!busy) break;
+      if (claimed.length > 0) {
+        turn = undefined;
         continue;
       }
-      // Full: wait for an attempt to end. Nothing due beside the endpoints in flight: wait for an attempt to end,
-      // an event written here (webhookWake) or `pollMs` (retries coming due, other processes' events), then
-      // claim again: attempts that hang for the timeout must not hold back what the free slots could send.
-      if (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
-      else {
-        const withdrawn = new AbortController();
-        // One promise for "an attempt ended", not a race over every attempt in flight: wakes may come by the
-        // thousand while attempts hang, and each race would leave a reaction on each of them until it ends.
-        await Promise.race([new Promise<void>((resolve) => (attemptEnded = resolve)), ctx.webhookWake.wait(pollMs, withdrawn.signal)]);
-        attemptEnded = undefined;
-        withdrawn.abort();
+      // Nothing in this window: on to the next, until a whole turn (every endpoint with pending deliveries once,
+      // wrapping past the last) has found nothing.
+      turn ??= { from, wrapped: false, busy: false };
+      turn.busy ||= busy;
+      const turnDone = turn.from === null ? reachedEnd : turn.wrapped && (reachedEnd || cursor! >= turn.from);
+      if (reachedEnd) turn.wrapped = true;
+      if (!turnDone) continue;
+      const turnWasBusy = turn.busy;
+      turn = undefined;
+      // Nothing due and nothing left in flight: done, unless attempts in flight during the turn held their
+      // endpoints or accounts at their caps and have ended since: then one more turn.
+      if (inFlight.size === 0) {
+        if (!turnWasBusy) break;
+        continue;
       }
+      // Nothing due beside the endpoints in flight: wait for an attempt to end, an event written here
+      // (webhookWake) or `pollMs` (retries coming due, other processes' events), then claim again: attempts that
+      // hang for the timeout must not hold back what the free slots could send.
+      const withdrawn = new AbortController();
+      // One promise for "an attempt ended", not a race over every attempt in flight: wakes may come by the
+      // thousand while attempts hang, and each race would leave a reaction on each of them until it ends.
+      await Promise.race([new Promise<void>((resolve) => (attemptEnded = resolve)), ctx.webhookWake.wait(pollMs, withdrawn.signal)]);
+      attemptEnded = undefined;
+      withdrawn.abort();
     }
   } finally {
     await Promise.all(inFlight);
@@ -149,7 +185,7 @@ export function startWebhookSender(ctx: ServiceContext, report: SenderReport, po
   const abort = new AbortController();
   const loop = (async () => {
     while (!abort.signal.aborted) {
-      await sendDueDeliveries(ctx, report, abort.signal, pollMs).catch((error: unknown) => report.failed(error));
+      await sendDueDeliveries(ctx, report, abort.signal, { pollMs }).catch((error: unknown) => report.failed(error));
       if (!abort.signal.aborted) await ctx.webhookWake.wait(pollMs);
     }
   })();

@@ -51,20 +51,26 @@ function statements(sqlite: Database.Database) {
     heldByDisabled: sqlite.prepare(
       `SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = :eventId AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND (:endpointId IS NULL OR id = :endpointId) AND active = 0)`,
     ),
-    // Endpoint by endpoint, each one's oldest due deliveries through webhook_deliveries_endpoint_due (SQLite
-    // has no LATERAL: a correlated scalar subquery per endpoint gathers their rowids as a JSON array), so one
-    // endpoint's backlog is never scanned whole. Only endpoints with pending deliveries are visited: the
-    // recursive `pending` hops from one endpoint id to the next in that index (a loose index scan), so an idle
-    // endpoint costs nothing (walking every endpoint took 10.7 ms under the write lock at 10 000 of them).
-    // An endpoint gives what its cap leaves beside its attempts in flight (the array's first `key`s: its oldest),
-    // then each account what its own cap leaves (row_number over the account's candidates, oldest first).
+    // The endpoints with pending deliveries in id order, each found by one seek in webhook_deliveries_endpoint_due
+    // from the one before (a loose index scan): idle endpoints cost nothing, and a window's cost is bounded
+    // however many endpoints have deliveries pending.
+    pendingEndpoints: sqlite.prepare(
+      `WITH RECURSIVE pending(id, n) AS (
+         SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id > :after), 1
+         UNION ALL
+         SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id > pending.id), n + 1
+         FROM pending WHERE pending.id IS NOT NULL AND n < :limit + 0)
+       SELECT id FROM pending WHERE id IS NOT NULL`,
+    ),
+    // Endpoint by endpoint among the window's, each one's oldest due deliveries through
+    // webhook_deliveries_endpoint_due (SQLite has no LATERAL: a correlated scalar subquery per endpoint gathers
+    // their rowids as a JSON array), so one endpoint's backlog is never scanned whole. An endpoint gives what its
+    // cap leaves beside its attempts in flight (the array's first `key`s: its oldest), then each account what
+    // its own cap leaves (row_number over the account's candidates, oldest first).
     claim: sqlite.prepare(
       `UPDATE webhook_deliveries SET lease_owner = :owner, lease_expires_at = :leaseUntil
        WHERE rowid IN (
-         WITH RECURSIVE pending(id) AS (
-           SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending')
-           UNION ALL
-           SELECT (SELECT min(endpoint_id) FROM webhook_deliveries WHERE status = 'pending' AND endpoint_id > pending.id) FROM pending WHERE pending.id IS NOT NULL),
+         WITH pending(id) AS (SELECT value FROM json_each(:endpoints)),
          due(id, at, n, account) AS (
            SELECT d.rowid, d.next_attempt_at, row_number() OVER (PARTITION BY p.account_id ORDER BY d.next_attempt_at, d.rowid), p.account_id
            FROM pending, webhook_endpoints p, json_each((
@@ -181,10 +187,16 @@ export function claimDue(sqlite: Database.Database, claim: DeliveryClaim): Claim
   const { now, owner, leaseUntil, limit, perEndpoint, perAccount, inFlight } = claim;
   const leased = s.claim.all({
     now, owner, leaseUntil, limit, perEndpoint, perAccount,
+    endpoints: JSON.stringify(claim.endpoints),
     endpointsInFlight: JSON.stringify(inFlight.endpoints),
     accountsInFlight: JSON.stringify(inFlight.accounts),
   }) as { endpointId: string; eventId: string; attempts: number }[];
   return leased.map((row) => ({ ...row, ...(s.claimed.get(row.endpointId, row.eventId) as { accountId: string; url: string; secret: string; payload: string }) }));
+}
+
+export function pendingEndpoints(sqlite: Database.Database, after: string | null, limit: number): string[] {
+  // '' sorts before every id: the first seek stays an index seek (an OR with IS NULL would not).
+  return (prepared(sqlite).pendingEndpoints.all({ after: after ?? '', limit }) as { id: string }[]).map((row) => row.id);
 }
 
 /** Records an attempt by the lease holder and updates the endpoint's failure streak (inside the caller's transaction). */
