@@ -74,7 +74,7 @@ export async function authenticateRequest(
   }
   // Counted only once the key is accepted for this request: a Public Key is public, so a request refused for its
   // kind or origin (from any page, or curl) must not use up what the key's end-users are allowed.
-  await limitKeyRate(ctx, key, clientAddress(c, ctx.config.trustedProxies), (name, value) => setHeader(c, name, value));
+  await limitKeyRate(ctx, key, () => clientAddress(c, ctx.config.trustedProxies), (name, value) => setHeader(c, name, value));
   const token = key.kind === 'public' ? c.req.header(SESSION_HEADER) : undefined;
   if (token !== undefined) caller.session = await verifySession(ctx, token, key);
   return caller;

@@ -73,7 +73,7 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     let body: JsonBody;
     // Counted last, once the answer is known to be a success: past the limit it is the lane's to answer.
     try {
-      await limitKeyRate(ctx, principal, incomingClientAddress(incoming, ctx.config.trustedProxies), (name, value) => (headers[name] = value));
+      await limitKeyRate(ctx, principal, () => incomingClientAddress(incoming, ctx.config.trustedProxies), (name, value) => (headers[name] = value));
       status = 200;
       body = text;
     } catch (error) {

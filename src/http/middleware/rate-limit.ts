@@ -2,14 +2,14 @@ import { countKeyRequest, type KeyPrincipal } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 
 /**
- * Counts one request of the key from the client at `clientAddress` (services/auth/count-key-request.ts) and sets
+ * Counts one request of the key from the client `clientAddress` gives (services/auth/count-key-request.ts) and sets
  * the RateLimit-* headers with `setHeader`, on every counted answer, the 429 included; throws rate_limited past
  * the limit.
  */
 export async function limitKeyRate(
   ctx: ServiceContext,
   key: KeyPrincipal,
-  clientAddress: string | undefined,
+  clientAddress: () => string | undefined,
   setHeader: (name: string, value: string) => void,
 ): Promise<void> {
   await countKeyRequest(ctx, key, clientAddress, (state) => {

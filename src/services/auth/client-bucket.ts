@@ -8,20 +8,21 @@ import type { KeyPrincipal } from './principal';
  */
 export function clientOf(address: string): string {
   if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.parse(address);
+  // process() reads an IPv4-mapped IPv6 address as its IPv4 address.
+  const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  return `${v6.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
 
 /**
- * What a key's requests are counted under. A Public Key is in every page of its site and an Origin header is
- * forged at will by anything but a browser, so counting it per key would let one client exhaust it for every
- * end-user: it is counted per key and client. A Secret Key is its owner's backend, counted per key. Without a
- * socket (in process) the key alone.
+ * The client a Public Key's request is counted under, beside the key: `<key id> <client>`. A Public Key is in
+ * every page of its site and an Origin header is forged at will by anything but a browser, so counting it per
+ * key alone would let one client exhaust it for every end-user. Undefined for a Secret Key (its owner's backend,
+ * counted per key) and without a socket (in process); `clientAddress` is only asked for a Public Key, so a
+ * Secret Key's request never pays for reading forwarding headers.
  */
-export function keyClientBucket(key: KeyPrincipal, clientAddress: string | undefined): string {
-  if (key.kind === 'secret' || clientAddress === undefined) return key.keyId;
-  return `${key.keyId} ${clientOf(clientAddress)}`;
+export function publicKeyClient(key: KeyPrincipal, clientAddress: () => string | undefined): string | undefined {
+  if (key.kind === 'secret') return undefined;
+  const address = clientAddress();
+  return address === undefined ? undefined : `${key.keyId} ${clientOf(address)}`;
 }

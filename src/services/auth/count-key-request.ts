@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { keyClientBucket } from './client-bucket';
+import { publicKeyClient } from './client-bucket';
 import type { KeyPrincipal } from './principal';
 
 /** Where a key stands in the current rate-limit window. */
@@ -25,7 +25,7 @@ export interface RateLimitState {
 export async function countKeyRequest(
   ctx: ServiceContext,
   key: KeyPrincipal,
-  clientAddress: string | undefined,
+  clientAddress: () => string | undefined,
   onState: (state: RateLimitState) => void,
 ): Promise<void> {
   const { limit, windowSeconds } = ctx.config.rateLimit;
@@ -33,7 +33,7 @@ export async function countKeyRequest(
   const windowMs = windowSeconds * 1000;
   const now = ctx.clock().getTime();
   const start = now - (now % windowMs);
-  const count = await ctx.store.rateLimits.hit(keyClientBucket(key, clientAddress), start, windowMs);
+  const count = await ctx.store.rateLimits.hit(publicKeyClient(key, clientAddress) ?? key.keyId, start, windowMs);
   const resetSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
   onState({ limit, remaining: Math.max(0, limit - count), resetSeconds });
   if (count > limit) {

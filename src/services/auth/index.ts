@@ -1,7 +1,7 @@
 export { originAllowedByAnyKey } from './any-key-origin';
 export { callerStillAccepted } from './still-accepted';
 export { acceptKey, authenticateKey, presentedKeyHash, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
-export { keyClientBucket } from './client-bucket';
+export { publicKeyClient } from './client-bucket';
 export { countKeyRequest, type RateLimitState } from './count-key-request';
 export { currentSigningKey, rotateSessionSecret, verificationSecret } from './session-signing-keys';
 export type { Caller, KeyPrincipal, SessionClaims } from './principal';

@@ -1,5 +1,5 @@
 import type { ChangeNotices } from '../../db/store';
-import { callerStillAccepted, keyClientBucket, type Caller } from '../auth';
+import { callerStillAccepted, publicKeyClient, type Caller } from '../auth';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { Theme } from './schemas';
@@ -200,7 +200,7 @@ export async function themeChanged(ctx: ServiceContext, accountId: string): Prom
  */
 export async function openThemeStream(ctx: ServiceContext, caller: Caller, presented: string, clientAddress: string | undefined): Promise<ThemeSubscription> {
   const { principal } = caller;
-  const client = principal.kind === 'public' && clientAddress !== undefined ? keyClientBucket(principal, clientAddress) : undefined;
+  const client = publicKeyClient(principal, () => clientAddress);
   const subscription = await ctx.themeEvents.subscribe(principal.accountId, principal.keyId, client);
   return {
     ...subscription,
