@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { rowStrings } from '../store/row-texts';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
+import type { ReadCache } from './read-cache';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk, readRowJsonPage } from './queries/import-rows';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
@@ -16,6 +17,7 @@ import { countTemplates } from './queries/templates';
 export function createImportStores(
   db: Db,
   sqlite: Database.Database,
+  cache: ReadCache,
   writePause?: () => Promise<void>,
 ): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
   const write = <T>(work: () => T): T => db.transaction(work, WRITE_TRANSACTION);
@@ -40,7 +42,9 @@ export function createImportStores(
       delete: async (id) => deleteImport(db, id),
       find: async (accountId, id) => findImport(db, accountId, id),
       findView: async (accountId, id) => findImportView(db, accountId, id),
-      findViewWithKey: async (hash, id) => findKeyedImportView(db, hash, id),
+      // The detail and rows reads of a Secret Key, asked again and again while nothing changes: kept by the
+      // key's hash (64 hex digits) and the id.
+      findViewWithKey: async (hash, id) => cache.read(`v${hash}${id}`, () => findKeyedImportView(db, hash, id)),
       pageWithKey: async (hash, after, limit, renderWithin) => findKeyedImportPage(db, hash, after, limit, renderWithin),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
@@ -63,7 +67,12 @@ export function createImportStores(
       },
       textForm: 'strings',
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
-      jsonPage: async (importId, from, limit, maxBytes) => readRowJsonPage(sqlite, importId, from, limit, maxBytes),
+      jsonPage: async (importId, from, limit, maxBytes) =>
+        cache.read(
+          `p${from},${limit},${maxBytes},${importId}`,
+          () => readRowJsonPage(sqlite, importId, from, limit, maxBytes),
+          (page) => page?.json.byteLength ?? 0,
+        ),
       discard: async () => undefined,
     },
     compliance: {
