@@ -241,6 +241,13 @@ describe('matchHeaders', () => {
     assert.deepEqual(pairs(['Order date', 'Other date'], ['OD']), {});
   });
 
+  it('reads a word of two or three letters as an abbreviation of a word of the other header whose letters it keeps in order', () => {
+    assert.deepEqual(pairs(['Supplier', 'Warehouse', 'Description'], ['SPL', 'WHS', 'Descr']), { Supplier: 'SPL', Warehouse: 'WHS', Description: 'Descr' });
+    assert.equal(pairs(['Province', 'City', 'Phone'], ['PRV', 'City', 'Phone']).Province, 'PRV');
+    // Another first letter, or the letters out of order: no reading.
+    assert.deepEqual(pairs(['Supplier', 'Warehouse'], ['PSL', 'HWS']), {});
+  });
+
   it('lets a word shared by many headers of the two lists weigh less than a rare one', () => {
     const schema = ['Case tumor stage', 'Case tumor grade', 'Case tumor site', 'Case tumor type', 'Case necrosis'];
     assert.equal(pairs(schema, ['Tumor necrosis', 'Stage'])['Case necrosis'], 'Tumor necrosis');

@@ -98,6 +98,39 @@ function indexTerm(term: string, ref: Ref): void {
 concepts.forEach((c, i) => Object.values(c.terms).flat().forEach((t) => indexTerm(t, i)));
 qualifiers.forEach((q, i) => Object.values(q.terms).flat().forEach((t) => indexTerm(t, -1 - i)));
 
+// Each concept's English terms as letters only ("postal code" -> "postalcode"), for reading short abbreviations.
+const englishLetters: string[][] = concepts.map((c) => [...new Set(c.terms.en.map((t) => t.toLowerCase().replace(/[^a-z]/g, '')))]);
+
+/** `s` is `l` with letters left out, the first kept ("ot" / "overtime", "st" / "state"). */
+function abbreviationOf(s: string, l: string): boolean {
+  if (s.length >= l.length || s[0] !== l[0]) return false;
+  let i = 1;
+  for (let j = 1; j < l.length && i < s.length; j++) if (s.charCodeAt(i) === l.charCodeAt(j)) i++;
+  return i === s.length;
+}
+
+const abbreviationCache = new Map<string, ReadonlySet<number> | null>();
+/**
+ * The concepts a word of two or three letters that the vocabulary does not know ("OT", "ST") may abbreviate:
+ * those with an English term in which its letters appear in order, starting with the first ("OT Hrs" /
+ * "Overtime hours"); null for any other word. The matcher reads it so only against a concept of the header it
+ * is compared with, so the word never picks a reading by itself. Longer cut-off words are not read this way
+ * (`diag` -> diagnosis lost more pairs than it found, docs/header-mapping.md).
+ */
+function abbreviationsOf(word: string): ReadonlySet<number> | null {
+  if (word.length < 2 || word.length > 3 || !/^[a-z]+$/.test(word)) return null;
+  let set = abbreviationCache.get(word);
+  if (set === undefined) {
+    const found = new Set<number>();
+    englishLetters.forEach((terms, c) => {
+      if (terms.some((t) => abbreviationOf(word, t))) found.add(c);
+    });
+    set = found.size > 0 ? found : null;
+    abbreviationCache.set(word, set); // at most 26^2 + 26^3 words
+  }
+  return set;
+}
+
 /** Factor applied when only one header carries the qualifier ("Mailing street" vs "Street"). */
 export const unqualifiedFactor = new Map(qualifiers.map((q) => [q.id, q.unqualifiedFactor ?? 0.9]));
 
@@ -257,6 +290,8 @@ export interface Unit {
   /** Stemmed word for TOKEN, qualifier id for QUALIFIER, concept id otherwise. */
   token: string;
   weight: number;
+  /** For a TOKEN of two or three letters, the concepts it may abbreviate (`abbreviationsOf`); null otherwise. */
+  abbreviates: ReadonlySet<number> | null;
 }
 
 export interface HeaderFeatures {
@@ -335,14 +370,14 @@ function buildFeatures(refs: Ref[], leftovers: string[], numberList: string[], m
   let expectedKind: ValueKind | null = null;
   for (const c of conceptIds) {
     const def = concepts[c]!;
-    units.push({ concept: c, token: def.id, weight: def.weight ?? 1 });
+    units.push({ concept: c, token: def.id, weight: def.weight ?? 1, abbreviates: null });
     if (def.guard) guards.add(c);
     // A date or time word decides the value kind ("Opt-in date" holds dates, not booleans).
     if (def.kind && (expectedKind === null || def.domain === 'time')) expectedKind = def.kind;
   }
-  for (const t of new Set(leftovers)) units.push({ concept: TOKEN, token: t, weight: t.length >= 3 ? 1 : 0.3 });
+  for (const t of new Set(leftovers)) units.push({ concept: TOKEN, token: t, weight: t.length >= 3 ? 1 : 0.3, abbreviates: abbreviationsOf(t) });
   // Qualifiers are also content: "Shipping" alone is the shipping charge column.
-  for (const ids of qualifierMap.values()) for (const id of ids) units.push({ concept: QUALIFIER, token: id, weight: 0.5 });
+  for (const ids of qualifierMap.values()) for (const id of ids) units.push({ concept: QUALIFIER, token: id, weight: 0.5, abbreviates: null });
   let total = 0;
   let residual = 0;
   for (const u of units) {

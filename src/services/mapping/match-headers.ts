@@ -58,6 +58,8 @@ interface Variant {
 
 // An initialism read from the other list is likely, not certain: its pair stays below an exact match.
 const INITIALISM_TRUST = 0.85;
+// A short unknown word against a concept its letters abbreviate (concepts.ts `abbreviates`): below a one-letter typo (0.85) and a cut-off word (0.7).
+const ABBREVIATION = 0.6;
 // The description cosine (descriptions.ts) at which a score moves all the way to 1; below it, part of the way.
 // Descriptions of a few dozen words that share their rare words reach about 0.3-0.5.
 const FULL_DESCRIPTION_COSINE = 0.5;
@@ -125,7 +127,10 @@ function unitSimilarity(a: Unit, b: Unit): number {
   if (a.concept === TOKEN && b.concept === TOKEN) return tokenSimilarity(a.token, b.token);
   // A stray word of a multi-word term ("first" of first_name) is weak evidence.
   const word = a.concept === TOKEN ? a : b;
-  return partialWords.get(word.token)?.has(word === a ? b.concept : a.concept) ? 0.5 : 0;
+  const concept = word === a ? b.concept : a.concept;
+  if (partialWords.get(word.token)?.has(concept)) return 0.5;
+  // A short unknown word may abbreviate a concept of the other header ("OT" / overtime).
+  return word.abbreviates?.has(concept) ? ABBREVIATION : 0;
 }
 
 /**
