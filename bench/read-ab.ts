@@ -1,6 +1,6 @@
 // Server CPU per request of the authenticated reads, for several builds of importd and a bare Hono route
 // sending the same bytes, measured round-robin (same moment, same machine load) under autocannon.
-// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] [--imports N] BUNDLE... (e.g. build/importd.cjs)
+// Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] [--imports N] [--rows N] BUNDLE... (e.g. build/importd.cjs)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,8 @@ const seconds = Number(option('seconds', '3'));
 const kinds = option('kinds', 'detail,rows,list').split(',');
 // More complete imports in the account, for the list page (its `total` counts them all).
 const imports = Number(option('imports', '0'));
+// Rows of the import whose detail and rows page are read (npm run bench reads a 100 000-row import's).
+const rows = Number(option('rows', '1000'));
 const bundles = args.length > 0 ? args : ['build/importd.cjs'];
 
 async function load(url: string, headers: Record<string, string>, pid: number) {
@@ -37,7 +39,9 @@ async function load(url: string, headers: Record<string, string>, pid: number) {
   const key = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout).secretKey.key as string;
   const headers = { Authorization: `Bearer ${key}` };
   const servers = await Promise.all(bundles.map((bundle) => startBundle(bundle, db)));
-  const created = (await (await fetch(`${servers[0]!.url}/v1/imports`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: importBody(1000) })).json()) as { id: string; templateId: string };
+  const created = (await (await fetch(`${servers[0]!.url}/v1/imports`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: importBody(rows) })).json()) as { id: string; templateId: string };
+  // A large body is stored on the parse worker's time: the reads wait until the import is complete.
+  while ((await fetch(`${servers[0]!.url}/v1/imports/${created.id}`, { headers })).status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
   if (imports > 0) {
     const seeding = new Database(db);
     seedImports(seeding, created.templateId, imports);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rowStrings } from '../store/row-texts';
+import type { ImportDetailRow } from '../store';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import type { ReadCache } from './read-cache';
@@ -12,6 +13,12 @@ import { findKeyedImportPage } from './queries/keyed-import-page';
 import { latestCompleteImports } from './queries/stats';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
+
+/** What a kept detail read holds, in characters: its key is small, its import's meta and cell statistics may not be. */
+function viewBytes(found: { view: ImportDetailRow | undefined } | undefined): number {
+  const view = found?.view;
+  return view ? 1024 + view.meta.length + view.cellStats.length + (view.file?.length ?? 0) : 1024;
+}
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(
@@ -44,7 +51,7 @@ export function createImportStores(
       findView: async (accountId, id) => findImportView(db, accountId, id),
       // The detail and rows reads of a Secret Key, asked again and again while nothing changes: kept by the
       // key's hash (64 hex digits) and the id.
-      findViewWithKey: async (hash, id) => cache.read(`v${hash}${id}`, () => findKeyedImportView(db, hash, id)),
+      findViewWithKey: async (hash, id) => cache.read(`v${hash}${id}`, () => findKeyedImportView(db, hash, id), viewBytes),
       pageWithKey: async (hash, after, limit, renderWithin) => findKeyedImportPage(db, hash, after, limit, renderWithin),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
