@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashKey } from '../../src/core/keys';
+import { openChangeStamp } from '../../src/db/sqlite/change-stamp';
+import { createImportStores } from '../../src/db/sqlite/import-store';
+import { createReadCache } from '../../src/db/sqlite/read-cache';
 import { createLogger } from '../../src/core/logger';
 import { createApp } from '../../src/http/app';
 import { withFastLane } from '../../src/http/fast-lane';
@@ -87,5 +90,21 @@ describe('reads after a change: the next request sees it', () => {
     assert.notEqual(await imports.findViewWithKey(hash, id), view);
     assert.deepEqual(await imports.findViewWithKey(hash, id), view);
     assert.notEqual(await rows.jsonPage(id, -1, 100, 1 << 20), page);
+  });
+
+  it('on SQLite, a detail read counts its meta and cell statistics against the cache bytes', sqliteOnly, async () => {
+    const env = await createTestEnvironment(h, { name: 'sized' });
+    const small = (await createImportOk(h, env, { rows: contactRows(2) })).id;
+    const large = (await createImportOk(h, env, { rows: contactRows(2), meta: { schemaKey: 'contacts', note: 'x'.repeat(60_000) } })).id;
+    const stamp = openChangeStamp(h.dbPath)!;
+    // Values over a sixteenth of the bytes are not kept: 60 000 bytes here.
+    const { imports } = createImportStores(h.storage.db, h.storage.sqlite, createReadCache(stamp.stamp, { entries: 100, bytes: 16 * 60_000 }));
+    const hash = hashKey(env.secretKey);
+    const smallView = await imports.findViewWithKey(hash, small);
+    assert.equal(await imports.findViewWithKey(hash, small), smallView, 'a small import is kept');
+    const largeView = await imports.findViewWithKey(hash, large);
+    assert.ok(largeView?.view);
+    assert.notEqual(await imports.findViewWithKey(hash, large), largeView, 'a 60 KB meta is not');
+    stamp.release();
   });
 });
