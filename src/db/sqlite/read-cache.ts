@@ -6,7 +6,7 @@ export interface ReadCacheLimits {
   bytes: number;
 }
 
-export const READ_CACHE_LIMITS: ReadCacheLimits = { entries: 4096, bytes: 16 * 1024 * 1024 };
+const READ_CACHE_LIMITS: ReadCacheLimits = { entries: 4096, bytes: 16 * 1024 * 1024 };
 
 /**
  * Results of reads kept while the database has not changed. Every read asks the change stamp first: a stamp
