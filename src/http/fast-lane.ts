@@ -3,7 +3,7 @@ import { newRequestId } from '../core/ids';
 import { keyKindOf } from '../core/keys';
 import { presentedKeyHash, type KeyPrincipal } from '../services/auth';
 import { ServiceError } from '../services/errors';
-import { detailJson, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
+import { detailBytes, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
 import { incomingClientAddress } from './client-address';
 import { presentedKey, PUBLIC_KEY_HEADER } from './credentials';
 import type { AppDeps } from './env';
@@ -34,8 +34,8 @@ const LIST_PARAMETERS = new Set(['limit', 'cursor']);
 const PLAIN_HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 // Keys this process refused past their rate limit, by hash, until their window ends (bounded: cleared past it).
 const MAX_LIMITED_KEYS = 10_000;
-// Headers whose presence changes what the Hono path answers or how: left to it.
-const HANDED_OVER_HEADERS = ['origin', 'content-length', 'transfer-encoding', 'if-none-match', 'if-modified-since', 'expect'];
+// Headers whose presence changes what the Hono path answers or how (a Public Key among them): left to it.
+const HANDED_OVER_HEADERS = new Set(['origin', 'content-length', 'transfer-encoding', 'if-none-match', 'if-modified-since', 'expect', PUBLIC_KEY_HEADER.toLowerCase()]);
 
 /** Wraps the Hono app's Node listener with the lane for the hot reads. */
 export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListener {
@@ -98,15 +98,16 @@ export function withFastLane(deps: AppDeps, hono: RequestListener): RequestListe
     try {
       if (read.kind === 'list') return await secretKeyImportsJson(ctx, presented, read.query);
       const { key, imported } = await secretKeyImport(ctx, presented, read.importId);
-      return { text: read.kind === 'rows' ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailJson(imported), key };
+      return { text: read.kind === 'rows' ? await listRowsOf(ctx, key.accountId, imported, read.query) : detailBytes(imported), key };
     } catch {
       return undefined;
     }
   }
 
   return (incoming, outgoing) => {
-    const read = incoming.method === 'GET' ? plainRead(incoming) : undefined;
-    const key = read && secretKeyOf(incoming);
+    const headers = incoming.method === 'GET' ? laneHeaders(incoming.rawHeaders) : undefined;
+    const read = headers && plainRead(incoming.url ?? '', headers.host);
+    const key = read && secretKeyOf(headers.authorization);
     if (!read || !key || limited(key)) return hono(incoming, outgoing);
     answer(incoming, outgoing, read, key).catch((error: unknown) => {
       // Logged with its request id, answered in the one error shape (internal_error), as the app's onError does.
@@ -132,13 +133,34 @@ function endWithPieces(outgoing: ServerResponse, pieces: readonly Uint8Array[]):
 
 type Read = { path: string; query: Record<string, string> } & ({ kind: 'detail' | 'rows'; importId: string } | { kind: 'list' });
 
+/**
+ * Host and Authorization of a request the lane may take, in one pass over the raw headers (Node builds its
+ * `headers` object on first use, for every header): undefined when a header the lane leaves to Hono is
+ * present, or Host or Authorization is missing or repeated (Node keeps the first of repeated ones, the Hono
+ * path sees repeated Authorization headers joined).
+ */
+function laneHeaders(raw: readonly string[]): { host: string; authorization: string } | undefined {
+  let host: string | undefined;
+  let authorization: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'host') {
+      if (host !== undefined) return undefined;
+      host = raw[i + 1];
+    } else if (name === 'authorization') {
+      if (authorization !== undefined) return undefined;
+      authorization = raw[i + 1];
+    } else if (HANDED_OVER_HEADERS.has(name)) {
+      return undefined;
+    }
+  }
+  return host === undefined || authorization === undefined ? undefined : { host, authorization };
+}
+
 /** The read a plain request asks for, or undefined for anything the lane leaves to Hono. */
-function plainRead(incoming: IncomingMessage): Read | undefined {
-  const match = READ_PATH.exec(incoming.url ?? '');
-  if (!match) return undefined;
-  const headers = incoming.headers;
-  if (headers.host === undefined || !plainHost(headers.host)) return undefined;
-  for (const name of HANDED_OVER_HEADERS) if (headers[name] !== undefined) return undefined;
+function plainRead(url: string, host: string): Read | undefined {
+  const match = READ_PATH.exec(url);
+  if (!match || !plainHost(host)) return undefined;
   const [, importId, rows, search] = match;
   const path = search === undefined ? match[0] : match[0].slice(0, -(search.length + 1));
   if (importId === undefined) {
@@ -181,15 +203,8 @@ function plainQuery(search: string, names: ReadonlySet<string>): Record<string, 
   return query;
 }
 
-/** The Secret Key of a request that presents exactly one credential, in one Authorization header. */
-function secretKeyOf(incoming: IncomingMessage): string | undefined {
-  const authorization = incoming.headers.authorization;
-  if (authorization === undefined || incoming.headers[PUBLIC_KEY_HEADER.toLowerCase()] !== undefined) return undefined;
-  // Node keeps the first of repeated Authorization headers, the Hono path sees them joined: left to it.
-  let seen = 0;
-  const raw = incoming.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') seen++;
-  if (seen !== 1) return undefined;
+/** The Secret Key of a request that presents exactly one credential, in its one Authorization header. */
+function secretKeyOf(authorization: string): string | undefined {
   try {
     const presented = presentedKey(authorization, undefined);
     // Only a well-formed one: `limited` hashes it outside any catch, and a malformed key is Hono's to refuse.

@@ -14,10 +14,13 @@ import { latestCompleteImports } from './queries/stats';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
 
-/** What a kept detail read holds, in characters: its key is small, its import's meta and cell statistics may not be. */
+/**
+ * What a kept detail read holds, in characters: its key is small, its import's meta and cell statistics may not
+ * be, and a view that was read keeps its rendered detail (detailBytes) about as large again.
+ */
 function viewBytes(found: { view: ImportDetailRow | undefined } | undefined): number {
   const view = found?.view;
-  return view ? 1024 + view.meta.length + view.cellStats.length + (view.file?.length ?? 0) : 1024;
+  return view ? 2 * (1024 + view.meta.length + view.cellStats.length + (view.file?.length ?? 0)) : 1024;
 }
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */

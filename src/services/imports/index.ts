@@ -14,6 +14,6 @@ export { ndjsonImport, ndjsonLineBatches } from './ndjson-lines';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { secretKeyImport } from './secret-key-read';
 export { secretKeyImportsJson } from './secret-key-list';
-export { detailJson, type JsonBody } from './views';
+export { detailBytes, detailJson, type JsonBody } from './views';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';

@@ -47,6 +47,20 @@ export function detailJson(row: ImportDetailRow): string {
   return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)}}`;
 }
 
+// The SQLite read cache hands back the same view object until the database changes: its detail is rendered
+// and encoded once, not on every read (a detail read's largest piece of JavaScript after the key's hash).
+const detailBodies = new WeakMap<ImportDetailRow, readonly Uint8Array[]>();
+
+/** toDetail's JSON as UTF-8 bytes, kept with the view object it was rendered from. */
+export function detailBytes(row: ImportDetailRow): readonly Uint8Array[] {
+  let body = detailBodies.get(row);
+  if (body === undefined) {
+    body = [Buffer.from(detailJson(row))];
+    detailBodies.set(row, body);
+  }
+  return body;
+}
+
 function headJson(row: Pick<ImportListRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt'>): string {
   return `"id":${text(row.id)},"templateId":${text(row.templateId)},"createdAt":${text(row.createdAt)},"updatedAt":${text(row.updatedAt)}`;
 }
