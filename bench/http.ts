@@ -114,6 +114,32 @@ export async function load(url: string, headers: Record<string, string>, seconds
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, cpuMicros: ((cpuMs(serverPid) - cpuBefore) * 1000) / result.requests.total };
 }
 
+type LoadFigures = Awaited<ReturnType<typeof load>>;
+
+/**
+ * A floor's loads and importd's, alternated round by round, and the median of each figure: a single load of
+ * each drifts with the shared machine by up to 30 % from one second to the next.
+ */
+export async function alternatedLoads(
+  floor: { url: string; pid: number },
+  served: { url: string; headers: Record<string, string>; pid: number },
+  rounds: number,
+  seconds: number,
+): Promise<{ floor: LoadFigures; served: LoadFigures }> {
+  const floors: LoadFigures[] = [];
+  const serveds: LoadFigures[] = [];
+  for (let round = 0; round < rounds; round++) {
+    floors.push(await load(floor.url, {}, seconds, floor.pid));
+    serveds.push(await load(served.url, served.headers, seconds, served.pid));
+  }
+  const middle = (loads: LoadFigures[]): LoadFigures => ({
+    requestsPerSecond: median(loads.map((figures) => figures.requestsPerSecond)),
+    p99Ms: median(loads.map((figures) => figures.p99Ms)),
+    cpuMicros: median(loads.map((figures) => figures.cpuMicros)),
+  });
+  return { floor: middle(floors), served: middle(serveds) };
+}
+
 /** A bare Hono server (in its own process, like importd) answering one fixed JSON text: the HTTP floor. */
 export async function startBareHono(payload: string): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();

@@ -4,7 +4,7 @@ import { runBin, startServe } from '../test/helpers/process';
 import { importBody, ORIGINAL_SCHEMA } from './data';
 import type pg from 'pg';
 import { hashKey } from '../src/core/keys';
-import { drained, load, median, request, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
+import { alternatedLoads, drained, median, request, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
 import { copyFloor, csvKeysetFloor, listPageKeysetFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 import { seedPgImports } from './seed-imports';
 // @ts-expect-error: a plain ES module of the scripts, without types
@@ -105,13 +105,8 @@ async function readsUnderLoad(record: Record, api: Api, db: string, serverPid: n
     const payload = await (await request(api, 'GET', target)).text();
     const bare = await startBarePgHono(db, payload, [...queries]);
     try {
-      const cpu: number[] = [];
-      const floor: number[] = [];
-      for (let r = 0; r < 3; r++) {
-        floor.push((await load(bare.url, {}, LOAD_SECONDS, bare.pid)).cpuMicros);
-        cpu.push((await load(`${api.url}${target}`, { Authorization: `Bearer ${api.key}` }, LOAD_SECONDS, serverPid)).cpuMicros);
-      }
-      record(`pg: ${name} under load: server CPU per request`, median(cpu), 'µs', median(floor), name.startsWith('GET /imports (') ? 'ratio <= 3' : 'ratio <= 2');
+      const { floor, served } = await alternatedLoads(bare, { url: `${api.url}${target}`, headers: { Authorization: `Bearer ${api.key}` }, pid: serverPid }, 3, LOAD_SECONDS);
+      record(`pg: ${name} under load: server CPU per request`, served.cpuMicros, 'µs', floor.cpuMicros, name.startsWith('GET /imports (') ? 'ratio <= 3' : 'ratio <= 2');
     } finally {
       bare.stop();
     }

@@ -13,7 +13,7 @@ import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
-import { drained, load, median, peakRssMiB, request, rowsPageStartEnd, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
+import { alternatedLoads, drained, median, peakRssMiB, request, rowsPageStartEnd, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
@@ -21,7 +21,8 @@ const postgres = process.argv.includes('--pg');
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
-const LOAD_SECONDS = quick ? 2 : 5;
+const LOAD_SECONDS = quick ? 2 : 3;
+const LOAD_ROUNDS = quick ? 1 : 3;
 
 interface Result {
   name: string;
@@ -181,8 +182,7 @@ async function underLoad(api: Api, importId: string, serverPid: number) {
     const payload = await (await request(api, 'GET', target)).text();
     const bare = await startBareHono(payload);
     try {
-      const baseline = await load(bare.url, {}, LOAD_SECONDS, bare.pid);
-      const served = await load(`${api.url}${target}`, headers, LOAD_SECONDS, serverPid);
+      const { floor: baseline, served } = await alternatedLoads(bare, { url: `${api.url}${target}`, headers, pid: serverPid }, LOAD_ROUNDS, LOAD_SECONDS);
       record(`${name} under load: req/s`, served.requestsPerSecond, 'req/s', baseline.requestsPerSecond, 'ratio >= 0.5');
       record(`${name} under load: p99`, served.p99Ms, 'ms', baseline.p99Ms);
       // Read as the floor's share: the bare route's CPU per request over importd's (>= 0.5 means at most twice).
