@@ -169,6 +169,8 @@ describe('fast lane: the same answers as the Hono routes', () => {
       ['GET', () => `/v1/imports/${importId}/rows`, (_, revoked) => ({ Authorization: `Bearer ${revoked}` }), 401],
       ['GET', () => `/v1/imports/${importId}`, (env) => ({ Authorization: `Bearer ${env.publicKey}`, Origin: env.origin }), 403],
       ['GET', () => `/v1/imports/${importId}`, (env) => ({ 'X-Public-Key': env.publicKey, Origin: env.origin }), 403],
+      ['GET', () => `/v1/imports/${importId}`, (env) => ({ ...secret(env), 'x-public-key': env.publicKey }), 200],
+      ['GET', () => `/v1/imports/${importId}/rows`, (env) => ({ ...secret(env), 'X-PUBLIC-KEY': env.publicKey }), 200],
       ['GET', () => `/v1/imports/${importId}`, (env) => ({ ...secret(env), Origin: 'https://app.example.com' }), 403],
       ['GET', () => `/v1/imports/${otherImportId}`, secret, 404],
       ['GET', () => `/v1/imports/${otherImportId}/rows`, secret, 404],
