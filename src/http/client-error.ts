@@ -4,7 +4,6 @@ import { newRequestId } from '../core/ids';
 import type { Logger } from '../core/logger';
 import type { ErrorCode } from '../services/errors';
 import { ERROR_STATUS, type ErrorBody } from './errors';
-import { EXPOSED_HEADERS } from './respond';
 
 /** Which of our codes answers each failure Node's HTTP parser reports before the app sees a request. */
 function codeOf(error: Error & { code?: string }): [ErrorCode, string] {
@@ -38,7 +37,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       `X-Request-Id: ${requestId}`,
       'X-Content-Type-Options: nosniff',
       'Cache-Control: no-store',
-      `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}`,
       'Connection: close',
       '',
       text,

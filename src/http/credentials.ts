@@ -6,7 +6,7 @@ import { ServiceError } from '../services/errors';
 import { clientAddress } from './client-address';
 import type { AppEnv } from './env';
 import { limitKeyRate } from './middleware/rate-limit';
-import { setHeader } from './respond';
+import { allowOrigin, setHeader } from './respond';
 
 /**
  * What each route accepts (DESIGN.md "Which credential each endpoint takes"):
@@ -69,8 +69,7 @@ export async function authenticateRequest(
   const caller: Caller = { principal: key };
   if (key.kind === 'public') {
     caller.origin = requireAllowedOrigin(key, c.req.header('Origin'));
-    setHeader(c, 'Access-Control-Allow-Origin', caller.origin);
-    setHeader(c, 'Vary', 'Origin', { append: true });
+    allowOrigin(c, caller.origin);
   }
   // Counted only once the key is accepted for this request: a Public Key is public, so a request refused for its
   // kind or origin (from any page, or curl) must not use up what the key's end-users are allowed.

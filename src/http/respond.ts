@@ -11,7 +11,7 @@ import type { JSONParsed } from 'hono/utils/types';
 export type HeaderRecord = Record<string, string>;
 
 /** The headers a browser's script may read (CORS). */
-export const EXPOSED_HEADERS = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+const EXPOSED_HEADERS = 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 
 const RESPONSE_HEADERS = 'responseHeaders';
 const built = new WeakSet<Response>();
@@ -27,8 +27,22 @@ export function commonHeaders(requestId: string): HeaderRecord {
     'X-Request-Id': requestId,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
-    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
   };
+}
+
+/**
+ * Lets a page of `origin` read the answer and the headers it needs (CORS). Only an answer that allows an origin
+ * exposes headers: a browser reads no other cross-origin answer at all.
+ */
+export function allowOrigin(c: Context, origin: string): void {
+  setHeader(c, 'Access-Control-Allow-Origin', origin);
+  setHeader(c, 'Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  varyOnOrigin(c);
+}
+
+/** Marks the answer as depending on the request's Origin (once, however many steps say so). */
+export function varyOnOrigin(c: Context): void {
+  if (!(headerOf(c, 'Vary') ?? '').split(/,\s*/).includes('Origin')) setHeader(c, 'Vary', 'Origin', { append: true });
 }
 
 /** Sets (or appends to) a header of the answer; once a handler has answered, of that answer. */

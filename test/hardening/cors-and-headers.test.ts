@@ -12,10 +12,10 @@ function assertCors(response: Response, requestOrigin: string, allowed: boolean,
   assert.notEqual(acao, '*', `${what}: Access-Control-Allow-Origin is *`);
   assert.notEqual(response.headers.get('Access-Control-Allow-Credentials'), 'true', `${what}: credentials allowed`);
   if (!allowed) return assert.equal(acao, null, `${what}: allowed foreign origin ${requestOrigin}`);
-  if (acao !== null) {
-    assert.equal(acao, requestOrigin, what);
-    assert.match(response.headers.get('Vary') ?? '', /\bOrigin\b/, `${what}: no Vary: Origin`);
-  }
+  if (acao === null) return assert.equal(response.headers.get('Access-Control-Expose-Headers'), null, `${what}: headers exposed with no allowance`);
+  assert.equal(acao, requestOrigin, what);
+  assert.equal(response.headers.get('Vary'), 'Origin', `${what}: Vary`);
+  assert.equal(response.headers.get('Access-Control-Expose-Headers'), 'X-Request-Id, ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset', what);
 }
 
 describe('CORS and security headers', () => {

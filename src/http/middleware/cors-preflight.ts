@@ -3,7 +3,7 @@ import { originAllowedByAnyKey } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 import { ServiceError } from '../../services/errors';
 import type { AppEnv } from '../env';
-import { headerOf, respond, setHeader } from '../respond';
+import { allowOrigin, headerOf, respond, setHeader, varyOnOrigin } from '../respond';
 
 // Besides the API's own headers, the tracing headers that OpenTelemetry and Sentry browser set-ups add to
 // every fetch: a preflight refusing them would break every SDK call on such pages.
@@ -17,10 +17,10 @@ const ALLOWED_HEADERS =
 export function corsPreflight(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'OPTIONS') return next();
-    setHeader(c, 'Vary', 'Origin', { append: true });
+    varyOnOrigin(c);
     const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) throw new ServiceError('origin_not_allowed', 'the request origin is not allowed by any public key');
-    setHeader(c, 'Access-Control-Allow-Origin', origin);
+    allowOrigin(c, origin);
     setHeader(c, 'Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
     setHeader(c, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
     setHeader(c, 'Access-Control-Max-Age', '600');
@@ -42,7 +42,6 @@ export function corsOnEarlyErrors(ctx: ServiceContext): MiddlewareHandler<AppEnv
     if (!EARLY_ERROR_STATUSES.has(c.res.status) || headerOf(c, 'Access-Control-Allow-Origin') !== undefined) return;
     const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) return;
-    setHeader(c, 'Access-Control-Allow-Origin', origin);
-    setHeader(c, 'Vary', 'Origin', { append: true });
+    allowOrigin(c, origin);
   };
 }
