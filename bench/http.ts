@@ -117,19 +117,20 @@ export async function load(url: string, headers: Record<string, string>, seconds
 type LoadFigures = Awaited<ReturnType<typeof load>>;
 
 /**
- * A floor's loads and importd's, alternated round by round, and the median of each figure: a single load of
- * each drifts with the shared machine by up to 30 % from one second to the next.
+ * Floors' loads and importd's, alternated round by round, and the median of each figure: a single load of
+ * each drifts with the shared machine by up to 30 % from one second to the next. Each floor is sent the
+ * request importd is (its headers included).
  */
 export async function alternatedLoads(
-  floor: { url: string; pid: number },
+  floors: { url: string; pid: number }[],
   served: { url: string; headers: Record<string, string>; pid: number },
   rounds: number,
   seconds: number,
-): Promise<{ floor: LoadFigures; served: LoadFigures }> {
-  const floors: LoadFigures[] = [];
+): Promise<{ floors: LoadFigures[]; served: LoadFigures }> {
+  const floorLoads: LoadFigures[][] = floors.map(() => []);
   const serveds: LoadFigures[] = [];
   for (let round = 0; round < rounds; round++) {
-    floors.push(await load(floor.url, {}, seconds, floor.pid));
+    for (const [i, floor] of floors.entries()) floorLoads[i]!.push(await load(floor.url, served.headers, seconds, floor.pid));
     serveds.push(await load(served.url, served.headers, seconds, served.pid));
   }
   const middle = (loads: LoadFigures[]): LoadFigures => ({
@@ -137,20 +138,40 @@ export async function alternatedLoads(
     p99Ms: median(loads.map((figures) => figures.p99Ms)),
     cpuMicros: median(loads.map((figures) => figures.cpuMicros)),
   });
-  return { floor: middle(floors), served: middle(serveds) };
+  return { floors: floorLoads.map(middle), served: middle(serveds) };
 }
 
-/** A bare Hono server (in its own process, like importd) answering one fixed JSON text: the HTTP floor. */
-export async function startBareHono(payload: string): Promise<{ url: string; pid: number; stop(): void }> {
+/** Headers Node writes itself on every answer: a floor's server adds its own. */
+const NODE_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/**
+ * A read's answer as importd sends it: the body, and the headers a floor must send with it to send the same
+ * bytes (the request id one fixed id of the same length).
+ */
+export async function answerOf(api: Api, target: string): Promise<{ payload: string; headers: Record<string, string> }> {
+  const response = await request(api, 'GET', target);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (!NODE_HEADERS.has(name)) headers[name] = value;
+  return { payload: await response.text(), headers };
+}
+
+/**
+ * A bare Hono server (in its own process, like importd) answering one fixed JSON text with `headers`: the HTTP
+ * floor. Given an answer's own headers (answerOf), it sends the same bytes; with none, the body alone.
+ */
+export async function startBareHono(payload: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
   const script = `
     const { Hono } = require('hono');
     const { serve } = require('@hono/node-server');
     const payload = process.env.PAYLOAD;
+    const headers = JSON.parse(process.env.HEADERS);
     const app = new Hono();
-    app.get('/', (c) => c.body(payload, 200, { 'Content-Type': 'application/json' }));
+    // A plain record, as importd's respond() builds: Hono's c.body() turns more than one header into a Headers
+    // object that node-server must convert back, a cost importd does not pay.
+    app.get('/', () => new Response(payload, { status: 200, headers }));
     serve({ fetch: app.fetch, hostname: '127.0.0.1', port: ${port} }, () => console.log('ready'));`;
-  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PAYLOAD: payload }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PAYLOAD: payload, HEADERS: JSON.stringify(headers) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill() };
 }

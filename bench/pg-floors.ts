@@ -92,9 +92,9 @@ export async function listPageKeysetFloor(pool: pg.Pool, accountId: string, repe
 /**
  * The floor of an authenticated read on PostgreSQL: a bare Hono route (in its own process, like importd) that
  * runs the same raw queries with node-postgres, each named (prepared once per connection), then sends the
- * bytes importd sent.
+ * bytes importd sent, its headers included (answerOf).
  */
-export async function startBarePgHono(db: string, payload: string, queries: { text: string; values: unknown[] }[]) {
+export async function startBarePgHono(db: string, answer: { payload: string; headers: Record<string, string> }, queries: { text: string; values: unknown[] }[]) {
   const { spawn } = await import('node:child_process');
   const { freePort } = await import('../test/helpers/process');
   const port = await freePort();
@@ -103,15 +103,16 @@ export async function startBarePgHono(db: string, payload: string, queries: { te
     const { serve } = require('@hono/node-server');
     const pg = require('pg');
     const payload = process.env.PAYLOAD;
+    const headers = JSON.parse(process.env.HEADERS);
     const queries = JSON.parse(process.env.QUERIES).map((query, i) => ({ name: 'floor-read-' + i, ...query }));
     const pool = new pg.Pool({ connectionString: process.env.DB, max: 10 });
     const app = new Hono();
-    app.get('/', async (c) => {
+    app.get('/', async () => {
       for (const query of queries) await pool.query(query);
-      return c.body(payload, 200, { 'Content-Type': 'application/json' });
+      return new Response(payload, { status: 200, headers });
     });
     serve({ fetch: app.fetch, hostname: '127.0.0.1', port: ${port} }, () => console.log('ready'));`;
-  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PAYLOAD: payload, QUERIES: JSON.stringify(queries), DB: db }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PAYLOAD: answer.payload, HEADERS: JSON.stringify(answer.headers), QUERIES: JSON.stringify(queries), DB: db }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill() };
 }

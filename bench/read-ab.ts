@@ -1,5 +1,5 @@
 // Server CPU per request of the authenticated reads, for several builds of importd and a bare Hono route
-// sending the same bytes, measured round-robin (same moment, same machine load) under autocannon.
+// sending the same bytes (headers included, answerOf), measured round-robin (same moment, same machine load) under autocannon.
 // Run: npx tsx bench/read-ab.ts [--rounds 5] [--seconds 3] [--kinds healthz,detail,rows,list] [--imports N] [--rows N] BUNDLE... (e.g. build/importd.cjs)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { runBin } from '../test/helpers/process';
 import { importBody } from './data';
 import { seedImports } from './seed-imports';
-import { cpuMs, median, startBareHono, startBundle } from './http';
+import { answerOf, cpuMs, median, startBareHono, startBundle } from './http';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -50,12 +50,12 @@ async function load(url: string, headers: Record<string, string>, pid: number) {
   const paths: Record<string, string> = { healthz: '/healthz', detail: `/v1/imports/${created.id}`, rows: `/v1/imports/${created.id}/rows?limit=100`, list: '/v1/imports?limit=100' };
   try {
     for (const kind of kinds) {
-      const payload = await (await fetch(`${servers[0]!.url}${paths[kind]}`, { headers })).text();
-      const bare = await startBareHono(payload);
+      const answer = await answerOf({ url: servers[0]!.url, key }, paths[kind]!);
+      const bare = await startBareHono(answer.payload, answer.headers);
       const cpu: number[][] = [[], ...bundles.map(() => [])];
       const rps: number[][] = [[], ...bundles.map(() => [])];
       for (let r = 0; r < rounds; r++) {
-        const base = await load(bare.url, {}, bare.pid);
+        const base = await load(bare.url, headers, bare.pid);
         cpu[0]!.push(base.cpu);
         rps[0]!.push(base.rps);
         for (const [i, server] of servers.entries()) {
