@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest, type RequestListener } from 'node:http';
+import { Agent, request as httpRequest, type RequestListener } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/core/logger';
 import { createApp } from '../../src/http/app';
@@ -291,6 +291,38 @@ describe('fast lane: the same answers as the Hono routes', () => {
       const handed = on.honoRequests.length;
       assert.equal(await status(on, host, envOn), await status(off, host, envOff), host);
       assert.equal(on.honoRequests.length, handed + 1, host);
+    }
+  });
+
+  it('one keep-alive connection presenting different keys in turn: each request is answered for its own key', async () => {
+    // The lane remembers a connection's last key with its hash; a backend may still send another on it.
+    const fresh = (await createTestEnvironment(h, { name: 'one-connection' })).secretKey;
+    const rolled = await createTestEnvironment(h, { name: 'one-connection-rolled' });
+    await rollEnvironmentKey(h.ctx, { accountId: rolled.accountId }, rolled.name, { kind: 'secret' });
+    const other = (await createTestEnvironment(h, { account: 'one-connection-other' })).secretKey;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (key: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${on.url}/v1/imports/${importId}`, { agent, headers: { authorization: `Bearer ${key}` } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        });
+        request.on('socket', (socket) => sockets.add(socket));
+        request.on('error', reject);
+        request.end();
+      });
+    try {
+      const handed = on.honoRequests.length;
+      assert.equal(await get(fresh), 200);
+      assert.equal(await get(other), 404, "another account's key does not read this import");
+      assert.equal(await get(rolled.secretKey), 401, 'a rolled key is refused');
+      assert.equal(await get('sk_short'), 401);
+      assert.equal(await get(fresh), 200);
+      assert.equal(sockets.size, 1, 'every request went over one connection');
+      assert.equal(on.honoRequests.length, handed + 3, 'the lane answered the two successes');
+    } finally {
+      agent.destroy();
     }
   });
 });

@@ -22,15 +22,21 @@ export async function authenticateKey(ctx: ServiceContext, presented: string): P
   return acceptKey(ctx, key, await ctx.store.environments.findKeyByHash(key.hash));
 }
 
-/** A presented key's kind and the SHA-256 it is stored under. Throws invalid_api_key when it is not shaped like an importd key. */
-export function presentedKeyHash(presented: string): { kind: KeyKind; hash: string } {
+/** A presented key's kind and the SHA-256 it is stored under. */
+export interface PresentedKeyHash {
+  kind: KeyKind;
+  hash: string;
+}
+
+/** The kind and hash of a presented key. Throws invalid_api_key when it is not shaped like an importd key. */
+export function presentedKeyHash(presented: string): PresentedKeyHash {
   const kind = keyKindOf(presented);
   if (!kind) throw new ServiceError('invalid_api_key', 'the API key is malformed');
   return { kind, hash: hashKey(presented) };
 }
 
 /** The principal of the key row read by the presented key's hash; throws invalid_api_key for a row that is missing or no longer valid. */
-export async function acceptKey(ctx: ServiceContext, { kind, hash }: { kind: KeyKind; hash: string }, row: KeyCheckRow | undefined): Promise<AuthenticatedKey> {
+export async function acceptKey(ctx: ServiceContext, { kind, hash }: PresentedKeyHash, row: KeyCheckRow | undefined): Promise<AuthenticatedKey> {
   if (!row || !hashesEqual(row.hash, hash) || row.kind !== kind || !row.active || expired(ctx, row.expiresAt)) {
     throw new ServiceError('invalid_api_key', 'the API key is unknown or no longer active');
   }

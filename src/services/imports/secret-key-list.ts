@@ -1,4 +1,4 @@
-import { acceptKey, presentedKeyHash, requireKeyKind, type AuthenticatedKey } from '../auth';
+import { acceptKey, requireKeyKind, type AuthenticatedKey, type PresentedKeyHash } from '../auth';
 import type { ServiceContext } from '../context';
 import { paginationOf, readCursor, verifyCursor } from '../pagination';
 import { parseInput } from '../validate';
@@ -7,7 +7,7 @@ import { ListImportsQuery } from './schemas';
 import { jsonPageBytes, type JsonBody } from './views';
 
 /**
- * A Secret Key and its account's imports newest first, unfiltered (GET /v1/imports with only `limit` and
+ * A Secret Key (its presented hash) and its account's imports newest first, unfiltered (GET /v1/imports with only `limit` and
  * `cursor`), read in one statement: what authenticateKey, requireKeyKind(secret) and listImportsJson do one
  * after the other, with the same answer. The cursor's position is read before the account is known and the
  * page is answered only once the cursor is verified for that account. Throws validation_failed,
@@ -15,12 +15,11 @@ import { jsonPageBytes, type JsonBody } from './views';
  */
 export async function secretKeyImportsJson(
   ctx: ServiceContext,
-  presented: string,
+  presentedKey: PresentedKeyHash,
   input: Pick<ListImportsQuery, 'limit' | 'cursor'>,
 ): Promise<{ key: AuthenticatedKey; text: JsonBody }> {
   const query = parseInput(ListImportsQuery, input);
   const cursor = query.cursor === undefined ? undefined : readCursor('string', query.cursor);
-  const presentedKey = presentedKeyHash(presented);
   const found = await ctx.store.imports.pageWithKey(presentedKey.hash, cursor?.position, query.limit, LIST_PAGE_BYTES);
   const key = await acceptKey(ctx, presentedKey, found?.key);
   requireKeyKind(key, ['secret']);
