@@ -117,28 +117,29 @@ export async function load(url: string, headers: Record<string, string>, seconds
 type LoadFigures = Awaited<ReturnType<typeof load>>;
 
 /**
- * Floors' loads and importd's, alternated round by round, and the median of each figure: a single load of
- * each drifts with the shared machine by up to 30 % from one second to the next. Each floor is sent the
- * request importd is (its headers included).
+ * Floors' loads and importd's (one server or several), alternated round by round, and the median of each
+ * figure: a single load of each drifts with the shared machine by up to 30 % from one second to the next. Each
+ * floor is sent the request the servers are (their headers included).
  */
 export async function alternatedLoads(
   floors: { url: string; pid: number }[],
-  served: { url: string; headers: Record<string, string>; pid: number },
+  served: { url: string; headers: Record<string, string>; pid: number }[],
   rounds: number,
   seconds: number,
-): Promise<{ floors: LoadFigures[]; served: LoadFigures }> {
+): Promise<{ floors: LoadFigures[]; served: LoadFigures[] }> {
+  const headers = served[0]!.headers;
   const floorLoads: LoadFigures[][] = floors.map(() => []);
-  const serveds: LoadFigures[] = [];
+  const servedLoads: LoadFigures[][] = served.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, floor] of floors.entries()) floorLoads[i]!.push(await load(floor.url, served.headers, seconds, floor.pid));
-    serveds.push(await load(served.url, served.headers, seconds, served.pid));
+    for (const [i, floor] of floors.entries()) floorLoads[i]!.push(await load(floor.url, headers, seconds, floor.pid));
+    for (const [i, server] of served.entries()) servedLoads[i]!.push(await load(server.url, server.headers, seconds, server.pid));
   }
   const middle = (loads: LoadFigures[]): LoadFigures => ({
     requestsPerSecond: median(loads.map((figures) => figures.requestsPerSecond)),
     p99Ms: median(loads.map((figures) => figures.p99Ms)),
     cpuMicros: median(loads.map((figures) => figures.cpuMicros)),
   });
-  return { floors: floorLoads.map(middle), served: middle(serveds) };
+  return { floors: floorLoads.map(middle), served: servedLoads.map(middle) };
 }
 
 /** Headers Node writes itself on every answer: a floor's server adds its own. */
@@ -157,7 +158,8 @@ export async function answerOf(api: Api, target: string): Promise<{ payload: str
 
 /**
  * A bare Hono server (in its own process, like importd) answering one fixed JSON text with `headers`: the HTTP
- * floor. Given an answer's own headers (answerOf), it sends the same bytes; with none, the body alone.
+ * floor. Given an answer's own headers (answerOf), it sends the same bytes; with none, the body alone. It also
+ * takes imports the bare way (POST /imports: the JSON body parsed, its rows counted), for serveImports.
  */
 export async function startBareHono(payload: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
@@ -170,10 +172,25 @@ export async function startBareHono(payload: string, headers: Record<string, str
     // A plain record, as importd's respond() builds: Hono's c.body() turns more than one header into a Headers
     // object that node-server must convert back, a cost importd does not pay.
     app.get('/', () => new Response(payload, { status: 200, headers }));
+    app.post('/imports', async (c) => c.json({ rows: (await c.req.json()).rows.length }, 201));
     serve({ fetch: app.fetch, hostname: '127.0.0.1', port: ${port} }, () => console.log('ready'));`;
   const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, PAYLOAD: payload, HEADERS: JSON.stringify(headers) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill() };
+}
+
+/**
+ * Has a bare server (startBareHono) take the imports a server under test took before its reads are measured,
+ * with the same bodies: a Node process serves small reads 1.2-1.35x slower after serving large POST bodies
+ * than fresh, a bare Hono route as much as importd (docs/performance.md, "Twelfth round"), so a server that
+ * took them is also compared with a floor that took them.
+ */
+export async function serveImports(floorUrl: string, bodies: readonly (string | Uint8Array)[]): Promise<void> {
+  for (const body of bodies) {
+    const response = await fetch(new URL('/imports', floorUrl), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    if (response.status !== 201) throw new Error(`the floor refused an import: ${response.status}`);
+    await response.arrayBuffer();
+  }
 }
 
 /** Reads one path in a loop until SIGTERM; prints the slowest read and the count. */
