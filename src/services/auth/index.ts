@@ -1,6 +1,6 @@
 export { originAllowedByAnyKey } from './any-key-origin';
 export { callerStillAccepted } from './still-accepted';
-export { acceptKey, authenticateKey, presentedKeyHash, requireAllowedOrigin, type PresentedKeyHash, requireKeyKind, type AuthenticatedKey } from './authenticate-key';
+export { acceptKey, authenticateKey, presentedKeyHash, requireAllowedOrigin, requireKeyKind, type AuthenticatedKey, type PresentedKeyHash } from './authenticate-key';
 export { publicKeyClient } from './client-bucket';
 export { countKeyRequest, type RateLimitState } from './count-key-request';
 export { currentSigningKey, rotateSessionSecret, verificationSecret } from './session-signing-keys';

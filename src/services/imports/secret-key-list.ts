@@ -7,9 +7,9 @@ import { ListImportsQuery } from './schemas';
 import { jsonPageBytes, type JsonBody } from './views';
 
 /**
- * A Secret Key (its presented hash) and its account's imports newest first, unfiltered (GET /v1/imports with only `limit` and
- * `cursor`), read in one statement: what authenticateKey, requireKeyKind(secret) and listImportsJson do one
- * after the other, with the same answer. The cursor's position is read before the account is known and the
+ * A Secret Key (its presented hash) and its account's imports newest first, unfiltered (GET /v1/imports with
+ * only `limit` and `cursor`), read in one statement: what authenticateKey, requireKeyKind(secret) and
+ * listImportsJson do one after the other, with the same answer. The cursor's position is read before the account is known and the
  * page is answered only once the cursor is verified for that account. Throws validation_failed,
  * invalid_api_key, wrong_key_kind.
  */
