@@ -27,18 +27,24 @@ export async function timed(api: Api, method: string, path: string, body?: strin
   return { ms: performance.now() - started, text };
 }
 
-/** The list of imports paged from its start (100 a page, at most 100 pages): the times of the first five pages and of the rest. */
-export async function walkListPages(api: Api): Promise<{ first: number[]; deep: number[] }> {
+/**
+ * The list of imports paged from its start (100 a page, at most 100 pages): the times of the first five pages and
+ * of the rest. With `floorPage`, one floor page is timed before each page, so that the machine's drift over the
+ * walk falls on both alike (the floor was timed once, before the walks, and the VM's speed moves within seconds).
+ */
+export async function walkListPages(api: Api, floorPage?: () => Promise<number> | number): Promise<{ first: number[]; deep: number[]; floors: number[] }> {
   let cursor: string | null = null;
   const first: number[] = [];
   const deep: number[] = [];
+  const floors: number[] = [];
   for (let page = 0; page < 100; page++) {
+    if (floorPage) floors.push(await floorPage());
     const { ms, text } = await timed(api, 'GET', `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
     (page < 5 ? first : deep).push(ms);
     cursor = JSON.parse(text).pagination.paging.nextCursor;
     if (!cursor) break;
   }
-  return { first, deep };
+  return { first, deep, floors };
 }
 
 /** The middle value (the upper one of an even count). */
@@ -66,16 +72,16 @@ export async function rowsPageStartEnd(api: Api, importId: string): Promise<{ st
 }
 
 /**
- * The list walked three times. The first walk finds a list path the server has not run yet: V8 compiles it and
- * each database connection prepares its statements on first use, a cost paid once per process. The floors are
- * timed warm (the mean of repeated runs), and the 10 000-row POST warms up once too: the next two walks are the
- * figure (ten first pages, not five: one slow page moved the median of five), the first walk's first pages are
- * shown beside it.
+ * The list walked five times, a floor page timed before each page (walkListPages). The first walk finds a list
+ * path the server has not run yet: V8 compiles it and each database connection prepares its statements on first
+ * use, a cost paid once per process; its first pages are shown beside the figure. The next four walks are the
+ * figure: twenty first pages (one slow page moved the median of five) and their floors.
  */
-export async function walkListWarm(api: Api): Promise<{ coldFirst: number[]; first: number[]; deep: number[] }> {
-  const cold = await walkListPages(api);
-  const warm = [await walkListPages(api), await walkListPages(api)];
-  return { coldFirst: cold.first, first: warm.flatMap((walk) => walk.first), deep: warm.flatMap((walk) => walk.deep) };
+export async function walkListWarm(api: Api, floorPage: () => Promise<number> | number): Promise<{ coldFirst: number[]; first: number[]; deep: number[]; floors: number[] }> {
+  const cold = await walkListPages(api, floorPage);
+  const warm: Awaited<ReturnType<typeof walkListPages>>[] = [];
+  for (let walk = 0; walk < 4; walk++) warm.push(await walkListPages(api, floorPage));
+  return { coldFirst: cold.first, first: warm.flatMap((walk) => walk.first), deep: warm.flatMap((walk) => walk.deep), floors: warm.flatMap((walk) => walk.floors) };
 }
 
 /** Wall time of a download, its bytes read but not decoded (decoding is the client's work, not the server's). */
