@@ -130,6 +130,31 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
     }
   });
 
+  it('plans the plain list with its key once per connection and page size, then keeps the generic plan', async () => {
+    const hash = (await h.sql<{ hash: string }>("SELECT hash FROM api_keys WHERE account_id = ? AND kind = 'secret'", env.accountId))[0]!.hash;
+    const position = { value: '2026-01-05T00:00:00.000Z', id: 'z' };
+    const connection = new pg.Pool({ connectionString: h.dbPath, max: 1 });
+    try {
+      for (let i = 0; i < 12; i++) {
+        await findKeyedImportPage(connection, hash, position, 100);
+        await findKeyedImportPage(connection, hash, undefined, 20);
+      }
+      const { rows } = await connection.query<{ name: string; generic_plans: string; custom_plans: string }>(
+        "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'keyed-import-%' ORDER BY name",
+      );
+      // PostgreSQL tries a custom plan five times before it weighs the generic one.
+      assert.deepEqual(
+        rows.map((row) => ({ name: row.name, generic: Number(row.generic_plans), custom: Number(row.custom_plans) })),
+        [
+          { name: 'keyed-import-first-page-21', generic: 7, custom: 5 },
+          { name: 'keyed-import-next-page-101', generic: 7, custom: 5 },
+        ],
+      );
+    } finally {
+      await connection.end();
+    }
+  });
+
   it('reads a deep page of GET /v1/templates through its index, for either order and direction', async () => {
     for (const orderBy of ['createdAt', 'updatedAt'] as const) {
       for (const direction of ['asc', 'desc'] as const) {
