@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { countImports, listImportPage } from '../../src/db/postgres/queries/imports';
+import { readRowChunk } from '../../src/db/postgres/queries/import-rows';
 import { findKeyedImportPage } from '../../src/db/postgres/queries/keyed-import-page';
 import { listTemplateRows } from '../../src/db/postgres/queries/templates';
 import * as schema from '../../src/db/postgres/schema';
@@ -82,6 +83,14 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
     walk((rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]!.Plan);
     return nodes;
   };
+  /** How often the connection's prepared statements named `prefix...` were planned generically and custom. */
+  const plansOf = async (connection: pg.Pool, prefix: string) => {
+    const { rows } = await connection.query<{ name: string; generic_plans: string; custom_plans: string }>(
+      'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE starts_with(name, $1) ORDER BY name',
+      [prefix],
+    );
+    return rows.map((row) => ({ name: row.name, generic: Number(row.generic_plans), custom: Number(row.custom_plans) }));
+  };
   const describePlan = (nodes: PlanNode[]) => nodes.map((n) => `${n['Node Type']} ${n['Relation Name'] ?? ''} ${n['Index Name'] ?? ''}`).join('\n');
 
   it('reads every sort and filter of GET /v1/imports through an account index: no full scan, no sort step', async () => {
@@ -139,15 +148,34 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
         await findKeyedImportPage(connection, hash, position, 100);
         await findKeyedImportPage(connection, hash, undefined, 20);
       }
-      const { rows } = await connection.query<{ name: string; generic_plans: string; custom_plans: string }>(
-        "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'keyed-import-%' ORDER BY name",
-      );
       // PostgreSQL tries a custom plan five times before it weighs the generic one.
       assert.deepEqual(
-        rows.map((row) => ({ name: row.name, generic: Number(row.generic_plans), custom: Number(row.custom_plans) })),
+        await plansOf(connection, 'keyed-import-'),
         [
           { name: 'keyed-import-first-page-21', generic: 7, custom: 5 },
           { name: 'keyed-import-next-page-101', generic: 7, custom: 5 },
+        ],
+      );
+    } finally {
+      await connection.end();
+    }
+  });
+
+  it('plans a rows page once per connection, page size and direction, then keeps the generic plan; an export chunk keeps its parameter', async () => {
+    const importId = await insertImport(h, env, { rows: 300 });
+    const connection = new pg.Pool({ connectionString: h.dbPath, max: 1 });
+    try {
+      for (let i = 0; i < 12; i++) {
+        assert.equal((await readRowChunk(connection, importId, 'asc', 50, 101, 1 << 20)).length, 101);
+        assert.deepEqual((await readRowChunk(connection, importId, 'desc', 20, 21, 1 << 20)).map((row) => row.rowIndex), Array.from({ length: 20 }, (_, n) => 19 - n));
+      }
+      assert.equal((await readRowChunk(connection, importId, 'asc', -1, 250, 1 << 20)).length, 250);
+      assert.deepEqual(
+        await plansOf(connection, 'import-rows-'),
+        [
+          { name: 'import-rows-chunk-asc', generic: 0, custom: 1 },
+          { name: 'import-rows-page-asc-101', generic: 7, custom: 5 },
+          { name: 'import-rows-page-desc-21', generic: 7, custom: 5 },
         ],
       );
     } finally {

@@ -19,17 +19,37 @@ export async function readRowChunk(
   limit: number,
   maxBytes: number,
 ): Promise<StoredRow[]> {
-  const result = await pool.query<StoredRow>({ name: `import-rows-chunk-${direction}`, text: CHUNK_SQL[direction], values: [importId, from, limit, maxBytes] });
+  const page = limit <= PAGE_LIMIT;
+  const statement = page ? pageStatement(direction, limit) : { name: `import-rows-chunk-${direction}`, text: CHUNK_SQL[direction]('$4') };
+  const result = await pool.query<StoredRow>({ ...statement, values: page ? [importId, from, maxBytes] : [importId, from, maxBytes, limit] });
   return result.rows;
 }
 
-const chunkSql = (direction: 'ASC' | 'DESC', beyond: '>' | '<') => `
+/** The chunk's statement, its size `limit` (a parameter or a number) written in. */
+const chunkSql = (direction: 'ASC' | 'DESC', beyond: '>' | '<') => (limit: string) => `
   SELECT row_index AS "rowIndex", data FROM (
     SELECT row_index, data,
       sum(char_length(data)) OVER (ORDER BY row_index ${direction} ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) AS before
-    FROM (SELECT row_index, data FROM import_rows WHERE import_id = $1 AND row_index ${beyond} $2::bigint ORDER BY row_index ${direction} LIMIT $3) page
+    FROM (SELECT row_index, data FROM import_rows WHERE import_id = $1 AND row_index ${beyond} $2::bigint ORDER BY row_index ${direction} LIMIT ${limit}) page
   ) sized
-  WHERE before IS NULL OR before < $4
+  WHERE before IS NULL OR before < $3
   ORDER BY row_index ${direction}`;
 
 const CHUNK_SQL = { asc: chunkSql('ASC', '>'), desc: chunkSql('DESC', '<') };
+
+// A rows page's size (at most 101: a page of 100 and the row after it) is written into its statement, one per
+// size and direction, as the list's (keyed-import-page.ts says why: with `LIMIT $n` every execution is planned
+// anew). An export's chunk keeps the parameter: its sizes vary with the columns, its rows outweigh a plan.
+const PAGE_LIMIT = 101;
+const pageStatements = new Map<string, { name: string; text: string }>();
+
+function pageStatement(direction: 'asc' | 'desc', limit: number): { name: string; text: string } {
+  const name = `import-rows-page-${direction}-${limit}`;
+  let statement = pageStatements.get(name);
+  if (!statement) {
+    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`a rows page of ${limit} rows`);
+    statement = { name, text: CHUNK_SQL[direction](String(limit)) };
+    pageStatements.set(name, statement);
+  }
+  return statement;
+}
