@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { StoredRow } from '../../store';
+import { sizedStatement } from './sized-statements';
 
 // Rows are the hot path: hand-written SQL on the pool's clients, no query builder (their COPY: row-copies.ts).
 
@@ -19,8 +20,12 @@ export async function readRowChunk(
   limit: number,
   maxBytes: number,
 ): Promise<StoredRow[]> {
-  const page = limit <= PAGE_LIMIT;
-  const statement = page ? pageStatement(direction, limit) : { name: `import-rows-chunk-${direction}`, text: CHUNK_SQL[direction]('$4') };
+  // A rows page's size is written in (sized-statements.ts says why): a page of 100 and the row after it at most.
+  // An export's chunk keeps the parameter: its size follows the column count, and its rows outweigh a plan.
+  const page = limit <= 101;
+  const statement = page
+    ? sizedStatement(`import-rows-page-${direction}`, limit, 101, CHUNK_SQL[direction])
+    : { name: `import-rows-chunk-${direction}`, text: CHUNK_SQL[direction]('$4') };
   const result = await pool.query<StoredRow>({ ...statement, values: page ? [importId, from, maxBytes] : [importId, from, maxBytes, limit] });
   return result.rows;
 }
@@ -36,20 +41,3 @@ const chunkSql = (direction: 'ASC' | 'DESC', beyond: '>' | '<') => (limit: strin
   ORDER BY row_index ${direction}`;
 
 const CHUNK_SQL = { asc: chunkSql('ASC', '>'), desc: chunkSql('DESC', '<') };
-
-// A rows page's size (at most 101: a page of 100 and the row after it) is written into its statement, one per
-// size and direction, as the list's (keyed-import-page.ts says why: with `LIMIT $n` every execution is planned
-// anew). An export's chunk keeps the parameter: its sizes vary with the columns, its rows outweigh a plan.
-const PAGE_LIMIT = 101;
-const pageStatements = new Map<string, { name: string; text: string }>();
-
-function pageStatement(direction: 'asc' | 'desc', limit: number): { name: string; text: string } {
-  const name = `import-rows-page-${direction}-${limit}`;
-  let statement = pageStatements.get(name);
-  if (!statement) {
-    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`a rows page of ${limit} rows`);
-    statement = { name, text: CHUNK_SQL[direction](String(limit)) };
-    pageStatements.set(name, statement);
-  }
-  return statement;
-}

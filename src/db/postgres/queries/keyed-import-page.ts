@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { importListRowOf, type ImportListColumns, type ImportListRow, type KeyedImportPage, type KeysetPosition } from '../../store';
 import { keyOf, type KeyColumns, KEY_COLUMNS } from './keyed-import';
+import { sizedStatement } from './sized-statements';
 
 // The plain authenticated list: the key with its account's counter, then its account's newest imports (the
 // keyset page, laterally), in one statement: one round trip instead of three (the key, then the page and the
@@ -17,26 +18,9 @@ const KEY_ROW = `SELECT json_build_array(k.id, k.account_id, k.environment_id, k
 const IMPORT_ROWS = `SELECT NULL, p.* FROM api_keys k, LATERAL (SELECT i.id, i.template_id, i.meta, i.file, i.file_id, i.end_user_id,
     i.end_user_email, i.imported_from, i.row_count, i.created_at, i.updated_at
     FROM imports i WHERE i.account_id = k.account_id AND i.status = 'complete'`;
-const pageEnd = (limit: number) => ` ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit}) p WHERE k.hash = $1`;
-
-// The page's size is written into the statement, one statement per size (at most 101 of each per connection),
-// not passed as a parameter: with `LIMIT $2` PostgreSQL estimates a tenth of the account's imports, so the
-// generic plan never looks cheaper than a custom one and every execution was planned anew (0.15-0.2 ms, more
-// than running it). With the size written in, each connection plans a size's statement five times, then keeps
-// its generic plan (test/db/postgres-query-plans.test.ts checks pg_prepared_statements).
-const statements = new Map<string, { name: string; text: string }>();
-
-function pageStatement(after: boolean, limit: number): { name: string; text: string } {
-  if (!Number.isInteger(limit) || limit < 0 || limit > 101) throw new RangeError(`a list page of ${limit} imports`);
-  const name = `keyed-import-${after ? 'next' : 'first'}-page-${limit}`;
-  let statement = statements.get(name);
-  if (!statement) {
-    const text = after ? `${KEY_ROW} UNION ALL ${IMPORT_ROWS} AND (i.created_at, i.id) < ($2, $3)${pageEnd(limit)}` : `${KEY_ROW} UNION ALL ${IMPORT_ROWS}${pageEnd(limit)}`;
-    statement = { name, text };
-    statements.set(name, statement);
-  }
-  return statement;
-}
+const pageEnd = (limit: string) => ` ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit}) p WHERE k.hash = $1`;
+const NEXT_PAGE = (limit: string) => `${KEY_ROW} UNION ALL ${IMPORT_ROWS} AND (i.created_at, i.id) < ($2, $3)${pageEnd(limit)}`;
+const FIRST_PAGE = (limit: string) => `${KEY_ROW} UNION ALL ${IMPORT_ROWS}${pageEnd(limit)}`;
 
 function nulls(count: number): string {
   return Array.from({ length: count }, () => 'NULL').join(', ');
@@ -45,7 +29,10 @@ function nulls(count: number): string {
 /** The key of that hash and, when it has one, its account's page of `limit` imports (and the next, when there is one) and their count; undefined without the key. */
 export async function findKeyedImportPage(pool: pg.Pool, hash: string, after: KeysetPosition | undefined, limit: number): Promise<KeyedImportPage | undefined> {
   const fetched = limit === 0 ? 0 : limit + 1;
-  const statement = { ...pageStatement(after !== undefined, fetched), values: after ? [hash, after.value, after.id] : [hash] };
+  // The page's size written in (sized-statements.ts says why): a page of 100 and the import after it at most.
+  const statement = after
+    ? { ...sizedStatement('keyed-import-next-page', fetched, 101, NEXT_PAGE), values: [hash, after.value, after.id] }
+    : { ...sizedStatement('keyed-import-first-page', fetched, 101, FIRST_PAGE), values: [hash] };
   const result = await pool.query<unknown[]>({ ...statement, rowMode: 'array' });
   let keyRow: [...KeyColumns, number | null] | undefined;
   const rows: ImportListRow[] = [];
