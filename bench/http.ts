@@ -29,22 +29,28 @@ export async function timed(api: Api, method: string, path: string, body?: strin
 
 /**
  * The list of imports paged from its start (100 a page, at most 100 pages): the times of the first five pages and
- * of the rest. With `floorPage`, one floor page is timed before each page, so that the machine's drift over the
- * walk falls on both alike (the floor was timed once, before the walks, and the VM's speed moves within seconds).
+ * of the rest. With `floorPage`, the floor of page `page` (0 the first) is timed before each page, so that the
+ * machine's drift over the walk falls on both alike (the floor was timed once, before the walks, and the VM's
+ * speed moves within seconds); its times are split as the pages' are.
  */
-export async function walkListPages(api: Api, floorPage?: () => Promise<number> | number): Promise<{ first: number[]; deep: number[]; floors: number[] }> {
+export async function walkListPages(api: Api, floorPage?: (page: number) => Promise<number> | number): Promise<ListWalk> {
   let cursor: string | null = null;
-  const first: number[] = [];
-  const deep: number[] = [];
-  const floors: number[] = [];
+  const walk: ListWalk = { first: [], deep: [], floors: { first: [], deep: [] } };
   for (let page = 0; page < 100; page++) {
-    if (floorPage) floors.push(await floorPage());
+    if (floorPage) (page < 5 ? walk.floors.first : walk.floors.deep).push(await floorPage(page));
     const { ms, text } = await timed(api, 'GET', `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    (page < 5 ? first : deep).push(ms);
+    (page < 5 ? walk.first : walk.deep).push(ms);
     cursor = JSON.parse(text).pagination.paging.nextCursor;
     if (!cursor) break;
   }
-  return { first, deep, floors };
+  return walk;
+}
+
+/** A walk's page times, the first five pages and the rest, and their floors' alike. */
+export interface ListWalk {
+  first: number[];
+  deep: number[];
+  floors: { first: number[]; deep: number[] };
 }
 
 /** The middle value (the upper one of an even count). */
@@ -74,14 +80,27 @@ export async function rowsPageStartEnd(api: Api, importId: string): Promise<{ st
 /**
  * The list walked five times, a floor page timed before each page (walkListPages). The first walk finds a list
  * path the server has not run yet: V8 compiles it and each database connection prepares its statements on first
- * use, a cost paid once per process; its first pages are shown beside the figure. The next four walks are the
- * figure: twenty first pages (one slow page moved the median of five) and their floors.
+ * use, a cost paid once per process; it is shown beside the figure. The next four walks are the figure: twenty
+ * first pages (one slow page moved the median of five) and the rest, each with their floors.
  */
-export async function walkListWarm(api: Api, floorPage: () => Promise<number> | number): Promise<{ coldFirst: number[]; first: number[]; deep: number[]; floors: number[] }> {
+export async function walkListWarm(api: Api, floorPage: (page: number) => Promise<number> | number): Promise<{ cold: ListWalk; warm: ListWalk }> {
   const cold = await walkListPages(api, floorPage);
-  const warm: Awaited<ReturnType<typeof walkListPages>>[] = [];
-  for (let walk = 0; walk < 4; walk++) warm.push(await walkListPages(api, floorPage));
-  return { coldFirst: cold.first, first: warm.flatMap((walk) => walk.first), deep: warm.flatMap((walk) => walk.deep), floors: warm.flatMap((walk) => walk.floors) };
+  const warm: ListWalk = { first: [], deep: [], floors: { first: [], deep: [] } };
+  for (let walk = 0; walk < 4; walk++) {
+    const { first, deep, floors } = await walkListPages(api, floorPage);
+    warm.first.push(...first);
+    warm.deep.push(...deep);
+    warm.floors.first.push(...floors.first);
+    warm.floors.deep.push(...floors.deep);
+  }
+  return { cold, warm };
+}
+
+/** The list's three figures: a server's first walk, then the first and the deep pages of the next four, each against its own floors. */
+export function recordListWalks(record: (name: string, value: number, unit: string, floor?: number, target?: string) => void, label: string, { cold, warm }: { cold: ListWalk; warm: ListWalk }) {
+  record(`${label}, first pages of the first walk`, median(cold.first), 'ms', median(cold.floors.first));
+  record(`${label}, first pages`, median(warm.first), 'ms', median(warm.floors.first), 'ratio <= 3');
+  record(`${label}, deep pages`, median(warm.deep), 'ms', median(warm.floors.deep), 'ratio <= 3');
 }
 
 /** Wall time of a download, its bytes read but not decoded (decoding is the client's work, not the server's). */

@@ -76,18 +76,36 @@ export async function rowsPageKeysetFloor(pool: pg.Pool, importId: string, after
   return (performance.now() - started) / repeat;
 }
 
+const LIST_FLOOR = `SELECT id, template_id, created_at, updated_at, meta, file, file_id, end_user_id, end_user_email, imported_from, row_count FROM imports
+  WHERE account_id = $1 AND status = 'complete' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 101`;
+
 /** One keyset page of 100 of the account's complete imports, newest first, past its first ten pages; the mean of `repeat`. */
 export async function listPageKeysetFloor(pool: pg.Pool, accountId: string, repeat: number): Promise<number> {
-  const page = {
-    name: 'floor-list',
-    text: `SELECT id, template_id, created_at, updated_at, meta, file, file_id, end_user_id, end_user_email, imported_from, row_count FROM imports
-           WHERE account_id = $1 AND status = 'complete' AND (created_at, id) < ($2, $3) ORDER BY created_at DESC, id DESC LIMIT 101`,
-    values: [accountId, '2025-01-01T02:00:00.000Z', 'z'],
-  };
+  const page = { name: 'floor-list', text: LIST_FLOOR, values: [accountId, '2025-01-01T02:00:00.000Z', 'z'] };
   const started = performance.now();
   for (let r = 0; r < repeat; r++) if ((await pool.query(page)).rows.length !== 101) throw new Error('the floor page is short');
   return (performance.now() - started) / repeat;
 }
+
+/**
+ * The list walked as importd's walk reads it (walkListPages): a keyset page of 101 of the account's complete
+ * imports, newest first, the first from the top and each next one after the previous page's hundredth, so that
+ * each of importd's pages is timed beside a floor that reads the same rows (the newest imports, which the bench
+ * made through HTTP and updated as they were written, cost more to read than the seeded ones).
+ */
+export function listPageWalkFloor(pool: pg.Pool, accountId: string): (page: number) => Promise<number> {
+  let after = TOP;
+  return async (page) => {
+    if (page === 0) after = TOP;
+    const started = performance.now();
+    const { rows } = await pool.query<{ created_at: string; id: string }>({ name: 'floor-list', text: LIST_FLOOR, values: [accountId, ...after] });
+    const ms = performance.now() - started;
+    after = rows.length === 101 ? [rows[99]!.created_at, rows[99]!.id] : TOP;
+    return ms;
+  };
+}
+
+const TOP = ['9999', ''];
 
 /**
  * The floor of an authenticated read on PostgreSQL: a bare Hono route (in its own process, like importd) that

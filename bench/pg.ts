@@ -4,8 +4,8 @@ import { runBin, startServe } from '../test/helpers/process';
 import { importBody, ORIGINAL_SCHEMA } from './data';
 import type pg from 'pg';
 import { hashKey } from '../src/core/keys';
-import { alternatedLoads, answerOf, drained, median, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
-import { copyFloor, csvKeysetFloor, listPageKeysetFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
+import { alternatedLoads, answerOf, drained, median, recordListWalks, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
+import { copyFloor, csvKeysetFloor, listPageKeysetFloor, listPageWalkFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 import { seedPgImports } from './seed-imports';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
@@ -61,18 +61,14 @@ export async function benchPostgres(record: Record, sizes: { LARGE: number; SMAL
 
 /**
  * The list over `count` more imports of the account (stored by SQL: seeding through HTTP would only measure the
- * seeding), paged to the end over HTTP, against one raw keyset page of 100 with node-postgres, timed before each
- * of importd's pages (walkListWarm).
+ * seeding), paged to the end over HTTP, against raw keyset pages of 101 with node-postgres that read the same
+ * rows, each timed before importd's page (walkListWarm, listPageWalkFloor).
  */
 async function listPages(record: Record, api: Api, pool: pg.Pool, importId: string, count: number) {
   const templateId = JSON.parse((await timed(api, 'GET', `/v1/imports/${importId}`)).text).templateId as string;
   const account = await seedPgImports(pool, templateId, count);
   await listPageKeysetFloor(pool, account, 200);
-  const { coldFirst, first, deep, floors } = await walkListWarm(api, () => listPageKeysetFloor(pool, account, 1));
-  const floorMs = median(floors);
-  record(`pg: list page (100) of ${count} imports, first pages of the first walk`, median(coldFirst), 'ms', floorMs);
-  record(`pg: list page (100) of ${count} imports, first pages`, median(first), 'ms', floorMs, 'ratio <= 3');
-  record(`pg: list page (100) of ${count} imports, deep pages`, median(deep), 'ms', floorMs, 'ratio <= 3');
+  recordListWalks(record, `pg: list page (100) of ${count} imports`, await walkListWarm(api, listPageWalkFloor(pool, account)));
 }
 
 const LOAD_SECONDS = 3;

@@ -13,7 +13,7 @@ import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
-import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
+import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
@@ -173,20 +173,26 @@ async function listPages(api: Api, dbPath: string) {
   const templateId = JSON.parse((await timed(api, 'GET', '/v1/imports?limit=1')).text).data[0].templateId as string;
   const db = new Database(dbPath);
   const account = seedImports(db, templateId, LIST);
-  const pageFloor = db.prepare(
+  const pageFloor = db.prepare<unknown[], { created_at: string; id: string }>(
     "SELECT * FROM imports WHERE account_id = ? AND status = 'complete' AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 20",
   );
-  // Five raw pages of 20: a page of 100.
-  const floorPage = () => time(() => {
-    for (let r = 0; r < 5; r++) pageFloor.all(account, '2025-01-01T01:00:00.000Z', 'z');
-  });
-  for (let r = 0; r < 200; r++) floorPage();
-  const { coldFirst, first, deep, floors } = await walkListWarm(api, floorPage);
+  // Five raw pages of 20, a page of 100, walked as importd's walk reads it: the first from the top, each next one
+  // after the previous one's last row, so that each of importd's pages is timed beside the same rows.
+  let after = ['9999', ''];
+  const floorPage = (page: number) => {
+    if (page === 0) after = ['9999', ''];
+    return time(() => {
+      for (let r = 0; r < 5; r++) {
+        const rows = pageFloor.all(account, ...after);
+        const last = rows.at(-1);
+        after = last ? [last.created_at, last.id] : ['9999', ''];
+      }
+    });
+  };
+  for (let r = 0; r < 200; r++) floorPage(r % 100);
+  const walks = await walkListWarm(api, floorPage);
   db.close();
-  const floorMs = median(floors);
-  record(`list page (100) of ${LIST} imports, first pages of the first walk`, median(coldFirst), 'ms', floorMs);
-  record(`list page (100) of ${LIST} imports, first pages`, median(first), 'ms', floorMs, 'ratio <= 3');
-  record(`list page (100) of ${LIST} imports, deep pages`, median(deep), 'ms', floorMs, 'ratio <= 3');
+  recordListWalks(record, `list page (100) of ${LIST} imports`, walks);
 }
 
 /**
