@@ -90,8 +90,8 @@ export async function listPageKeysetFloor(pool: pg.Pool, accountId: string, repe
 /**
  * The list walked as importd's walk reads it (walkListPages): a keyset page of 101 of the account's complete
  * imports, newest first, the first from the top and each next one after the previous page's hundredth, so that
- * each of importd's pages is timed beside a floor that reads the same rows (the newest imports, which the bench
- * made through HTTP and updated as they were written, cost more to read than the seeded ones).
+ * each of importd's pages is timed beside a floor that reads the same rows (the first pages hold the newest
+ * imports, which the bench made through HTTP and updated as they were written, not the seeded ones a fixed page reads).
  */
 export function listPageWalkFloor(pool: pg.Pool, accountId: string): (page: number) => Promise<number> {
   let after = TOP;
