@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { newRequestId } from '../core/ids';
-import { credentialsEqual, keyKindOf } from '../core/keys';
+import { credentialsEqual } from '../core/keys';
 import { presentedKeyHash, type KeyPrincipal, type PresentedKeyHash } from '../services/auth';
 import { ServiceError } from '../services/errors';
 import { detailBytes, listRowsOf, secretKeyImport, secretKeyImportsJson, type JsonBody } from '../services/imports';
@@ -214,19 +214,18 @@ const presentedOn = new WeakMap<Socket, { authorization: string; key: PresentedK
 function secretKeyOn(socket: Socket, authorization: string): PresentedKeyHash | undefined {
   const known = presentedOn.get(socket);
   if (known && credentialsEqual(known.authorization, authorization)) return known.key;
-  const presented = secretKeyOf(authorization);
-  if (presented === undefined) return undefined;
-  const key = presentedKeyHash(presented);
-  presentedOn.set(socket, { authorization, key });
+  const key = secretKeyOf(authorization);
+  if (key !== undefined) presentedOn.set(socket, { authorization, key });
   return key;
 }
 
-/** The Secret Key of a request that presents exactly one credential, in its one Authorization header. */
-function secretKeyOf(authorization: string): string | undefined {
+/** The hashed Secret Key of a request that presents exactly one credential, in its one Authorization header. */
+function secretKeyOf(authorization: string): PresentedKeyHash | undefined {
   try {
     const presented = presentedKey(authorization, undefined);
-    // Only a well-formed one: `limited` hashes it outside any catch, and a malformed key is Hono's to refuse.
-    return presented && keyKindOf(presented.value) === 'secret' ? presented.value : undefined;
+    // Only a well-formed one (presentedKeyHash refuses any other): a malformed key is Hono's to refuse.
+    const key = presented && presentedKeyHash(presented.value);
+    return key?.kind === 'secret' ? key : undefined;
   } catch (error) {
     if (error instanceof ServiceError) return undefined;
     throw error;
