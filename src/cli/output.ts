@@ -9,7 +9,7 @@ import type { CliIo } from './io';
 export interface OutputSink {
   /** False once the reader went away (stdout piped into `head`): the producer should stop. */
   readonly open: boolean;
-  write(text: string): Promise<void>;
+  write(data: string | Uint8Array): Promise<void>;
   /** Completes the output (the file appears under its name only now). */
   close(): Promise<void>;
   /** Drops a partial file after a failure. */
@@ -27,7 +27,7 @@ export function fileSink(file: string, force: boolean): OutputSink {
   const finished = () => new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return {
     open: true,
-    write: (text) => writeWithBackpressure(stream, text),
+    write: (data) => writeWithBackpressure(stream, data),
     async close() {
       await finished();
       await rename(partial, file);
@@ -52,11 +52,11 @@ export function stdoutSink(io: CliIo): OutputSink {
     get open() {
       return !gone;
     },
-    async write(text) {
+    async write(data) {
       if (gone) return;
-      if (!stream) return io.out(text);
+      if (!stream) return io.out(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString());
       try {
-        await writeWithBackpressure(stream, text);
+        await writeWithBackpressure(stream, data);
       } catch (error) {
         if (!isClosedPipe(error)) throw error;
         gone = true;
@@ -67,6 +67,6 @@ export function stdoutSink(io: CliIo): OutputSink {
   };
 }
 
-async function writeWithBackpressure(stream: NodeJS.WritableStream, text: string): Promise<void> {
-  if (text !== '' && !stream.write(text)) await once(stream, 'drain');
+async function writeWithBackpressure(stream: NodeJS.WritableStream, data: string | Uint8Array): Promise<void> {
+  if (data.length !== 0 && !stream.write(data)) await once(stream, 'drain');
 }

@@ -17,11 +17,11 @@ export interface PullOptions {
 }
 
 /**
- * A byte stream over a generator of text pieces, pulled as the client reads (so a slow
- * client holds back the producer instead of the server buffering the whole file).
+ * A byte stream over a generator of pieces (text, or UTF-8 bytes sent as they are), pulled as the client reads
+ * (so a slow client holds back the producer instead of the server buffering the whole file).
  */
 export function pullStream(
-  pieces: AsyncGenerator<{ text: string; rows?: number }, void, undefined>,
+  pieces: AsyncGenerator<{ data: string | Uint8Array; rows?: number }, void, undefined>,
   { sent, stalled: onStall, stalledAfterMs = STALLED_READER_MS }: PullOptions = {},
 ): ReadableStream<Uint8Array> {
   let stalled: NodeJS.Timeout | undefined;
@@ -32,8 +32,9 @@ export function pullStream(
         for (;;) {
           const next = await pieces.next();
           if (next.done) return controller.close();
-          if (next.value.text === '') continue;
-          const bytes = encoder.encode(next.value.text);
+          const { data } = next.value;
+          if (data.length === 0) continue;
+          const bytes = typeof data === 'string' ? encoder.encode(data) : data;
           sent?.(next.value.rows ?? 0, bytes.byteLength);
           controller.enqueue(bytes);
           // The queue is full once this piece is in it: the next pull comes when the client has taken one.

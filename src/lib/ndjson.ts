@@ -12,5 +12,6 @@ export function createNdjsonEncoder(): RowEncoder {
       return text;
     },
     tail: () => '',
+    framed: { before: '', after: '\n', chunk: (bytes) => bytes },
   };
 }

@@ -17,6 +17,12 @@ export interface RowEncoder {
   head(): string;
   chunk(rows: readonly EncodableRow[]): string;
   tail(): string;
+  /**
+   * NDJSON and JSON: the text written before and after each stored row, so that a store can frame a chunk's rows
+   * itself (RowStore.framedChunk), and `chunk` of such a chunk's bytes, what the file gets of them. Either form of
+   * chunk may follow the other in one file.
+   */
+  framed?: { before: string; after: string; chunk(bytes: Uint8Array): Uint8Array };
 }
 
 export interface EncoderOptions {

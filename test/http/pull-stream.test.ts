@@ -8,7 +8,7 @@ describe('pullStream', () => {
     const state = { produced: 0, finished: false };
     async function* pieces() {
       try {
-        while (state.produced < count) yield { text: `piece ${state.produced++}\n`, rows: 1 };
+        while (state.produced < count) yield { data: `piece ${state.produced++}\n`, rows: 1 };
       } finally {
         state.finished = true;
       }

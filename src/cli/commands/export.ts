@@ -48,7 +48,7 @@ async function writeExport(file: RowExport, io: CliIo, out: string | undefined, 
   try {
     for await (const piece of file.pieces) {
       if (!sink.open) break;
-      await sink.write(piece.text);
+      await sink.write(piece.data);
       progress?.advance(piece.rows);
     }
     await sink.close();

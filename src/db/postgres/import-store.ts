@@ -74,6 +74,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
       // Not rendered here: node-postgres parses every row's text anyway, and this engine's rows page is within its target.
       jsonPage: async () => undefined,
+      framedChunk: async () => undefined,
       discard: (importId) => copies.discard(importId),
     },
     compliance: {

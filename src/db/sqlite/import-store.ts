@@ -5,7 +5,7 @@ import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import type { ReadCache } from './read-cache';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
-import { insertRowTexts, readRowChunk, readRowJsonPage } from './queries/import-rows';
+import { insertRowTexts, readFramedRows, readRowChunk, readRowJsonPage } from './queries/import-rows';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { findKeyedImportView } from './queries/keyed-import';
 import { rememberLearnedMappings } from './queries/learned-mappings';
@@ -83,6 +83,8 @@ export function createImportStores(
           () => readRowJsonPage(sqlite, importId, from, limit, maxBytes),
           (page) => page?.json.byteLength ?? 0,
         ),
+      // Not through the read cache: an export's chunks are up to 4 MiB each and read once.
+      framedChunk: async (importId, from, limit, maxBytes, frame) => readFramedRows(sqlite, importId, from, limit, maxBytes, frame),
       discard: async () => undefined,
     },
     compliance: {

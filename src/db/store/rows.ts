@@ -122,6 +122,21 @@ export interface RowJsonPage {
   hasMore: boolean;
 }
 
+/** A chunk of stored rows framed by the engine: what an NDJSON or JSON export writes of them, as UTF-8 bytes. */
+export interface FramedRows {
+  /** Each row's stored text between the frame's `before` and `after`, in row order, back to back. */
+  bytes: Uint8Array;
+  count: number;
+  /** The rowIndex of the chunk's last row (undefined for an empty chunk). */
+  lastRowIndex: number | undefined;
+}
+
+/** The text an export writes before and after each stored row (RowStore.framedChunk). */
+export interface RowFrame {
+  before: string;
+  after: string;
+}
+
 export interface ThemeRow {
   id: string;
   accountId: string;

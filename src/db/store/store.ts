@@ -11,6 +11,8 @@ import type {
   LearnedMappingRow,
   SessionRow,
   RowJsonPage,
+  FramedRows,
+  RowFrame,
   StoredRow,
   TemplateRow,
   TemplateSummaryRow,
@@ -204,6 +206,13 @@ export interface RowStore {
    * render pages (PostgreSQL): the caller then reads `chunk`.
    */
   jsonPage(importId: string, from: number, limit: number, maxBytes: number): Promise<RowJsonPage | undefined>;
+  /**
+   * Up to `limit` (>= 1) rows past `from` in ascending order, each framed by the engine as an export writes it
+   * (`frame.before`, its stored text, `frame.after`) into one buffer: no string per row on the serving thread,
+   * and nothing to encode on the way out. Undefined when a row is over its share of `maxBytes` (floor(maxBytes /
+   * limit) bytes), or when the engine does not frame rows (PostgreSQL): the caller then reads `chunk`.
+   */
+  framedChunk(importId: string, from: number, limit: number, maxBytes: number, frame: RowFrame): Promise<FramedRows | undefined>;
   /**
    * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY batch,
    * rolled back); nothing on SQLite, where each append commits. For a writer giving up an import it may no

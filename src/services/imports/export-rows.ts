@@ -21,19 +21,25 @@ export interface RowExport {
   contentType: string;
   fileName: string;
   /**
-   * The file, piece by piece; `rows` is how many rows a piece holds (for progress). Pull-driven and lazy. It
-   * holds one of the account's export slots until it ends: read it to its end, or `return()` it (a HEAD).
+   * The file, piece by piece, as text or as UTF-8 bytes; `rows` is how many rows a piece holds (for progress).
+   * Pull-driven and lazy. It holds one of the account's export slots until it ends: read it to its end, or
+   * `return()` it (a HEAD).
    */
-  pieces: AsyncGenerator<{ text: string; rows: number }, void, undefined>;
+  pieces: AsyncGenerator<ExportPiece, void, undefined>;
+}
+
+export interface ExportPiece {
+  data: string | Uint8Array;
+  rows: number;
 }
 
 /**
  * Exports all rows of an import in row order as CSV, NDJSON or a JSON array, read in keyset chunks of at
  * most EXPORT_CHUNK_ROWS rows and about EXPORT_CHUNK_BYTES (a fresh query per chunk, so no statement stays
  * open between pieces and other queries run in between) and encoded chunk by chunk: memory stays bounded
- * whatever the import's size. The CSV header is the template's field keys in schema order (from the
- * import's originalSchema), then every other key in first-seen order. Nothing is read or encoded before
- * the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found, rate_limited (the
+ * whatever the import's size (NDJSON and JSON chunks framed by the store where it can, RowStore.framedChunk).
+ * The CSV header is the template's field keys in schema order (from the import's originalSchema), then every
+ * other key in first-seen order. Nothing is read or encoded before the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found, rate_limited (the
  * account already streams IMPORTD_MAX_EXPORTS exports from this process); the pieces throw conflict, before
  * the file's tail, when the import is deleted while it is exported.
  */
@@ -53,20 +59,29 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     const columns = format === 'csv' ? csvColumns(imported.originalSchema, imported.cellStats) : [];
     const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
-    yield { text: encoder.head(), rows: 0 };
+    yield { data: encoder.head(), rows: 0 };
     let from = -1;
     let sent = 0;
     for (;;) {
+      const { framed } = encoder;
+      const chunk = framed && (await ctx.store.rows.framedChunk(imported.id, from, rowsPerChunk, EXPORT_CHUNK_BYTES, framed));
+      if (chunk) {
+        if (chunk.count === 0) break;
+        yield { data: framed.chunk(chunk.bytes), rows: chunk.count };
+        sent += chunk.count;
+        from = chunk.lastRowIndex!;
+        continue;
+      }
       const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
       if (rows.length === 0) break;
-      yield { text: encoder.chunk(rows), rows: rows.length };
+      yield { data: encoder.chunk(rows), rows: rows.length };
       sent += rows.length;
       from = rows[rows.length - 1]!.rowIndex;
     }
     // Deleted meanwhile (by its owner, an erasure or retention): a well-formed file missing rows would pass for
     // the whole import, so it ends without its tail and the answer fails instead.
     if (sent !== imported.rowCount) throw conflict(`the import was deleted while it was exported (${sent} of ${imported.rowCount} rows sent)`);
-    yield { text: encoder.tail(), rows: 0 };
+    yield { data: encoder.tail(), rows: 0 };
   }
   return {
     importId: imported.id,

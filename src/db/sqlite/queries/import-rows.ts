@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RowJsonPage } from '../../store';
+import type { FramedRows, RowFrame, RowJsonPage } from '../../store';
 
 // Rows are the hot path: raw better-sqlite3 statements, prepared once per connection and reused.
 
@@ -17,10 +17,14 @@ interface RowStatements {
   cappedAfter: Database.Statement<[number, string, number, number], string | number>;
   cappedBefore: Database.Statement<[number, string, number, number], string | number>;
   jsonPage: Database.Statement<[string, number, string, number, number], JsonPageColumns>;
+  framed: Database.Statement<[string, string, number, string, number, number], FramedColumns>;
 }
 
 /** The page's JSON (null when empty), its row count, how many rows are within their share, its last rowIndex, 1 if a row follows. */
 type JsonPageColumns = [Buffer | null, number, number, number | null, number];
+
+/** The framed rows (null when none), their count, how many are within their share, the last rowIndex. */
+type FramedColumns = [Buffer | null, number, number, number | null];
 
 // `LIMIT ? + 0`, not `LIMIT ?`: SQLite (3.53, bundled by better-sqlite3 12) reads a bare LIMIT parameter's
 // value when it plans a statement, and so marks the statement expired whenever that parameter is bound again:
@@ -58,6 +62,14 @@ function statements(sqlite: Database.Database): RowStatements {
                        FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0))`,
         )
         .raw(),
+      // Ordered and kept within its budget as jsonPage is.
+      framed: sqlite
+        .prepare<[string, string, number, string, number, number], FramedColumns>(
+          `SELECT CAST(group_concat(? || data || ?, '') AS BLOB), count(*), count(data), max(row_index)
+           FROM (SELECT row_index, CASE WHEN octet_length(data) <= ? THEN data END AS data
+                 FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0)`,
+        )
+        .raw(),
     };
     cache.set(sqlite, prepared);
   }
@@ -77,6 +89,18 @@ export function readRowJsonPage(sqlite: Database.Database, importId: string, fro
   const [json, count, fitting, last, more] = statements(sqlite).jsonPage.get(importId, share, importId, from, limit)!;
   if (fitting < count) return undefined;
   return { json: json ?? EMPTY, count, lastRowIndex: last ?? undefined, hasMore: more === 1 };
+}
+
+/**
+ * The first `limit` rows past `from`, each as `frame.before`, its text, `frame.after`, joined by SQLite into one
+ * blob (RowStore.framedChunk): an export's chunk of 1 000 rows was a string per row, joined, then encoded back
+ * to UTF-8 on its way out (100 000 rows: 300-410 ms in process, 50-80 ms framed). Undefined when a row is over
+ * floor(maxBytes / limit) bytes.
+ */
+export function readFramedRows(sqlite: Database.Database, importId: string, from: number, limit: number, maxBytes: number, frame: RowFrame): FramedRows | undefined {
+  const [bytes, count, fitting, last] = statements(sqlite).framed.get(frame.before, frame.after, Math.floor(maxBytes / limit), importId, from, limit)!;
+  if (fitting < count) return undefined;
+  return { bytes: bytes ?? EMPTY, count, lastRowIndex: last ?? undefined };
 }
 
 /** Inserts rows `first`, `first + 1`, ... of an import; the caller owns the transaction. */
