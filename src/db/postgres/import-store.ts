@@ -74,6 +74,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
       // Not rendered here: node-postgres parses every row's text anyway, and this engine's rows page is within its target.
       jsonPage: async () => undefined,
+      // Not framed here: string_agg over a chunk of 1 000 rows cost the server more (about 4 ms a chunk, 100 000
+      // rows exported in 530-810 ms against 160-740 read row by row, in process).
       framedChunk: async () => undefined,
       discard: (importId) => copies.discard(importId),
     },
