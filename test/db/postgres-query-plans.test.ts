@@ -17,6 +17,8 @@ interface PlanNode {
   'Relation Name'?: string;
   'Index Name'?: string;
   Plans?: PlanNode[];
+  /** With ANALYZE. */
+  'Actual Rows'?: number;
 }
 
 // PostgreSQL's counterpart of the SQLite query-plan tests (test/imports/list.test.ts, test/http/templates-list.test.ts):
@@ -72,9 +74,9 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
     const { query, params } = seen.at(-1)!;
     return await explain(query, params);
   };
-  /** The plan of one statement, as a flat list of its nodes. */
-  const explain = async (text: string, values: unknown[]): Promise<PlanNode[]> => {
-    const { rows } = await pool.query({ text: `EXPLAIN (FORMAT JSON) ${text}`, values });
+  /** The plan of one statement, as a flat list of its nodes (run, with `analyze`). */
+  const explain = async (text: string, values: unknown[], analyze = false): Promise<PlanNode[]> => {
+    const { rows } = await pool.query({ text: `EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${text}`, values });
     const nodes: PlanNode[] = [];
     const walk = (node: PlanNode) => {
       nodes.push(node);
@@ -178,6 +180,21 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
           { name: 'import-rows-page-desc-21', generic: 7, custom: 5 },
         ],
       );
+    } finally {
+      await connection.end();
+    }
+  });
+
+  it('reads an export chunk of an import the statistics have not seen yet within the chunk: no scan of the rest of the import', async () => {
+    const importId = await insertImport(h, env, { rows: 20_000 });
+    const connection = new pg.Pool({ connectionString: h.dbPath, max: 1 });
+    try {
+      const chunk = await readRowChunk(connection, importId, 'asc', 9_999, 1_000, 1 << 22);
+      assert.deepEqual(chunk.map((row) => row.rowIndex), Array.from({ length: 1_000 }, (_, n) => 10_000 + n));
+      const { statement } = (await connection.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements WHERE name = 'import-rows-chunk-asc'")).rows[0]!;
+      const nodes = await explain(statement, [importId, 9_999, 1 << 22, 1_000], true);
+      const read = Math.max(...nodes.filter((node) => node['Relation Name'] === 'import_rows' || node['Index Name']?.startsWith('import_rows')).map((node) => node['Actual Rows']!));
+      assert.ok(read <= 1_000, `${read} rows read for a chunk of 1 000\n${describePlan(nodes)}`);
     } finally {
       await connection.end();
     }
