@@ -33,25 +33,31 @@ export async function timed(api: Api, method: string, path: string, body?: strin
  * of the rest. With `floorPage`, the floor of page `page` (0 the first) is timed before each page, so that the
  * machine's drift over the walk falls on both alike (the floor was timed once, before the walks, and the VM's
  * speed moves within seconds); its times are split as the pages' are. The pages are read with node:http on one
- * keep-alive connection (leanGet), the floor being a query in process with no client of its own.
+ * keep-alive connection (leanGet), the floor being a query in process with no client of its own: `agent`'s, or
+ * one of the walk's own, whose first page then pays for opening it.
  */
-export async function walkListPages(api: Api, floorPage?: (page: number) => Promise<number> | number): Promise<ListWalk> {
+export async function walkListPages(api: Api, floorPage?: (page: number) => Promise<number> | number, agent?: http.Agent): Promise<ListWalk> {
+  if (!agent) return await withAgent((own) => walkListPages(api, floorPage, own));
   let cursor: string | null = null;
   const walk: ListWalk = { first: [], deep: [], floors: { first: [], deep: [] } };
-  // One walk lasts about a second: its connection is never idle long enough for the server to close it.
+  for (let page = 0; page < 100; page++) {
+    if (floorPage) (page < 5 ? walk.floors.first : walk.floors.deep).push(await floorPage(page));
+    const { ms, body } = await leanGet(api, `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`, agent);
+    (page < 5 ? walk.first : walk.deep).push(ms);
+    cursor = JSON.parse(body.toString()).pagination.paging.nextCursor;
+    if (!cursor) break;
+  }
+  return walk;
+}
+
+/** `use` given one keep-alive connection, closed after: used without a pause, the server never closes it first. */
+async function withAgent<T>(use: (agent: http.Agent) => Promise<T>): Promise<T> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    for (let page = 0; page < 100; page++) {
-      if (floorPage) (page < 5 ? walk.floors.first : walk.floors.deep).push(await floorPage(page));
-      const { ms, body } = await leanGet(api, `/v1/imports?limit=100${cursor ? `&cursor=${cursor}` : ''}`, agent);
-      (page < 5 ? walk.first : walk.deep).push(ms);
-      cursor = JSON.parse(body.toString()).pagination.paging.nextCursor;
-      if (!cursor) break;
-    }
+    return await use(agent);
   } finally {
     agent.destroy();
   }
-  return walk;
 }
 
 /**
@@ -116,16 +122,19 @@ export async function rowsPageStartEnd(api: Api, importId: string): Promise<{ st
  * first pages (one slow page moved the median of five) and the rest, each with their floors.
  */
 export async function walkListWarm(api: Api, floorPage: (page: number) => Promise<number> | number): Promise<{ cold: ListWalk; warm: ListWalk }> {
-  const cold = await walkListPages(api, floorPage);
-  const warm: ListWalk = { first: [], deep: [], floors: { first: [], deep: [] } };
-  for (let walk = 0; walk < 4; walk++) {
-    const { first, deep, floors } = await walkListPages(api, floorPage);
-    warm.first.push(...first);
-    warm.deep.push(...deep);
-    warm.floors.first.push(...floors.first);
-    warm.floors.deep.push(...floors.deep);
-  }
-  return { cold, warm };
+  // One connection for the five walks: a walk of its own would open one for its first page, counted in the first pages.
+  return await withAgent(async (agent) => {
+    const cold = await walkListPages(api, floorPage, agent);
+    const warm: ListWalk = { first: [], deep: [], floors: { first: [], deep: [] } };
+    for (let walk = 0; walk < 4; walk++) {
+      const { first, deep, floors } = await walkListPages(api, floorPage, agent);
+      warm.first.push(...first);
+      warm.deep.push(...deep);
+      warm.floors.first.push(...floors.first);
+      warm.floors.deep.push(...floors.deep);
+    }
+    return { cold, warm };
+  });
 }
 
 /** The list's three figures: a server's first walk, then the first and the deep pages of the next four, each against its own floors. */
