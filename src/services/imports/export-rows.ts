@@ -39,9 +39,10 @@ export interface ExportPiece {
  * open between pieces and other queries run in between) and encoded chunk by chunk: memory stays bounded
  * whatever the import's size (NDJSON and JSON chunks framed by the store where it can, RowStore.framedChunk).
  * The CSV header is the template's field keys in schema order (from the import's originalSchema), then every
- * other key in first-seen order. Nothing is read or encoded before the first piece is pulled (a HEAD request pulls none). Throws validation_failed, not_found, rate_limited (the
- * account already streams IMPORTD_MAX_EXPORTS exports from this process); the pieces throw conflict, before
- * the file's tail, when the import is deleted while it is exported.
+ * other key in first-seen order. Nothing is read or encoded before the first piece is pulled (a HEAD request
+ * pulls none). Throws validation_failed, not_found, rate_limited (the account already streams
+ * IMPORTD_MAX_EXPORTS exports from this process); the pieces throw conflict, before the file's tail, when the
+ * import is deleted while it is exported.
  */
 export async function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): Promise<RowExport> {
   const { format, safe } = parseInput(ExportQuery, input);
@@ -59,24 +60,19 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     const columns = format === 'csv' ? csvColumns(imported.originalSchema, imported.cellStats) : [];
     const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
-    yield { data: encoder.head(), rows: 0 };
-    let from = -1;
-    let sent = 0;
-    for (;;) {
-      const { framed } = encoder;
+    const { framed } = encoder;
+    /** The chunk after row `from` as the file writes it, with its row count and last rowIndex; undefined past the last row. */
+    const chunkAfter = async (from: number) => {
       const chunk = framed && (await ctx.store.rows.framedChunk(imported.id, from, rowsPerChunk, EXPORT_CHUNK_BYTES, framed));
-      if (chunk) {
-        if (chunk.count === 0) break;
-        yield { data: framed.chunk(chunk.bytes), rows: chunk.count };
-        sent += chunk.count;
-        from = chunk.lastRowIndex!;
-        continue;
-      }
+      if (chunk) return chunk.count === 0 ? undefined : { data: framed.chunk(chunk.bytes), count: chunk.count, last: chunk.lastRowIndex! };
       const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
-      if (rows.length === 0) break;
-      yield { data: encoder.chunk(rows), rows: rows.length };
-      sent += rows.length;
-      from = rows[rows.length - 1]!.rowIndex;
+      return rows.length === 0 ? undefined : { data: encoder.chunk(rows), count: rows.length, last: rows[rows.length - 1]!.rowIndex };
+    };
+    yield { data: encoder.head(), rows: 0 };
+    let sent = 0;
+    for (let chunk = await chunkAfter(-1); chunk; chunk = await chunkAfter(chunk.last)) {
+      yield { data: chunk.data, rows: chunk.count };
+      sent += chunk.count;
     }
     // Deleted meanwhile (by its owner, an erasure or retention): a well-formed file missing rows would pass for
     // the whole import, so it ends without its tail and the answer fails instead.
