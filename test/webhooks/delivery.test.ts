@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { sendDueDeliveries } from '../../src/services/webhooks';
+import { sendDueDeliveries, startWebhookSender } from '../../src/services/webhooks';
 import { call, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { deliveries, postImport, registerWebhook, webhookHarness } from './helpers';
@@ -195,5 +195,34 @@ describe('webhooks: delivery to a real local receiver', () => {
     await postImport(h, env);
     await call(h, 'DELETE', '/v1/end-users/nobody', { key: env.secretKey });
     assert.equal(await events(), before);
+  });
+  it("wakes the running sender with the import's event, once the import has answered", async () => {
+    await registerWebhook(h, env, { url: receiver.url() });
+    const failures: unknown[] = [];
+    // A poll far past the test: only the event's wake can start the delivery.
+    const sender = startWebhookSender(h.ctx, { attempted: () => undefined, failed: (error) => failures.push(error) }, 600_000);
+    const store = h.ctx.store.webhooks;
+    const claimDue = store.claimDue;
+    let answered = false;
+    const claims: boolean[] = [];
+    store.claimDue = async (claim) => {
+      claims.push(answered);
+      return await claimDue.call(store, claim);
+    };
+    try {
+      // The sender's first pass (nothing due) is over and it waits.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      claims.length = 0;
+      await postImport(h, env);
+      answered = true;
+      const deadline = Date.now() + 5000;
+      while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(receiver.received.length, 1);
+      assert.deepEqual(claims.slice(0, 1), [true]);
+      assert.deepEqual(failures, []);
+    } finally {
+      store.claimDue = claimDue;
+      await sender.stop();
+    }
   });
 });

@@ -50,10 +50,21 @@ export function endUserDeletedEvent(ctx: ServiceContext, accountId: string, endU
 export class WebhookWake {
   private waiter: (() => void) | undefined;
   private pending = false;
+  private scheduled = false;
 
+  /**
+   * Wakes the sender once this turn of the event loop is over, not at once: woken at once, its claim (two
+   * statements) and the start of its attempt (a signature, a connection) ran before the request that wrote
+   * the event had sent its answer.
+   */
   notify(): void {
-    if (this.waiter) this.waiter();
-    else this.pending = true;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.waiter) this.waiter();
+      else this.pending = true;
+    });
   }
 
   /**
