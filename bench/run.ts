@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { runBin, startServe } from '../test/helpers/process';
-import { importBody, makeRows, META, ORIGINAL_SCHEMA } from './data';
+import { importBody, makeRows, META, ORIGINAL_SCHEMA, postRuns } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { benchPostgres } from './pg';
@@ -92,10 +92,9 @@ async function ingest(api: Api, floor: ReturnType<typeof scratch>) {
   for (const count of [SMALL, LARGE]) {
     // Bytes built once: the client's own encoding is not in the figure.
     const body = Buffer.from(importBody(count));
-    // Steady state: the server's first import creates the template and compiles the ingest path; a small
-    // import's median is taken over more runs, the machine's noise being a larger share of it.
+    // Steady state: the server's first import creates the template and compiles the ingest path.
     if (count === SMALL) await timedImport(api, body);
-    const runs = count === LARGE ? 3 : 11;
+    const runs = postRuns(count, LARGE);
     const served: number[] = [];
     const raw: number[] = [];
     for (let r = 0; r < runs; r++) {
