@@ -196,6 +196,7 @@ describe('webhooks: delivery to a real local receiver', () => {
     await call(h, 'DELETE', '/v1/end-users/nobody', { key: env.secretKey });
     assert.equal(await events(), before);
   });
+
   it("wakes the running sender with the import's event, once the import has answered", async () => {
     await registerWebhook(h, env, { url: receiver.url() });
     const failures: unknown[] = [];
@@ -210,8 +211,8 @@ describe('webhooks: delivery to a real local receiver', () => {
       return await claimDue.call(store, claim);
     };
     try {
-      // The sender's first pass (nothing due) is over and it waits.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The sender's first pass (nothing due: a few milliseconds) is over and it waits.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       claims.length = 0;
       await postImport(h, env);
       answered = true;
