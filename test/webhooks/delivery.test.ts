@@ -3,6 +3,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { sendDueDeliveries, startWebhookSender } from '../../src/services/webhooks';
 import { call, createTestEnvironment, createTestSession, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { waitFor } from '../helpers/live-server';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { deliveries, postImport, registerWebhook, webhookHarness } from './helpers';
 
@@ -216,8 +217,7 @@ describe('webhooks: delivery to a real local receiver', () => {
       claims.length = 0;
       await postImport(h, env);
       answered = true;
-      const deadline = Date.now() + 5000;
-      while (receiver.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => receiver.received.length > 0);
       assert.equal(receiver.received.length, 1);
       assert.deepEqual(claims.slice(0, 1), [true]);
       assert.deepEqual(failures, []);
