@@ -12,6 +12,7 @@ import { runBin, startServe } from '../test/helpers/process';
 import { importBody, makeRows, META, ORIGINAL_SCHEMA, postRuns } from './data';
 import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
+import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
@@ -45,6 +46,8 @@ const timedImport = (api: Api, body: string | Uint8Array) => {
   importsTaken.push(body);
   return timed(api, 'POST', '/v1/imports', body);
 };
+
+const machine = watchMachine();
 
 async function main() {
   if (postgres) {
@@ -82,6 +85,9 @@ async function main() {
 }
 
 function writeResults(name: string) {
+  record('machine: load average (1 min) at the start', machine.loadAtStart, '');
+  const stolen = machine.stolenPercent();
+  if (stolen !== undefined) record('machine: CPU time taken by the hypervisor over the run', stolen, '%');
   mkdirSync(path.join(__dirname, 'results'), { recursive: true });
   const file = path.join(__dirname, 'results', name);
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, big, postgres, results }, null, 2)}\n`);
