@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { runBin, runBinAsync } from '../helpers/process';
 
 // The CLI's error contract, on the real bin/importd: every failure is one `error [code]: message` line on
-// stderr (details only when they add something), nothing on stdout, and the exit code of the README's table.
+// stderr (details only when they add something), nothing on stdout, and the exit code of docs/cli.md's table (test/docs/cli-doc.test.ts checks that table).
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-cli-errors-'));
 const db = path.join(dir, 'importd.db');
 before(() => assert.equal(runBin(['migrate', '--db', db]).code, 0));
