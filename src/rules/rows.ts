@@ -52,11 +52,13 @@ export class RowValidator {
 
   /**
    * The row's errors (undefined when valid); the row is transformed in place, or replaced by a new object
-   * when extra columns are dropped: `row` in the answer is the one to store.
+   * when extra columns are dropped: `row` in the answer is the one to store, `changed` false when it is the
+   * input untouched (its JSON text can then be stored as it came).
    */
-  check(input: Record<string, unknown>): { row: Record<string, unknown>; errors: RuleError[] | undefined } {
+  check(input: Record<string, unknown>): { row: Record<string, unknown>; errors: RuleError[] | undefined; changed: boolean } {
     const cells = this.rules.cells;
     const row = this.rules.extraColumns === 'drop' ? declaredOnly(input, cells) : input;
+    let changed = row !== input;
     let errors: RuleError[] | undefined;
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i]!;
@@ -64,17 +66,22 @@ export class RowValidator {
       let value = row[key] as Cell | undefined;
       if (value === undefined || key === '__proto__') value = Object.hasOwn(row, key) ? value : undefined;
       if (value === undefined || value === null || (typeof value === 'string' && isBlank(value))) {
-        if (cell.default !== undefined) setCell(row, key, cell.default);
-        else if (cell.required) (errors ??= []).push({ key, code: 'required', message: `${key} is required` });
+        if (cell.default !== undefined) {
+          setCell(row, key, cell.default);
+          changed = true;
+        } else if (cell.required) (errors ??= []).push({ key, code: 'required', message: `${key} is required` });
         continue;
       }
       if (cell.passThrough) continue;
       const stored = cell.check(value);
       if (stored !== null && typeof stored === 'object') (errors ??= []).push(stored);
-      else if (stored !== value) setCell(row, key, stored);
+      else if (stored !== value) {
+        setCell(row, key, stored);
+        changed = true;
+      }
     }
     if (errors === undefined || this.countInvalid) errors = this.checkUnique(row, errors);
-    return { row, errors };
+    return { row, errors, changed };
   }
 
   private checkUnique(row: Record<string, unknown>, errors: RuleError[] | undefined): RuleError[] | undefined {

@@ -90,6 +90,15 @@ describe('imports into a declared template: the onInvalid policies', () => {
     assert.deepEqual(born, { key: 'born', type: 'date', count: 3 }, 'statistics of the stored values');
   });
 
+  it('the import.completed event carries the server’s counts', async () => {
+    await template('hooked', { onInvalid: 'discard' });
+    const hook = await call(h, 'POST', '/v1/webhooks', { key: env.secretKey, body: { url: 'https://hooks.example.com/x', events: ['import.completed'] } });
+    assert.equal(hook.status, 201, await hook.clone().text());
+    const created = await json(await post({ meta: { schemaKey: 'hooked' }, rows: [...GOOD, ...BAD] }));
+    const [event] = await h.sql<{ payload: string }>('SELECT payload FROM webhook_events WHERE import_id = ?', created.id);
+    assert.deepEqual(JSON.parse(event!.payload).data.meta.counts, { totalRows: 4, validRows: 2, erroredRows: 2, discardedRows: 2 });
+  });
+
   it('discard: invalid rows are not stored, and counted', async () => {
     await template('filtered', { onInvalid: 'discard', extraColumns: 'drop' });
     const response = await postNdjson([{ meta: { schemaKey: 'filtered' } }, ...GOOD, ...BAD, { email: 'c@x.io' }]);

@@ -42,7 +42,7 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
     const out: string[] = [];
     for (const text of texts) {
       const rowIndex = counts.totalRows++;
-      const { row, errors } = validator.check(JSON.parse(text) as Record<string, unknown>);
+      const { row, errors, changed } = validator.check(JSON.parse(text) as Record<string, unknown>);
       if (errors === undefined) counts.validRows++;
       else {
         counts.erroredRows++;
@@ -59,7 +59,7 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
       }
       if (errorCount > 0 && rules.onInvalid === 'reject') continue;
       for (const key in row) collector.add(key, row[key] as string | number | boolean | null);
-      out.push(rowJsonText(row, text));
+      out.push(changed ? rowJsonText(row, text) : text);
       stored++;
     }
     return out;
