@@ -12,8 +12,9 @@ import { toTemplate } from './views';
 export const DEFAULT_TEMPLATE_SOURCE = 'studio';
 
 /**
- * Creates a template of the account; its key is `key`, else `schema.key`. Throws validation_failed (also for a declared schema that cannot work, see checkDeclaredSchema),
- * conflict (the account already has a template with that key).
+ * Creates a template of the account; its key is `key`, else `schema.key`. Throws validation_failed (also
+ * for a declared schema that cannot work: checkDeclaredSchema), conflict (the account already has a
+ * template with that key).
  */
 export async function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Promise<Template> {
   checkSchemaLimits('schema', input.schema, ctx.config.limits);

@@ -9,8 +9,9 @@ import { toTemplate } from './views';
 
 /**
  * Replaces a template's schema and changes `key`, `metadata` and `source` only when given. Imports already
- * made keep their own snapshot (`originalSchema`), so they are unaffected. Throws validation_failed (also for a declared schema that cannot work, see checkDeclaredSchema),
- * not_found, conflict (another template of the account has the new key).
+ * made keep their own snapshot (`originalSchema`), so they are unaffected. Throws validation_failed (also
+ * for a declared schema that cannot work: checkDeclaredSchema), not_found, conflict (another template of
+ * the account has the new key).
  */
 export async function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Promise<Template> {
   checkSchemaLimits('schema', input.schema, ctx.config.limits);
