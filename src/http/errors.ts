@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ServiceError, type ErrorCode, type ErrorDetail } from '../services/errors';
+import { RowsInvalidError, ServiceError, type ErrorCode, type ErrorDetail, type RowErrorItem } from '../services/errors';
 import type { Logger } from '../core/logger';
 import { commonHeaders, respondJson, setHeader, type HeaderRecord } from './respond';
 
@@ -35,7 +35,7 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
 };
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; requestId: string };
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; errors?: RowErrorItem[]; errorCount?: number; requestId: string };
 }
 
 /** A ServiceError in the one error shape of the API: its status, body and the headers that go with it. */
@@ -45,12 +45,14 @@ export function errorAnswer(error: ServiceError, requestId: string): { status: C
       code: error.code,
       message: error.message,
       ...(error.details && { details: error.details }),
+      ...(error instanceof RowsInvalidError && { errors: error.errors, errorCount: error.errorCount }),
       requestId,
     },
   };
   const headers: HeaderRecord = {};
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
-  const status = ERROR_STATUS[error.code];
+  // Rows that break their template's rules under `reject`: the body was well-formed, its data is not.
+  const status = error instanceof RowsInvalidError ? 422 : ERROR_STATUS[error.code];
   // RFC 9110: a 401 names the scheme it wants (RFC 6750 adds the error for a refused token).
   if (status === 401) headers['WWW-Authenticate'] = `Bearer realm="importd"${error.code === 'missing_credentials' ? '' : ', error="invalid_token"'}`;
   return { status, body, headers };

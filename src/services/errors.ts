@@ -42,6 +42,33 @@ export class ServiceError extends Error {
   }
 }
 
+/** One invalid cell of a refused import (onInvalid `reject`). */
+export interface RowErrorItem {
+  rowIndex: number;
+  key: string;
+  code: string;
+  message: string;
+  value: string | number | boolean | null;
+}
+
+/**
+ * validation_failed for an import whose rows break its template's rules under `reject`: the transports add
+ * `errors` (the first ones) and `errorCount`, and HTTP answers 422 (the request is well-formed; its data is not).
+ */
+export class RowsInvalidError extends ServiceError {
+  constructor(
+    readonly errors: RowErrorItem[],
+    readonly errorCount: number,
+  ) {
+    const first = errors[0];
+    super(
+      'validation_failed',
+      `${errorCount} invalid cell${errorCount === 1 ? '' : 's'}${first ? `; the first: rows.${first.rowIndex}.${first.key}: ${first.message}` : ''}`,
+      errors.slice(0, 20).map((error) => ({ path: `rows.${error.rowIndex}.${error.key}`, message: `${error.code}: ${error.message}` })),
+    );
+  }
+}
+
 export function notFound(what: string): ServiceError {
   return new ServiceError('not_found', `${what} not found`);
 }

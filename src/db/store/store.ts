@@ -128,6 +128,9 @@ export interface TemplateStore {
 
 export type ImportSummaryRow = Pick<ImportRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt' | 'fileId' | 'meta'>;
 
+/** What completing an import sets: `meta` only when the server's counts were added to it. */
+export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'> & Partial<Pick<ImportRow, 'meta'>>;
+
 export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
   /**
@@ -138,7 +141,7 @@ export interface ImportStore {
   complete(
     id: string,
     writerNode: string,
-    values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
+    values: CompletedValues,
     event?: WebhookEventDraft,
     learned?: LearnedMappingsWrite,
   ): Promise<boolean>;

@@ -76,7 +76,7 @@ export function importRoutes(deps: AppDeps) {
     },
     responses: {
       201: jsonResponse(ImportListItem, 'The import (create shape)'),
-      ...errorResponses(400, 413, 415),
+      ...errorResponses(400, 413, 415, 422),
     },
   }, {
     // The body is read before its key is known only where meta.publicKey can be valid at all: an import body

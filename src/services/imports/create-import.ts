@@ -4,9 +4,11 @@ import { learnedWrite } from '../mapping/learned-mappings';
 import { checkEnvelopeLimits } from '../limits';
 import { parseInput } from '../validate';
 import type { LearnedMappingsWrite } from '../../db/store';
+import type { CompiledRules } from '../../rules';
 import { beginImport, checkInThread, writeRows, type CheckedRows, type ImportHeader, type RowSlices } from './import-writer';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
+import { importRules, validateRows } from './validate-rows';
 import { toListItem } from './views';
 
 /** Who an import comes from, as established by the transport. */
@@ -74,9 +76,10 @@ async function prepareImport(
 /**
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
- * already checked (by the parse worker). A `meta.mapping` is remembered for the account as the import completes.
- * Returns the create shape. Throws validation_failed (a row's index in `details[].path`), and whatever
- * producing a slice throws.
+ * already checked (by the parse worker), then checked against the template's rules when it declares fields
+ * (validateRows: its onInvalid policy decides what is stored; meta.counts are the server's). A `meta.mapping`
+ * is remembered for the account as the import completes. Returns the create shape. Throws validation_failed
+ * (a row's index in `details[].path`; RowsInvalidError under `reject`), and whatever producing a slice throws.
  */
 export async function createImport(
   ctx: ServiceContext,
@@ -85,21 +88,27 @@ export async function createImport(
 ): Promise<ImportListItem> {
   const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
+  let rules: CompiledRules | undefined;
   try {
     prepared = await prepareImport(ctx, origin, body);
+    rules = await importRules(ctx, origin.accountId, prepared.header.templateId);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
-  const stored = await writeRows(await beginImport(ctx, prepared.header), rows, prepared.learned);
+  const checked = rules === undefined ? undefined : validateRows(rules, rows);
+  const stored = await writeRows(await beginImport(ctx, prepared.header), checked ?? rows, prepared.learned, checked?.counts);
   return toListItem(stored);
 }
 
-/** meta as JSON text without credentials; members are copied one by one so nothing else changes. */
+/** meta as JSON text without credentials, `counts` renamed `clientCounts`; members are copied one by one so nothing else changes. */
 function storedMeta(meta: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const key of Object.keys(meta)) {
-    if (!UNSTORED_META.has(key)) parts.push(`${JSON.stringify(key)}:${JSON.stringify(meta[key])}`);
+    // The client's counts are kept apart: meta.counts is what the server counted (import-writer's finish).
+    const name = key === 'counts' ? 'clientCounts' : key;
+    if (key === 'clientCounts' && Object.hasOwn(meta, 'counts')) continue;
+    if (!UNSTORED_META.has(key)) parts.push(`${JSON.stringify(name)}:${JSON.stringify(meta[key])}`);
   }
   return `{${parts.join(',')}}`;
 }

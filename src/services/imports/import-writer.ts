@@ -7,7 +7,7 @@ import { keepLease, leaseEnd } from '../leases';
 import { RowChecker, type RowSlice } from './check-rows';
 import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
-import type { CellStats } from './schemas';
+import type { CellStats, ImportCounts } from './schemas';
 
 /** Everything stored about an import except its rows and statistics. */
 export type ImportHeader = Pick<
@@ -44,7 +44,7 @@ export interface ImportWriter {
    * outbox) and the labels its end-user confirmed (`learned`). Throws conflict when the import was deleted
    * while written (its end-user's data was erased meanwhile).
    */
-  finish(stats: CellStats, learned?: LearnedMappingsWrite): Promise<ImportRow>;
+  finish(stats: CellStats, learned?: LearnedMappingsWrite, counts?: ImportCounts): Promise<ImportRow>;
   abort(): Promise<void>;
 }
 
@@ -80,6 +80,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
     }
   };
   let rowCount = 0;
+  const clientCounted = Object.hasOwn(JSON.parse(header.meta) as object, 'clientCounts');
   return {
     importId: row.id,
     get rowCount() {
@@ -91,10 +92,13 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, rows));
       rowCount += countRows(rows);
     },
-    async finish(stats, learned) {
+    async finish(stats, learned, counts) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
-      const values = { rowCount, cellStats: JSON.stringify(stats), createdAt: completedAt, updatedAt: completedAt };
+      // A free-form import's counts are added only when the client sent its own (kept as meta.clientCounts).
+      const serverCounts = counts ?? (clientCounted ? { totalRows: rowCount, validRows: rowCount, erroredRows: 0, discardedRows: 0 } : undefined);
+      const meta = serverCounts === undefined ? row.meta : metaWithCounts(row.meta, serverCounts);
+      const values = { rowCount, cellStats: JSON.stringify(stats), meta, createdAt: completedAt, updatedAt: completedAt };
       const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
       const event = await importCompletedEvent(ctx, completed);
       lease.stop();
@@ -140,7 +144,12 @@ export function checkInThread(slices: RowSlices, maxRowBytes: number): CheckedRo
  * Appends every slice, yielding to the event loop between slices, then finishes. Any failure (a bad row,
  * a slice that cannot be produced, storage) aborts the import, so nothing of it stays, and is rethrown.
  */
-export async function writeRows(writer: ImportWriter, rows: CheckedRows, learned?: LearnedMappingsWrite): Promise<ImportRow> {
+export async function writeRows(
+  writer: ImportWriter,
+  rows: CheckedRows,
+  learned?: LearnedMappingsWrite,
+  counts?: () => ImportCounts,
+): Promise<ImportRow> {
   try {
     let first = true;
     for await (const slice of rows.slices) {
@@ -148,10 +157,16 @@ export async function writeRows(writer: ImportWriter, rows: CheckedRows, learned
       first = false;
       await writer.append(slice);
     }
-    return await writer.finish(rows.stats(), learned);
+    return await writer.finish(rows.stats(), learned, counts?.());
   } catch (error) {
     // The import stays hidden whatever happens here; a removal that fails too is finished at the next start.
     await writer.abort().catch(() => undefined);
     throw error;
   }
+}
+
+/** meta's JSON text with the server's `counts` as its last member (the text is spliced: nothing else changes). */
+function metaWithCounts(meta: string, counts: ImportCounts): string {
+  const inner = meta.slice(1, -1).trim();
+  return `{${inner}${inner === '' ? '' : ','}"counts":${JSON.stringify(counts)}}`;
 }

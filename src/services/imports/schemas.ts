@@ -115,6 +115,15 @@ const nullableText = z.string().nullable();
 /** The members every shape of an import starts with. */
 const importHead = { id: z.string(), templateId: z.string(), createdAt: z.string(), updatedAt: z.string() };
 
+/** What the server counted of an import's rows (meta.counts; the client's own counts are kept as meta.clientCounts). */
+export const ImportCounts = z.object({
+  totalRows: z.number().int(),
+  validRows: z.number().int(),
+  erroredRows: z.number().int(),
+  discardedRows: z.number().int(),
+});
+export type ImportCounts = z.infer<typeof ImportCounts>;
+
 export const CellStats = z.object({
   totalCells: z.int(),
   rowCount: z.int(),

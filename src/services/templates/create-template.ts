@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context';
 import { conflictOnUnique } from '../errors';
 import { checkSchemaLimits } from '../limits';
 import { parseInput } from '../validate';
+import { checkDeclaredSchema } from './declared-schema';
 import { CreateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
 
@@ -11,12 +12,14 @@ import { toTemplate } from './views';
 export const DEFAULT_TEMPLATE_SOURCE = 'studio';
 
 /**
- * Creates a template of the account; its key is `key`, else `schema.key`. Throws validation_failed,
- * conflict (the account already has a template with that key).
+ * Creates a template of the account; its key is `key`, else `schema.key`. Throws validation_failed (also
+ * for a declared schema that cannot work: checkDeclaredSchema), conflict (the account already has a
+ * template with that key).
  */
 export async function createTemplate(ctx: ServiceContext, accountId: string, input: CreateTemplateInput): Promise<Template> {
   checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(CreateTemplateInput, input);
+  checkDeclaredSchema(data.schema);
   const now = isoTime(ctx.clock);
   const row = {
     id: newId(),

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { IMPORT_LIST_COLUMNS, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, type CompletedValues, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
 import { environments, importCounts, importRows, imports } from '../schema';
@@ -21,7 +21,7 @@ export async function completeImport(
   db: PgExecutor,
   id: string,
   writerNode: string,
-  values: Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'>,
+  values: CompletedValues,
 ): Promise<boolean> {
   const result = await db
     .update(imports)

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery, rawQuery } from '../prepared';
-import { IMPORT_LIST_COLUMNS, importListRowOf, type ImportFilters, type ImportListColumns, type ImportListRow, type ImportRow, type ImportViewRow, type PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, importListRowOf, type CompletedValues, type ImportFilters, type ImportListColumns, type ImportListRow, type ImportRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
 import { imports, importSchemas } from '../schema';
 import { cachedStatement } from '../../statement-cache';
@@ -25,7 +25,7 @@ export function completeImport(
   db: Db,
   id: string,
   writerNode: string,
-  values: { rowCount: number; cellStats: string; createdAt: string; updatedAt: string },
+  values: CompletedValues,
 ): boolean {
   return (
     db

@@ -1,0 +1,137 @@
+import { setOwn } from '../lib/own-member';
+import { compileCell, type Cell, type CellRule } from './cells';
+import { DeclaredSchema, isDeclared } from './dialect';
+import type { RuleError } from './errors';
+import { HashSet, hashText } from './unique';
+
+export type InvalidPolicy = 'reject' | 'keep' | 'discard';
+
+/** A declared template's rules, compiled once per import. */
+export interface CompiledRules {
+  readonly onInvalid: InvalidPolicy;
+  readonly extraColumns: 'drop' | 'keep';
+  readonly cells: readonly CellRule[];
+  readonly uniqueTogether: readonly (readonly string[])[];
+  /** No rule can refuse or change any row (every field a bare `string`, extra columns kept): nothing to run. */
+  readonly trivial: boolean;
+}
+
+/**
+ * The rules of a template schema, or undefined for a free-form one (no `fields` array), which is never
+ * checked. A declared schema stored before the dialect was checked on write and that does not follow it is
+ * treated as free-form too, so imports into old templates keep working.
+ */
+export function compileRules(schema: unknown): CompiledRules | undefined {
+  if (!isDeclared(schema)) return undefined;
+  const parsed = DeclaredSchema.safeParse(schema);
+  if (!parsed.success) return undefined;
+  const cells = parsed.data.fields.map(compileCell);
+  const uniqueTogether = parsed.data.uniqueTogether ?? [];
+  const trivial =
+    parsed.data.extraColumns === 'keep' &&
+    uniqueTogether.length === 0 &&
+    cells.every((cell) => cell.passThrough && !cell.required && !cell.unique && cell.default === undefined);
+  return { onInvalid: parsed.data.onInvalid, extraColumns: parsed.data.extraColumns, cells, uniqueTogether, trivial };
+}
+
+/**
+ * Checks and transforms the rows of one import in order: cells by their field's rules, then uniqueness of
+ * `unique` fields and `uniqueTogether` groups among the rows seen so far (empty cells never collide). Under
+ * `discard` an invalid row's values do not count for uniqueness, since it is not stored.
+ */
+export class RowValidator {
+  private readonly uniques: (HashSet | undefined)[];
+  private readonly groups: { keys: readonly string[]; seen: HashSet }[];
+  private readonly countInvalid: boolean;
+
+  constructor(private readonly rules: CompiledRules) {
+    this.uniques = rules.cells.map((cell) => (cell.unique ? new HashSet() : undefined));
+    this.groups = rules.uniqueTogether.map((keys) => ({ keys, seen: new HashSet() }));
+    this.countInvalid = rules.onInvalid !== 'discard';
+  }
+
+  /**
+   * The row's errors (undefined when valid); the row is transformed in place, or replaced by a new object
+   * when extra columns are dropped: `row` in the answer is the one to store, `changed` false when it is the
+   * input untouched (its JSON text can then be stored as it came).
+   */
+  check(input: Record<string, unknown>): { row: Record<string, unknown>; errors: RuleError[] | undefined; changed: boolean } {
+    const cells = this.rules.cells;
+    const row = this.rules.extraColumns === 'drop' ? declaredOnly(input, cells) : input;
+    let changed = row !== input;
+    let errors: RuleError[] | undefined;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!;
+      const key = cell.key;
+      let value = row[key] as Cell | undefined;
+      if (value === undefined || key === '__proto__') value = Object.hasOwn(row, key) ? value : undefined;
+      if (value === undefined || value === null || (typeof value === 'string' && isBlank(value))) {
+        if (cell.default !== undefined) {
+          setCell(row, key, cell.default);
+          changed = true;
+        } else if (cell.required) (errors ??= []).push({ key, code: 'required', message: `${key} is required` });
+        continue;
+      }
+      if (cell.passThrough) continue;
+      const stored = cell.check(value);
+      if (stored !== null && typeof stored === 'object') (errors ??= []).push(stored);
+      else if (stored !== value) {
+        setCell(row, key, stored);
+        changed = true;
+      }
+    }
+    if (errors === undefined || this.countInvalid) errors = this.checkUnique(row, errors);
+    return { row, errors, changed };
+  }
+
+  private checkUnique(row: Record<string, unknown>, errors: RuleError[] | undefined): RuleError[] | undefined {
+    const cells = this.rules.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const seen = this.uniques[i];
+      if (seen === undefined) continue;
+      const key = cells[i]!.key;
+      const value = Object.hasOwn(row, key) ? row[key] : undefined;
+      if (isEmpty(value) || hasError(errors, key)) continue;
+      if (!seen.add(hashText(String(value)))) (errors ??= []).push({ key, code: 'unique', message: `${key} has the same value as an earlier row` });
+    }
+    for (const group of this.groups) {
+      let joined = '';
+      let complete = true;
+      for (const key of group.keys) {
+        const value = Object.hasOwn(row, key) ? row[key] : undefined;
+        if (isEmpty(value) || hasError(errors, key)) complete = false;
+        else joined += `${String(value)}\u0000`;
+      }
+      if (complete && !group.seen.add(hashText(joined))) {
+        (errors ??= []).push({ key: group.keys.join('+'), code: 'unique_together', message: `${group.keys.join(', ')} have the same values as an earlier row` });
+      }
+    }
+    return errors;
+  }
+}
+
+function declaredOnly(input: Record<string, unknown>, cells: readonly CellRule[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const cell of cells) if (Object.hasOwn(input, cell.key)) setCell(row, cell.key, input[cell.key]);
+  return row;
+}
+
+function setCell(row: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') setOwn(row, key, value);
+  else row[key] = value;
+}
+
+function isBlank(text: string): boolean {
+  if (text.length === 0) return true;
+  const first = text.charCodeAt(0);
+  // Most cells start with a printable character: no trim (which allocates) for them.
+  return first <= 32 || first === 160 || first === 0xfeff || first === 0x3000 ? text.trim() === '' : false;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && isBlank(value));
+}
+
+function hasError(errors: RuleError[] | undefined, key: string): boolean {
+  return errors !== undefined && errors.some((error) => error.key === key);
+}

@@ -1,0 +1,53 @@
+// Uniqueness within one import in memory bounded by the number of distinct values, not their size: each value
+// is kept as a 53-bit hash (cyrb53) in an open-addressing table of doubles, 16 bytes a value at most. Two
+// different values share a hash with a probability of about n²/2^54 (1 in 18 000 for a million rows): such a
+// pair would be reported as a duplicate, which the error message does not hide ("the same value as an earlier row").
+
+/** A 53-bit hash of a text (cyrb53, public domain): two 32-bit lanes, mixed. */
+export function hashText(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** A set of 53-bit hashes. */
+export class HashSet {
+  private table = new Float64Array(1024);
+  private size = 0;
+
+  /** Adds a hash; false when it was already there. */
+  add(hash: number): boolean {
+    if (hash === 0) hash = 1; // 0 marks an empty slot
+    if ((this.size + 1) * 2 > this.table.length) this.grow();
+    if (!insert(this.table, hash)) return false;
+    this.size++;
+    return true;
+  }
+
+  private grow(): void {
+    const old = this.table;
+    this.table = new Float64Array(old.length * 2);
+    for (const hash of old) if (hash !== 0) insert(this.table, hash);
+  }
+}
+
+function insert(table: Float64Array, hash: number): boolean {
+  const mask = table.length - 1;
+  let slot = (hash % 4294967296) & mask;
+  for (;;) {
+    const held = table[slot]!;
+    if (held === 0) {
+      table[slot] = hash;
+      return true;
+    }
+    if (held === hash) return false;
+    slot = (slot + 1) & mask;
+  }
+}

@@ -1,0 +1,83 @@
+import { rowStrings, type RowTexts } from '../../db/store';
+import { rowJsonText } from '../../lib/exact-json';
+import { compileRules, RowValidator, type CompiledRules } from '../../rules';
+import type { ServiceContext } from '../context';
+import { RowsInvalidError, type RowErrorItem } from '../errors';
+import { CellStatsCollector } from './cell-stats';
+import type { CheckedRows } from './import-writer';
+import type { ImportCounts } from './schemas';
+
+/** The first this many invalid cells are reported by a refused import (errorCount counts them all). */
+export const MAX_REPORTED_ERRORS = 100;
+
+/** Rows checked against a declared template: what the writer stores, and the server's counts once read. */
+export interface ValidatedRows extends CheckedRows {
+  counts(): ImportCounts;
+}
+
+/** The rules of an import's template, compiled once for the import (undefined: free-form, or nothing to run). */
+export async function importRules(ctx: ServiceContext, accountId: string, templateId: string): Promise<CompiledRules | undefined> {
+  const template = await ctx.store.templates.find(accountId, templateId);
+  const rules = template === undefined ? undefined : compileRules(JSON.parse(template.schema));
+  return rules?.trivial === false ? rules : undefined;
+}
+
+/**
+ * Checks and transforms every row of an import against its template's rules as the writer reads the
+ * slices, applying the template's policy: `keep` stores every row transformed (an invalid one with its
+ * errors), `discard` stores only the valid ones, `reject` stores none once a row is invalid, reads the rest
+ * to count their errors, and then throws validation_failed (422) with the first MAX_REPORTED_ERRORS.
+ * Statistics are those of the rows stored.
+ */
+export function validateRows(rules: CompiledRules, rows: CheckedRows): ValidatedRows {
+  const validator = new RowValidator(rules);
+  const collector = new CellStatsCollector();
+  const reported: RowErrorItem[] = [];
+  const counts: ImportCounts = { totalRows: 0, validRows: 0, erroredRows: 0, discardedRows: 0 };
+  let errorCount = 0;
+  let stored = 0;
+
+  function validate(slice: RowTexts): string[] {
+    const texts = rowStrings(slice);
+    const out: string[] = [];
+    for (const text of texts) {
+      const rowIndex = counts.totalRows++;
+      const { row, errors, changed } = validator.check(JSON.parse(text) as Record<string, unknown>);
+      if (errors === undefined) counts.validRows++;
+      else {
+        counts.erroredRows++;
+        errorCount += errors.length;
+        for (const error of errors) {
+          if (reported.length >= MAX_REPORTED_ERRORS) break;
+          const value = Object.hasOwn(row, error.key) ? row[error.key] : null;
+          reported.push({ rowIndex, key: error.key, code: error.code, message: error.message, value: value === undefined ? null : (value as RowErrorItem['value']) });
+        }
+        if (rules.onInvalid === 'discard') {
+          counts.discardedRows++;
+          continue;
+        }
+      }
+      if (errorCount > 0 && rules.onInvalid === 'reject') continue;
+      for (const key in row) collector.add(key, row[key] as string | number | boolean | null);
+      out.push(changed ? rowJsonText(row, text) : text);
+      stored++;
+    }
+    return out;
+  }
+
+  async function* slices() {
+    for await (const slice of rows.slices) {
+      const texts = validate(slice);
+      if (errorCount > 0 && rules.onInvalid === 'reject') continue;
+      if (texts.length > 0) yield texts;
+    }
+    if (errorCount > 0 && rules.onInvalid === 'reject') throw new RowsInvalidError(reported, errorCount);
+  }
+
+  return {
+    slices: slices(),
+    stats: () => collector.result(stored),
+    counts: () => ({ ...counts }),
+    discard: rows.discard,
+  };
+}
