@@ -32,9 +32,12 @@ export function registerTemplates(program: Command, runtime: CliRuntime): void {
     .argument('<id>', 'template id')
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the GET /v1/templates/{id} response)')
-    .action(async (id: string, options: { account?: string; json?: boolean }, command: Command) => {
-      const template = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await getTemplate(ctx, accountId, id));
+    .option('--frictionless', 'print the schema as a Frictionless Table Schema (JSON); with --json, the GET ...?format=frictionless response')
+    .action(async (id: string, options: { account?: string; json?: boolean; frictionless?: boolean }, command: Command) => {
+      const input = { format: options.frictionless ? ('frictionless' as const) : undefined };
+      const template = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await getTemplate(ctx, accountId, id, input));
       if (options.json) return printJson(runtime.io, template);
+      if (options.frictionless) return printJson(runtime.io, template.schema);
       const { schema, metadata, ...fields } = template;
       runtime.io.out(Object.entries(fields).map(([name, value]) => `${`${name}:`.padEnd(11)}${String(value)}\n`).join(''));
       runtime.io.out(`metadata:  ${JSON.stringify(metadata)}\nschema:\n${JSON.stringify(schema, null, 2)}\n`);

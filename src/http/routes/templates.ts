@@ -3,6 +3,7 @@ import {
   createTemplate,
   CreateTemplateInput,
   getTemplate,
+  GetTemplateInput,
   listTemplates,
   ListTemplatesInput,
   Template,
@@ -53,12 +54,14 @@ export function templateRoutes(deps: AppDeps) {
     tags: ['Templates'],
     operationId: 'getTemplate',
     description:
-      "Secret Key, or Public Key from an allowed Origin. The template with its full schema; another account's template is 404.",
+      "Secret Key, or Public Key from an allowed Origin. The template with its full schema; another account's template is 404. `?format=frictionless` gives a declared template's schema as a Frictionless Table Schema (409 conflict for a free-form template, which has no fields).",
     summary: 'Read a template with its full schema (Secret Key, or Public Key from an allowed origin)',
-    request: { params: TemplateId },
-    responses: { 200: jsonResponse(Template, 'The template'), ...errorResponses(404) },
+    request: { params: TemplateId, query: GetTemplateInput },
+    responses: { 200: jsonResponse(Template, 'The template'), ...errorResponses(400, 404, 409) },
   });
-  router.openapi(get, async (c) => respondJson(c, await getTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id), 200));
+  router.openapi(get, async (c) =>
+    respondJson(c, await getTemplate(ctx, c.var.caller.principal.accountId, c.req.valid('param').id, c.req.valid('query')), 200),
+  );
 
   const update = defineRoute(deps, 'secret', {
     method: 'put',

@@ -53,6 +53,15 @@ export const UpdateTemplateInput = z.object({
 }).meta({ id: 'UpdateTemplateInput' });
 export type UpdateTemplateInput = z.input<typeof UpdateTemplateInput>;
 
+/** GET /templates/{id}: `format=frictionless` answers the schema as a Frictionless Table Schema. */
+export const GetTemplateInput = z.object({
+  format: z
+    .enum(['frictionless'], { error: 'must be frictionless, or left out for the stored schema' })
+    .optional()
+    .describe('frictionless: the schema as a Frictionless Table Schema (409 for a free-form template)'),
+});
+export type GetTemplateInput = z.input<typeof GetTemplateInput>;
+
 export const TemplateOrderBy = z.enum(['createdAt', 'updatedAt']);
 
 export const ListTemplatesInput = z.object({

@@ -3,22 +3,22 @@ import type { ServiceContext } from '../context';
 import { conflictOnUnique, notFound } from '../errors';
 import { checkSchemaLimits } from '../limits';
 import { parseInput } from '../validate';
-import { checkDeclaredSchema } from './declared-schema';
+import { acceptTemplateSchema } from './template-schema';
 import { UpdateTemplateInput, type Template } from './schemas';
 import { toTemplate } from './views';
 
 /**
  * Replaces a template's schema and changes `key`, `metadata` and `source` only when given. Imports already
  * made keep their own snapshot (`originalSchema`), so they are unaffected. Throws validation_failed (also
- * for a declared schema that cannot work: checkDeclaredSchema), not_found, conflict (another template of
- * the account has the new key).
+ * for a declared schema or Table Schema that cannot work: acceptTemplateSchema; a Table Schema is stored
+ * converted), not_found, conflict (another template of the account has the new key).
  */
 export async function updateTemplate(ctx: ServiceContext, accountId: string, id: string, input: UpdateTemplateInput): Promise<Template> {
   checkSchemaLimits('schema', input.schema, ctx.config.limits);
   const data = parseInput(UpdateTemplateInput, input);
-  checkDeclaredSchema(data.schema);
+  const schema = acceptTemplateSchema(data.schema);
   const updated = ctx.store.templates.update(accountId, id, {
-    schema: JSON.stringify(data.schema),
+    schema: JSON.stringify(schema),
     ...(data.key !== undefined && { key: data.key }),
     ...(data.metadata !== undefined && { metadata: JSON.stringify(data.metadata) }),
     ...(data.source !== undefined && { source: data.source }),
