@@ -142,6 +142,8 @@ export const ConfigSchema = z.object({
   IMPORTD_WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
   IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(1).max(365 * 86400).default(3 * 86400),
   IMPORTD_WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(1000).default(20),
+  IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
 });
 
 export type RawConfig = z.input<typeof ConfigSchema>;
@@ -193,6 +195,8 @@ export interface Config {
   exportsPerAccount: number;
   limits: Limits;
   webhooks: WebhookSettings;
+  /** Live environments per account (each brings keys, endpoints and streams of its own). */
+  maxEnvironmentsPerAccount: number;
 }
 
 export interface WebhookSettings {
@@ -205,6 +209,8 @@ export interface WebhookSettings {
   disableAfterMs: number;
   /** Endpoints per environment. */
   maxEndpoints: number;
+  /** Endpoints per account: bounds the deliveries one account-wide event makes. */
+  maxEndpointsPerAccount: number;
 }
 
 /** What one request may make the server store or work through (DESIGN.md "Limits"). */
@@ -306,6 +312,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       allowPrivate: c.IMPORTD_WEBHOOK_ALLOW_PRIVATE,
       disableAfterMs: c.IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       maxEndpoints: c.IMPORTD_WEBHOOK_MAX_ENDPOINTS,
+      maxEndpointsPerAccount: c.IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT,
     },
+    maxEnvironmentsPerAccount: c.IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT,
   };
 }

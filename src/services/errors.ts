@@ -14,8 +14,10 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  'limit_reached',
   'request_timeout',
   'payload_too_large',
+  'quota_exceeded',
   'headers_too_large',
   'unsupported_media_type',
   'rate_limited',
@@ -54,6 +56,11 @@ export function validationFailed(details: ErrorDetail[]): ServiceError {
 
 export function conflict(message: string): ServiceError {
   return new ServiceError('conflict', message);
+}
+
+/** A per-account cap is reached: the message names the setting that sets it. */
+export function limitReached(what: string, max: number, setting: string): ServiceError {
+  return new ServiceError('limit_reached', `the account already has ${max} ${what} (${setting}); remove one or raise the setting`);
 }
 
 /** Converts zod issues to error details with dotted paths (`allowedOrigins.3`). */
