@@ -110,6 +110,7 @@ export const ConfigSchema = z.object({
   IMPORTD_SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
+  IMPORTD_ACCOUNT_RATE_LIMIT: z.coerce.number().int().min(0).default(30000),
   IMPORTD_FAST_LANE: booleanText.default(true),
   IMPORTD_TRUSTED_PROXIES: trustedProxies.default([]),
   IMPORTD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -162,7 +163,8 @@ export interface Config {
   maxJsonBodyBytes: number;
   sessionSecret: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  rateLimit: { limit: number; windowSeconds: number };
+  /** Requests per window: `limit` per key (a Public Key's per client address), `perAccount` for all of an account's keys; 0 is off. */
+  rateLimit: { limit: number; perAccount: number; windowSeconds: number };
   /**
    * Reverse proxies whose X-Forwarded-For is believed: a request from one of them is the client's that the
    * header names (http/client-address.ts). Empty: the socket's peer is the client.
@@ -276,7 +278,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     maxJsonBodyBytes: c.IMPORTD_MAX_JSON_BODY ?? defaultJsonBodyBytes(c.IMPORTD_MAX_SCHEMA_BYTES),
     sessionSecret: c.IMPORTD_SESSION_SECRET,
     logLevel: c.IMPORTD_LOG_LEVEL,
-    rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
+    rateLimit: { limit: c.IMPORTD_RATE_LIMIT, perAccount: c.IMPORTD_ACCOUNT_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
     trustedProxies: c.IMPORTD_TRUSTED_PROXIES,
     fastLane: c.IMPORTD_FAST_LANE,
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,

@@ -16,7 +16,7 @@ describe('webhook settings', () => {
   });
 
   it('refuses a per-account cap that is not a positive whole number, naming the setting', () => {
-    for (const [name, value] of [['IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT', '0'], ['IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT', 'many']]) {
+    for (const [name, value] of [['IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT', '0'], ['IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT', 'many']] as const) {
       assert.throws(() => loadConfig({ [name]: value }), new RegExp(`invalid setting ${name}`));
     }
   });
