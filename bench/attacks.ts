@@ -1,5 +1,5 @@
-// npm run bench:attacks [-- --pg] [-- --only TEXT]: each attack of issues 12 and 41 against the real server
-// (SQLite, or PostgreSQL on a throw-away server with --pg; --only runs the attacks whose name holds TEXT), made with what a customer's web
+// npm run bench:attacks [-- --pg] [-- --only TEXT,...]: each attack of issues 12 and 41 against the real server
+// (SQLite, or PostgreSQL on a throw-away server with --pg; --only runs the attacks whose name holds a TEXT), made with what a customer's web
 // page exposes (its Public Key and one end-user session) or, for deletes, what its backend does, while
 // ANOTHER account's small read is timed in a loop from a process of its own. Prints, per attack, what the
 // server answered, how long the attack took and the slowest small read meanwhile (target < 250 ms).
@@ -19,7 +19,8 @@ const ORIGIN = 'https://shop.example.com';
 // Webhooks may reach this process's receiver (the fan-out attack's deliveries are really sent).
 const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_IMPORT_BYTES: '64mb', IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true', IMPORTD_ACCOUNT_RATE_LIMIT: '0' };
 const ON_PG = process.argv.includes('--pg');
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]! : '';
+// Comma-separated parts of attack names: an attack runs when its name holds one of them.
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : [''];
 
 /** The database the server runs on: a SQLite file in `dir`, or a fresh database on a throw-away PostgreSQL server. */
 async function database(dir: string): Promise<{ db: string; stop(): void }> {
@@ -48,7 +49,7 @@ async function main() {
     const victim: Api = { url: server.url, key: victimEnv.secretKey.key };
     const small = (await (await request(victim, 'POST', '/v1/imports', JSON.stringify({ meta: { schemaKey: 'small' }, rows: [{ a: 1 }] }))).json()) as { id: string };
     const attacker: Attacker = { url: server.url, publicKey: attackedEnv.publicKey.key, session, secretKey: attackedEnv.secretKey.key, victimKey: victim.key };
-    for (const { name, prepare, run } of [...ATTACKS, ...FAN_OUT_ATTACKS].filter((attack) => attack.name.includes(ONLY))) {
+    for (const { name, prepare, run } of [...ATTACKS, ...FAN_OUT_ATTACKS].filter((attack) => ONLY.some((part) => attack.name.includes(part)))) {
       // What an attack needs stored beforehand is written before the timing starts.
       const prepared = prepare ? await prepare(attacker) : '';
       const reader = await startReader(victim, `/v1/imports/${small.id}`);

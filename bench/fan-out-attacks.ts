@@ -62,6 +62,14 @@ async function pool(count: number, concurrency: number, work: (i: number) => Pro
 
 export const FAN_OUT_ATTACKS: Attack[] = [
   {
+    // What the machine gives a small read with no attack at all: the floor the figures below stand on.
+    name: 'baseline: no attack for 10 s',
+    run: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      return '-';
+    },
+  },
+  {
     name: `fan-out: every env and webhook allowed, ${ERASED} erasures + ${ERASED} of nobody`,
     prepare: async (a) => {
       receiver = await startReceiver();

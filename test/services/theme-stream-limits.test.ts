@@ -79,6 +79,29 @@ describe('theme streams per account', () => {
   });
 });
 
+describe('theme streams: changes in a loop', () => {
+  it('folds notices that come within NOTICE_GAP_MS into one re-read, the streams getting the latest theme', async () => {
+    const channel = sharedChannel();
+    let current = validTheme({ name: 'v0' }) as Theme;
+    let reads = 0;
+    const events = new ThemeEvents(async () => (reads++, current), channel);
+    const stream = await events.subscribe('acct', 'key');
+    stream.take();
+    const before = reads;
+    for (let i = 1; i <= 10; i++) {
+      current = validTheme({ name: `v${i}` }) as Theme;
+      await channel.publish('theme', 'acct');
+    }
+    assert.equal(await stream.wait(60_000), 'changed');
+    // The first notice re-reads at once; the nine after it wait for one re-read at the end of the gap.
+    while (reads - before < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(reads - before, 2, `${reads - before} re-reads for 10 notices`);
+    assert.equal(stream.take()?.name, 'v10');
+    events.closeAll();
+  });
+});
+
 describe('theme streams: one key check per key and origin on a theme change, not one per stream', () => {
   const { h, env } = useHarness();
 

@@ -26,6 +26,12 @@ export const RESERVED_FOR_FIRST_STREAMS = 100;
 /** Streams woken at once by a theme change before the event loop gets a turn (setImmediate between slices). */
 const WAKE_SLICE = 50;
 /**
+ * Re-reads of one account's theme on notices are at least this far apart (later notices are folded into one
+ * re-read at the end of the gap): an account changing its theme in a loop wakes its streams 4 times a second
+ * at most, each stream getting the latest theme, instead of once per change.
+ */
+export const NOTICE_GAP_MS = 250;
+/**
  * Open streams allowed per Public Key and client address: the key is public and an Origin is forged at will
  * outside a browser, so without it one client could take every stream of the key from its end-users. A page
  * needs one; a few allow for tabs and reconnections.
@@ -58,7 +64,7 @@ interface Subscriber {
  * Both run only while streams are open.
  */
 export class ThemeEvents {
-  private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber> }>();
+  private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber>; refreshedAt: number; folded?: NodeJS.Timeout }>();
   // Open streams per key id and per Public Key client bucket (the two never collide: a bucket holds a space).
   private readonly perKey = new Map<string, number>();
   private total = 0;
@@ -98,7 +104,7 @@ export class ThemeEvents {
     }
     let account = this.accounts.get(accountId);
     if (!account) {
-      account = { seen: JSON.stringify(current ?? null), subscribers: new Set() };
+      account = { seen: JSON.stringify(current ?? null), subscribers: new Set(), refreshedAt: -Infinity };
       this.accounts.set(accountId, account);
     }
     const subscriber: Subscriber = { pending: current, wake: undefined, closed: false };
@@ -137,15 +143,36 @@ export class ThemeEvents {
           if (left === 0) this.perKey.delete(name);
           else this.perKey.set(name, left);
         }
-        if (watched.subscribers.size === 0) this.accounts.delete(accountId);
+        if (watched.subscribers.size === 0) {
+          clearTimeout(watched.folded);
+          this.accounts.delete(accountId);
+        }
         if (this.total === 0) this.stopPolling();
       },
     };
   }
 
+  /** A change notice for the account: a re-read now, or one at the end of NOTICE_GAP_MS after the last. */
+  private noticed(accountId: string): void {
+    const account = this.accounts.get(accountId);
+    if (!account || account.folded) return;
+    const wait = account.refreshedAt + NOTICE_GAP_MS - Date.now();
+    if (wait <= 0) {
+      this.refresh(accountId).catch(() => undefined);
+      return;
+    }
+    account.folded = setTimeout(() => {
+      account.folded = undefined;
+      this.refresh(accountId).catch(() => undefined);
+    }, wait);
+    account.folded.unref();
+  }
+
   /** Re-reads the account's theme and wakes its open streams when it differs from what they last got. */
   private async refresh(accountId: string): Promise<void> {
-    if (!this.accounts.has(accountId)) return;
+    const watched = this.accounts.get(accountId);
+    if (!watched) return;
+    watched.refreshedAt = Date.now();
     const theme = await this.read(accountId);
     const account = this.accounts.get(accountId);
     if (!account) return;
@@ -188,7 +215,7 @@ export class ThemeEvents {
   private async listen(): Promise<void> {
     this.listening ??= this.notices.subscribe('theme', {
       notice: (accountId) => {
-        if (this.accounts.has(accountId)) this.refresh(accountId).catch(() => undefined);
+        this.noticed(accountId);
       },
       resync: () => this.refreshAll(),
     });
