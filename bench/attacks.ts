@@ -1,4 +1,5 @@
-// npm run bench:attacks: each attack of issue 12 against the real server, made with what a customer's web
+// npm run bench:attacks [-- --pg] [-- --only TEXT,...]: each attack of issues 12 and 41 against the real server
+// (SQLite, or PostgreSQL on a throw-away server with --pg; --only runs the attacks whose name holds a TEXT), made with what a customer's web
 // page exposes (its Public Key and one end-user session) or, for deletes, what its backend does, while
 // ANOTHER account's small read is timed in a loop from a process of its own. Prints, per attack, what the
 // server answered, how long the attack took and the slowest small read meanwhile (target < 250 ms).
@@ -6,36 +7,49 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import pg from 'pg';
+// @ts-expect-error: a plain ES module of the scripts, without types
+import { startPgServer } from '../scripts/pg-server.mjs';
 import { runBin, startServe } from '../test/helpers/process';
+import { FAN_OUT_ATTACKS, stopFanOutAttacks, type Attack, type Attacker } from './fan-out-attacks';
 import { request, startReader, type Api } from './http';
 
 const ORIGIN = 'https://shop.example.com';
 // A lower import cap than the 1 GiB default, so the disk-cap attack runs in seconds; every other cap is the default.
-const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_IMPORT_BYTES: '64mb' };
+// Webhooks may reach this process's receiver (the fan-out attack's deliveries are really sent).
+const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_IMPORT_BYTES: '64mb', IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true', IMPORTD_ACCOUNT_RATE_LIMIT: '0' };
+const ON_PG = process.argv.includes('--pg');
+// Comma-separated parts of attack names: an attack runs when its name holds one of them.
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : [''];
 
-interface Attacker {
-  url: string;
-  publicKey: string;
-  session: string;
-  secretKey: string;
+/** The database the server runs on: a SQLite file in `dir`, or a fresh database on a throw-away PostgreSQL server. */
+async function database(dir: string): Promise<{ db: string; stop(): void }> {
+  if (!ON_PG) return { db: path.join(dir, 'attacks.db'), stop: () => undefined };
+  const server = (await startPgServer()) as { url: string; stop(): void };
+  const admin = new pg.Client({ connectionString: `${server.url}/postgres` });
+  await admin.connect();
+  await admin.query('CREATE DATABASE importd_attacks');
+  await admin.end();
+  return { db: `${server.url}/importd_attacks`, stop: () => server.stop() };
 }
 
 const results: { attack: string; answer: string; ms: number; worst: number; reads: number }[] = [];
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-attacks-'));
-  const db = path.join(dir, 'attacks.db');
+  const storage = await database(dir);
+  const { db } = storage;
   runBin(['migrate', '--db', db]);
   const victimEnv = JSON.parse(runBin(['env', 'create', 'victim', '--json', '--db', db]).stdout);
   runBin(['account', 'create', 'attacked', '--db', db]);
-  const attackedEnv = JSON.parse(runBin(['env', 'create', 'shop', '--origin', ORIGIN, '--account', 'attacked', '--json', '--db', db]).stdout);
+  const attackedEnv = JSON.parse(runBin(['env', 'create', 'shop', '--origin', ORIGIN, '--auto-create-templates', '--account', 'attacked', '--json', '--db', db]).stdout);
   const session = runBin(['session', 'issue', '--env', 'shop', '--end-user', 'eve', '--account', 'attacked', '--expires-in', '86400', '--db', db]).stdout.trim();
   const server = await startServe(db, SERVER_ENV);
   try {
     const victim: Api = { url: server.url, key: victimEnv.secretKey.key };
     const small = (await (await request(victim, 'POST', '/v1/imports', JSON.stringify({ meta: { schemaKey: 'small' }, rows: [{ a: 1 }] }))).json()) as { id: string };
-    const attacker: Attacker = { url: server.url, publicKey: attackedEnv.publicKey.key, session, secretKey: attackedEnv.secretKey.key };
-    for (const { name, prepare, run } of ATTACKS) {
+    const attacker: Attacker = { url: server.url, publicKey: attackedEnv.publicKey.key, session, secretKey: attackedEnv.secretKey.key, victimKey: victim.key };
+    for (const { name, prepare, run } of [...ATTACKS, ...FAN_OUT_ATTACKS].filter((attack) => ONLY.some((part) => attack.name.includes(part)))) {
       // What an attack needs stored beforehand is written before the timing starts.
       const prepared = prepare ? await prepare(attacker) : '';
       const reader = await startReader(victim, `/v1/imports/${small.id}`);
@@ -54,10 +68,12 @@ async function main() {
     }
   } finally {
     await server.stop();
+    await stopFanOutAttacks();
+    storage.stop();
     rmSync(dir, { recursive: true, force: true });
   }
   const worst = Math.max(...results.map((r) => r.worst));
-  console.log(`\nslowest small read of another account over every attack: ${worst} ms (target < 250 ms); the server never exited`);
+  console.log(`\nslowest small read of another account over every attack (${ON_PG ? 'PostgreSQL' : 'SQLite'}): ${worst} ms (target < 250 ms); the server never exited`);
 }
 
 /** A request with the Public Key, the allowed Origin and the end-user's session, as the browser SDK sends it. */
@@ -90,12 +106,6 @@ async function stored(a: Attacker, body: string): Promise<string> {
   const response = await sdk(a, 'POST', '/v1/imports', body);
   if (response.status !== 201) throw new Error(`import: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
-}
-
-interface Attack {
-  name: string;
-  prepare?: (a: Attacker) => Promise<string>;
-  run: (a: Attacker, prepared: string) => Promise<string>;
 }
 
 const rowsText = (n: number) => Array.from({ length: n }, (_, i) => `{"n":${i},"name":"person ${i}"}`).join(',');

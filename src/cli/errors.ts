@@ -17,6 +17,7 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   unsupported_media_type: 2,
   not_found: 3,
   conflict: 4,
+  limit_reached: 4,
   missing_credentials: 5,
   invalid_api_key: 5,
   invalid_session: 5,

@@ -110,6 +110,7 @@ export const ConfigSchema = z.object({
   IMPORTD_SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
+  IMPORTD_ACCOUNT_RATE_LIMIT: z.coerce.number().int().min(0).default(30000),
   IMPORTD_FAST_LANE: booleanText.default(true),
   IMPORTD_TRUSTED_PROXIES: trustedProxies.default([]),
   IMPORTD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -142,6 +143,8 @@ export const ConfigSchema = z.object({
   IMPORTD_WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
   IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(1).max(365 * 86400).default(3 * 86400),
   IMPORTD_WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(1000).default(20),
+  IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
+  IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
 });
 
 export type RawConfig = z.input<typeof ConfigSchema>;
@@ -160,7 +163,8 @@ export interface Config {
   maxJsonBodyBytes: number;
   sessionSecret: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  rateLimit: { limit: number; windowSeconds: number };
+  /** Requests per window: `limit` per key (a Public Key's per client address), `perAccount` for all of an account's keys; 0 is off. */
+  rateLimit: { limit: number; perAccount: number; windowSeconds: number };
   /**
    * Reverse proxies whose X-Forwarded-For is believed: a request from one of them is the client's that the
    * header names (http/client-address.ts). Empty: the socket's peer is the client.
@@ -193,6 +197,8 @@ export interface Config {
   exportsPerAccount: number;
   limits: Limits;
   webhooks: WebhookSettings;
+  /** Live environments per account (each brings keys, endpoints and streams of its own). */
+  maxEnvironmentsPerAccount: number;
 }
 
 export interface WebhookSettings {
@@ -205,6 +211,8 @@ export interface WebhookSettings {
   disableAfterMs: number;
   /** Endpoints per environment. */
   maxEndpoints: number;
+  /** Endpoints per account: bounds the deliveries one account-wide event makes. */
+  maxEndpointsPerAccount: number;
 }
 
 /** What one request may make the server store or work through (DESIGN.md "Limits"). */
@@ -270,7 +278,7 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     maxJsonBodyBytes: c.IMPORTD_MAX_JSON_BODY ?? defaultJsonBodyBytes(c.IMPORTD_MAX_SCHEMA_BYTES),
     sessionSecret: c.IMPORTD_SESSION_SECRET,
     logLevel: c.IMPORTD_LOG_LEVEL,
-    rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
+    rateLimit: { limit: c.IMPORTD_RATE_LIMIT, perAccount: c.IMPORTD_ACCOUNT_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
     trustedProxies: c.IMPORTD_TRUSTED_PROXIES,
     fastLane: c.IMPORTD_FAST_LANE,
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
@@ -306,6 +314,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       allowPrivate: c.IMPORTD_WEBHOOK_ALLOW_PRIVATE,
       disableAfterMs: c.IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       maxEndpoints: c.IMPORTD_WEBHOOK_MAX_ENDPOINTS,
+      maxEndpointsPerAccount: c.IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT,
     },
+    maxEnvironmentsPerAccount: c.IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT,
   };
 }

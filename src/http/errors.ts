@@ -20,6 +20,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  limit_reached: 409,
   request_timeout: 408,
   payload_too_large: 413,
   headers_too_large: 431,

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  'limit_reached',
   'request_timeout',
   'payload_too_large',
   'headers_too_large',
@@ -81,6 +82,11 @@ export function validationFailed(details: ErrorDetail[]): ServiceError {
 
 export function conflict(message: string): ServiceError {
   return new ServiceError('conflict', message);
+}
+
+/** A per-account cap is reached: the message names the setting that sets it. */
+export function limitReached(what: string, max: number, setting: string): ServiceError {
+  return new ServiceError('limit_reached', `the account already has ${max} ${what} (${setting}); remove one or raise the setting`);
 }
 
 /** Converts zod issues to error details with dotted paths (`allowedOrigins.3`). */

@@ -94,3 +94,33 @@ describe('importd env and account commands (in-process)', () => {
     }
   });
 });
+
+describe('importd env: caps and settings of issue 41', () => {
+  let capped: CliHarness;
+  before(async () => {
+    capped = await createCliHarness({ IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT: '2' });
+  });
+  after(() => capped.close());
+
+  it('refuses an environment past IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT with one line naming the setting and exit 4', async () => {
+    assert.equal((await capped.run('env', 'create', 'one')).code, 0);
+    assert.equal((await capped.run('env', 'create', 'two')).code, 0);
+    const refused = await capped.run('env', 'create', 'three');
+    assert.equal(refused.code, 4);
+    assert.match(refused.stderr, /^error \[limit_reached\]: .*IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT.*\n$/);
+  });
+
+  it('creates an environment with --auto-create-templates and switches it with env set', async () => {
+    assert.equal((await capped.run('account', 'create', 'another')).code, 0);
+    const created = await capped.run('env', 'create', 'widgets', '--auto-create-templates', '--account', 'another', '--json');
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(JSON.parse(created.stdout).autoCreateTemplates, true);
+    const off = await capped.run('env', 'set', 'widgets', '--auto-create-templates', 'off', '--account', 'another', '--json');
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal(JSON.parse(off.stdout).autoCreateTemplates, false);
+    const bad = await capped.run('env', 'set', 'widgets', '--auto-create-templates', 'maybe', '--account', 'another');
+    assert.equal(bad.code, 2);
+    const table = await capped.run('env', 'list', '--account', 'another');
+    assert.match(table.stdout, /AUTO-CREATE TEMPLATES/);
+  });
+});

@@ -10,7 +10,15 @@ describe('webhook settings', () => {
       allowPrivate: false,
       disableAfterMs: 3 * 86_400_000,
       maxEndpoints: 20,
+      maxEndpointsPerAccount: 50,
     });
+    assert.equal(loadConfig({}).maxEnvironmentsPerAccount, 50);
+  });
+
+  it('refuses a per-account cap that is not a positive whole number, naming the setting', () => {
+    for (const [name, value] of [['IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT', '0'], ['IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT', 'many']] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`invalid setting ${name}`));
+    }
   });
 
   it('reads a schedule of seconds, spaces allowed', () => {

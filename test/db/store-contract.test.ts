@@ -18,7 +18,7 @@ function rowsOf(found: KeyedImportPage): ImportListRow[] {
 }
 
 function environment(accountId: string, id: string, name: string): EnvironmentRow {
-  return { id, accountId, name, createdAt: at, lastUsedAt: null, deletedAt: null };
+  return { id, accountId, name, createdAt: at, lastUsedAt: null, deletedAt: null, autoCreateTemplates: false };
 }
 
 function key(env: EnvironmentRow, id: string, kind: 'secret' | 'public', origins: string[] = []): ApiKeyRow {
@@ -65,11 +65,11 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('creates an environment with its keys atomically: a taken name writes no key at all', async () => {
     const first = environment(accountId, 'env-1', 'prod');
-    await store.environments.create(first, [key(first, 'k1', 'secret'), key(first, 'k2', 'public', ['https://a.example'])]);
+    await store.environments.create(first, [key(first, 'k1', 'secret'), key(first, 'k2', 'public', ['https://a.example'])], 50);
     // Found by hash as written: flags and origins in their types.
     assert.deepEqual({ ...(await store.environments.findKeyByHash('hash-k2')) }, key(first, 'k2', 'public', ['https://a.example']));
     const second = environment(accountId, 'env-2', 'prod');
-    await assert.rejects(store.environments.create(second, [key(second, 'k3', 'secret'), key(second, 'k4', 'public')]), UniqueViolationError);
+    await assert.rejects(store.environments.create(second, [key(second, 'k3', 'secret'), key(second, 'k4', 'public')], 50), UniqueViolationError);
     assert.deepEqual(await store.environments.activeKeysOf(['env-2']), []);
     assert.equal(await store.environments.findKeyByHash('hash-k3'), undefined);
   });
@@ -93,7 +93,7 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('a deleted environment frees its name', async () => {
     const again = environment(accountId, 'env-3', 'prod');
-    await store.environments.create(again, [key(again, 'k7', 'secret'), key(again, 'k8', 'public')]);
+    await store.environments.create(again, [key(again, 'k7', 'secret'), key(again, 'k8', 'public')], 50);
     assert.equal((await store.environments.findByName(accountId, 'prod'))!.id, 'env-3');
   });
 
@@ -190,10 +190,10 @@ describe(`the store contract (${testEngine})`, () => {
     const keyColumns = ['id', 'accountId', 'environmentId', 'kind', 'hash', 'active', 'allowedOrigins', 'expiresAt'] as const;
     const viewColumns = ['id', 'templateId', 'meta', 'file', 'endUserId', 'endUserEmail', 'endUserIp', 'importedFrom', 'sessionJti', 'rowCount', 'cellStats', 'createdAt', 'updatedAt'] as const;
     const own = environment(accountId, 'env-view', 'view');
-    await store.environments.create(own, [key(own, 'kv1', 'secret', ['https://v.example'])]);
+    await store.environments.create(own, [key(own, 'kv1', 'secret', ['https://v.example'])], 50);
     await store.accounts.insert({ id: 'a-view', name: 'view-account', createdAt: at });
     const other = environment('a-view', 'env-view-2', 'view');
-    await store.environments.create(other, [key(other, 'kv2', 'public')]);
+    await store.environments.create(other, [key(other, 'kv2', 'public')], 50);
     await store.imports.insert(importRow(accountId, 'iv1', 't1'));
     const stillWritten = (await store.imports.findViewWithKey('hash-kv1', 'iv1'))!;
     assert.deepEqual({ ...stillWritten.key }, pick(await store.environments.findKeyByHash('hash-kv1'), keyColumns));
@@ -216,10 +216,10 @@ describe(`the store contract (${testEngine})`, () => {
   it('imports: pageWithKey answers what findKeyByHash, page and count answer, within the key account', async () => {
     const own = environment(accountId, 'env-page', 'page');
     // Every member of the key set, so that each comes back with its own type (an array, a boolean, text, null).
-    await store.environments.create(own, [{ ...key(own, 'kp1', 'secret', ['https://a.example', 'https://b.example']), lastUsedAt: at, expiresAt: later }]);
+    await store.environments.create(own, [{ ...key(own, 'kp1', 'secret', ['https://a.example', 'https://b.example']), lastUsedAt: at, expiresAt: later }], 50);
     await store.accounts.insert({ id: 'a-page', name: 'page-account', createdAt: at });
     const other = environment('a-page', 'env-page-2', 'page');
-    await store.environments.create(other, [key(other, 'kp2', 'secret')]);
+    await store.environments.create(other, [key(other, 'kp2', 'secret')], 50);
     for (const [id, createdAt] of [['ip1', '2026-01-01T00:00:01.000Z'], ['ip2', '2026-01-01T00:00:03.000Z'], ['ip3', '2026-01-01T00:00:03.000Z'], ['ip4', '2026-01-01T00:00:02.000Z']]) {
       await store.imports.insert(importRow(accountId, id!, 't1'));
       await store.imports.complete(id!, 'node-42', { rowCount: 1, cellStats: '{}', createdAt: createdAt!, updatedAt: createdAt! });
@@ -244,7 +244,7 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('imports: pageWithKey with a byte budget answers rows, or the same page rendered as the list renders it', async () => {
     const own = environment(accountId, 'env-render', 'render');
-    await store.environments.create(own, [key(own, 'kr1', 'secret')]);
+    await store.environments.create(own, [key(own, 'kr1', 'secret')], 50);
     const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
     const listed = (await store.imports.page(accountId, { ...newest, limit: 100 })).length;
     assert.ok(listed >= 3, 'earlier tests left imports to list');
@@ -271,7 +271,7 @@ describe(`the store contract (${testEngine})`, () => {
 
   it('imports: a list page reads each list member from its own column (both list statements)', async () => {
     const env = environment(accountId, 'env-columns', 'columns');
-    await store.environments.create(env, [key(env, 'kc1', 'secret')]);
+    await store.environments.create(env, [key(env, 'kc1', 'secret')], 50);
     const row: ImportRow = {
       ...importRow(accountId, 'ic1', 't1'),
       environmentId: env.id, meta: '{"m":1}', file: '{"name":"f.csv"}', fileId: 'file-1', endUserId: 'user-1', endUserEmail: 'u@example.com',

@@ -11,7 +11,7 @@ const at = '2026-01-31T12:00:00.000Z';
 const later = (seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
 
 describe('the webhook store contract', () => {
-  const { h, env, staging } = useHarness({ environments: { staging: { name: 'staging' } } });
+  const { h, env, staging, other } = useHarness({ environments: { staging: { name: 'staging' }, other: { name: 'prod', account: 'other' } } });
   let store: Store;
   before(async () => {
     store = h.ctx.store;
@@ -39,11 +39,18 @@ describe('the webhook store contract', () => {
     now, owner, leaseUntil, limit, perEndpoint, perAccount, inFlight: { endpoints, accounts }, endpoints: ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'],
   });
 
-  it('inserts endpoints up to the cap of their environment', async () => {
-    assert.equal(await store.webhooks.insertEndpoint(endpoint('w1', env), 2), true);
-    assert.equal(await store.webhooks.insertEndpoint(endpoint('w2', env, ['import.deleted']), 2), true);
-    assert.equal(await store.webhooks.insertEndpoint(endpoint('w3', env), 2), false);
-    assert.equal(await store.webhooks.insertEndpoint(endpoint('w4', staging), 2), true);
+  const caps = (perEnvironment: number, perAccount = 100) => ({ perEnvironment, perAccount });
+  // Every event awaiting fan-out gets its deliveries (the sender's work, done here at once).
+  const fanOutAll = async () => {
+    while ((await store.webhooks.fanOut(null, 100, 100)).accounts.length > 0);
+  };
+
+  it('inserts endpoints up to the caps of their environment and their account', async () => {
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w1', env), caps(2)), 'inserted');
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w2', env, ['import.deleted']), caps(2)), 'inserted');
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w3', env), caps(2)), 'environment_full');
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w3', staging), caps(2, 2)), 'account_full');
+    assert.equal(await store.webhooks.insertEndpoint(endpoint('w4', staging), caps(2)), 'inserted');
     assert.equal(await store.webhooks.countEndpoints({ accountId: env.accountId, environmentId: env.environmentId }), 2);
     assert.equal(await store.webhooks.countEndpoints({ accountId: env.accountId }), 3);
   });
@@ -53,6 +60,8 @@ describe('the webhook store contract', () => {
     const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
     assert.equal(await store.imports.complete('i1', 'another-node', values, event('e0', env)), false);
     assert.equal(await store.imports.complete('i1', 'writer', values, event('e1', env)), true);
+    assert.equal(await store.webhooks.countDeliveries('w1'), 0, 'the request writes the event alone');
+    await fanOutAll();
     assert.deepEqual((await store.webhooks.pageDeliveries('w1', undefined, 10)).map((d) => d.eventId), ['e1']);
     assert.equal(await store.webhooks.countDeliveries('w2'), 0, 'not subscribed to import.completed');
     assert.equal(await store.webhooks.countDeliveries('w4'), 0, 'another environment');
@@ -88,6 +97,7 @@ describe('the webhook store contract', () => {
     await store.imports.complete('i1b', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e1b', env));
     await store.imports.insert(writingImport('i1c'));
     await store.imports.complete('i1c', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e1c', env));
+    await fanOutAll();
     // e1 is leased to node-a (the test before); node-b leases e1b and e1c: their attempts are in flight.
     assert.equal((await store.webhooks.claimDue(claim(later(31), 'node-b', later(50), 10))).length, 2);
     assert.equal(await store.webhooks.recordAttempt(attempt('e1', 'node-a', false, { disable: { failingSince: later(60), reason: 'failing' } })), true);
@@ -106,11 +116,16 @@ describe('the webhook store contract', () => {
     assert.deepEqual(await store.webhooks.redeliver({ accountId: env.accountId }, 'e1', undefined, later(30)), { due: 0, disabled: 1 });
     await store.imports.insert(writingImport('i2'));
     await store.imports.complete('i2', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, event('e2', env));
+    await fanOutAll();
     assert.equal(await store.webhooks.countDeliveries('w1'), 3);
   });
 
   it('writes an account-wide event (no environment) for every environment, and an import deletion for its environment', async () => {
+    await store.compliance.hideEndUser(env.accountId, 'nobody', event('e3-nothing', null, 'import.deleted'));
+    assert.deepEqual(await h.sql(`SELECT id FROM webhook_events WHERE id = 'e3-nothing'`), [], 'an erasure that erased nothing reports nothing');
+    await store.imports.insert({ ...writingImport('i-u'), environmentId: staging.environmentId, endUserId: 'u' });
     await store.compliance.hideEndUser(env.accountId, 'u', event('e3', null, 'import.deleted'));
+    await fanOutAll();
     assert.equal(await store.webhooks.countDeliveries('w2'), 1);
     assert.equal(await store.webhooks.countDeliveries('w4'), 0, 'subscribed to import.completed only');
     assert.equal(await store.compliance.hideComplete(env.accountId, 'missing', event('e4', env, 'import.deleted')), false);
@@ -121,7 +136,7 @@ describe('the webhook store contract', () => {
 
   it('erases the events about a deleted import or end-user, and prunes events by age', async () => {
     const events = async () => (await h.sql<{ id: string }>('SELECT id FROM webhook_events ORDER BY id')).map((row) => row.id);
-    await store.webhooks.insertEndpoint({ ...endpoint('w5', env, ['import.completed', 'import.deleted', 'end_user.deleted']) }, 10);
+    await store.webhooks.insertEndpoint({ ...endpoint('w5', env, ['import.completed', 'import.deleted', 'end_user.deleted']) }, caps(10));
     await store.imports.insert({ ...writingImport('i3'), endUserId: 'ada' });
     const about = { importId: 'i3', endUserId: 'ada' };
     await store.imports.complete('i3', 'writer', { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at }, { ...event('e5', env), ...about });
@@ -142,12 +157,13 @@ describe('the webhook store contract', () => {
   });
 
   it('claims endpoint by endpoint: at most perEndpoint of each counting those in flight, oldest due first, up to the limit', async () => {
-    await store.webhooks.insertEndpoint(endpoint('w6', staging), 10);
+    await store.webhooks.insertEndpoint(endpoint('w6', staging), caps(10));
     for (const [i, id] of ['ea', 'eb', 'ec'].entries()) {
       await store.imports.insert({ ...writingImport(`i-${id}`), environmentId: staging.environmentId });
       const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
       await store.imports.complete(`i-${id}`, 'writer', values, { ...event(id, staging), createdAt: later(i + 1) });
     }
+    await fanOutAll();
     const pairs = (claimed: { endpointId: string; eventId: string }[]) => claimed.map((d) => `${d.endpointId}:${d.eventId}`).sort();
     // A lease that has expired by the claims below: only the limit is looked at.
     assert.equal((await store.webhooks.claimDue(claim(later(1), 'node-z', later(1), 1, 2))).length, 1);
@@ -165,6 +181,7 @@ describe('the webhook store contract', () => {
       const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
       await store.imports.complete(`i-${id}`, 'writer', values, { ...event(id, staging), createdAt: later(11 + i) });
     }
+    await fanOutAll();
     const events = (claimed: { eventId: string }[]) => claimed.map((d) => d.eventId).sort();
     const first = await store.webhooks.claimDue(claim(later(15), 'node-a', later(30), 10, 4, {}, 3));
     assert.equal(first.length, 3);
@@ -180,6 +197,7 @@ describe('the webhook store contract', () => {
       const values = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
       await store.imports.complete(`i-${id}`, 'writer', values, { ...event(id, staging), createdAt: later(14 + i) });
     }
+    await fanOutAll();
     const claimed = await store.webhooks.claimDue(claim(later(16), 'node-a', later(30), 10, 4, { w4: 4 }, 4, { [env.accountId]: 2 }));
     assert.deepEqual(claimed.map((d) => `${d.endpointId}:${d.eventId}`).sort(), ['w6:ei', 'w6:ej']);
   });
@@ -192,4 +210,39 @@ describe('the webhook store contract', () => {
     assert.deepEqual(await store.webhooks.pendingEndpoints(all[0]!, 100), all.slice(1));
     assert.deepEqual(await store.webhooks.pendingEndpoints(all.at(-1)!, 100), []);
   });
+
+  it('fans an event out in batches of at most `batch` deliveries, to endpoints registered by its time, oldest event of each account in turn', async () => {
+    const fanned = async () => (await h.sql<{ id: string }>(`SELECT id FROM webhook_events WHERE fanout_pending = ${h.engine === 'postgres' ? 'true' : '1'}`)).map((row) => row.id);
+    const wide = ['end_user.deleted'];
+    for (const id of ['f1', 'f2', 'f3', 'f4', 'f5']) await store.webhooks.insertEndpoint(endpoint(id, id < 'f3' ? env : staging, wide), caps(10));
+    await store.webhooks.insertEndpoint(endpoint('g1', other, wide), caps(10));
+    await store.imports.insert({ ...writingImport('i-f'), endUserId: 'erased' });
+    await store.compliance.hideEndUser(env.accountId, 'erased', { ...event('ef1', null, 'end_user.deleted'), endUserId: 'erased', createdAt: later(1) });
+    await store.imports.insert({ ...writingImport('i-f2'), endUserId: 'erased-2' });
+    await store.compliance.hideEndUser(env.accountId, 'erased-2', { ...event('ef2', null, 'end_user.deleted'), endUserId: 'erased-2', createdAt: later(1) });
+    // Registered after the events: never hears of them.
+    await store.webhooks.insertEndpoint({ ...endpoint('f6', env, wide), createdAt: later(2) }, caps(10));
+    await store.imports.insert({ ...writingImport('i-g'), accountId: other.accountId, environmentId: other.environmentId, templateId: await otherTemplate(), endUserId: 'g' });
+    await store.compliance.hideEndUser(other.accountId, 'g', { ...event('eg1', null, 'end_user.deleted'), accountId: other.accountId, endUserId: 'g', createdAt: later(1) });
+    assert.deepEqual((await fanned()).sort(), ['ef1', 'ef2', 'eg1'], 'written once each, no delivery yet');
+    const deliveriesOf = async (eventId: string) => (await h.sql<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE event_id = '${eventId}'`))[0]!.n;
+
+    // One event per account per call: the account with two waiting events does not hold the other's back.
+    const first = await store.webhooks.fanOut(null, 10, 2);
+    assert.deepEqual([...first.accounts].sort(), [env.accountId, other.accountId].sort());
+    assert.equal(first.created, 3, 'two of ef1 (the batch), one of eg1');
+    assert.deepEqual([Number(await deliveriesOf('ef1')), Number(await deliveriesOf('ef2')), Number(await deliveriesOf('eg1'))], [2, 0, 1]);
+    assert.deepEqual((await fanned()).sort(), ['ef1', 'ef2']);
+    // Accounts after the one given only (the sender goes round them).
+    assert.deepEqual((await store.webhooks.fanOut(null, 1, 2)).accounts, [env.accountId]);
+    assert.deepEqual((await store.webhooks.fanOut(env.accountId, 1, 2)).accounts, []);
+    await fanOutAll();
+    assert.deepEqual(await fanned(), []);
+    assert.deepEqual([Number(await deliveriesOf('ef1')), Number(await deliveriesOf('ef2'))], [6, 6], 'f1-f5 and w5, not f6 (registered after)');
+  });
+
+  async function otherTemplate(): Promise<string> {
+    await store.templates.insertIfKeyFree({ id: 't-other', accountId: other.accountId, key: 'k', schema: '{}', source: 'studio', metadata: '{}', createdAt: at, updatedAt: at });
+    return 't-other';
+  }
 });

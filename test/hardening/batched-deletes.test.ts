@@ -100,6 +100,7 @@ describe('batched deletes', () => {
       templateId: null, endUserEmail: null, endUserIp: null, metadata: {}, expiresAt: '2030-01-01T00:00:00.000Z',
     };
     const origin = { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'test', session };
+    await h.ctx.store.environments.setAutoCreateTemplates(env.environmentId, true);
     const header = await prepareImportHeader(h.ctx, origin, { meta: { schemaKey: 'c' } });
     const writer = await beginImport(h.ctx, header);
     const checker = new RowChecker(DEFAULT_LIMITS.rowBytes);

@@ -155,6 +155,8 @@ describe('compliance deletion through the imports API', () => {
   const { h, env, other } = useHarness({ environments: { other: { account: 'other-co' } } });
 
   const postAs = async (target: TestEnvironment, endUserId: string, rows: number) => {
+    // The sessions' imports create the template `people`.
+    await h.ctx.store.environments.setAutoCreateTemplates(target.environmentId, true);
     const { sessionToken } = await createTestSession(h, target, { endUserId });
     const response = await call(h, 'POST', '/v1/imports', {
       key: target.publicKey,

@@ -154,3 +154,25 @@ describe('rate limit disabled', () => {
     }
   });
 });
+
+describe('per-account rate limit (IMPORTD_ACCOUNT_RATE_LIMIT)', () => {
+  const { h, env, staging, other } = useHarness({
+    clock: testClock('2026-01-31T12:00:00.000Z'),
+    config: { IMPORTD_RATE_LIMIT: '4', IMPORTD_ACCOUNT_RATE_LIMIT: '6', IMPORTD_RATE_WINDOW_SECONDS: '60' },
+    environments: { staging: { name: 'staging' }, other: { account: 'other-account' } },
+  });
+  const get = (key: string) => call(h, 'GET', '/v1/environments', { key });
+
+  it("counts every key of the account together: a second environment's key does not bring a second allowance", async () => {
+    for (let i = 0; i < 4; i++) assert.equal((await get(env.secretKey)).status, 200);
+    assert.equal((await get(staging.secretKey)).status, 200);
+    assert.equal((await get(staging.secretKey)).status, 200);
+    const refused = await get(staging.secretKey);
+    assert.equal(refused.status, 429);
+    const body = await json(refused);
+    assert.equal(body.error.code, 'rate_limited');
+    assert.match(body.error.message, /IMPORTD_ACCOUNT_RATE_LIMIT/);
+    assert.ok(Number(refused.headers.get('Retry-After')) > 0);
+    assert.equal((await get(other.secretKey)).status, 200, "another account's allowance is its own");
+  });
+});

@@ -1,32 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChangeNotices, NoticeTopic } from '../../src/db/store';
 import { ThemeEvents } from '../../src/services/themes/theme-events';
 import type { Theme } from '../../src/services/themes';
 import { validTheme } from '../helpers/fixtures';
-
-/** A notice channel shared by several nodes (as PostgreSQL's LISTEN/NOTIFY is), with a reconnect to trigger. */
-function sharedChannel() {
-  const handlers = new Set<{ notice(subject: string): void; resync(): void }>();
-  const channel: ChangeNotices & { reconnect(): void; subscribers(): number } = {
-    crossProcess: true,
-    async publish(_topic: NoticeTopic, subject: string) {
-      for (const handler of handlers) handler.notice(subject);
-    },
-    async subscribe(_topic, handler) {
-      handlers.add(handler);
-      return () => {
-        handlers.delete(handler);
-      };
-    },
-    async close() {},
-    reconnect: () => {
-      for (const handler of handlers) handler.resync();
-    },
-    subscribers: () => handlers.size,
-  };
-  return channel;
-}
+import { sharedChannel } from '../helpers/notices';
 
 describe('theme streams across nodes (change notices)', () => {
   it("a notice published on one node wakes another node's streams at once; a reconnect re-reads what may have been missed", async () => {

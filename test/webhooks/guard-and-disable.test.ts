@@ -4,7 +4,7 @@ import { postWebhook } from '../../src/services/webhooks/post-webhook';
 import { purgeExpiredImports } from '../../src/services/compliance';
 import { sendDueDeliveries } from '../../src/services/webhooks';
 import { isPublicAddress } from '../../src/services/webhooks/target-address';
-import { call, json } from '../helpers/harness';
+import { call, createTestSession, json } from '../helpers/harness';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { deliveries, postImport, registerWebhook, webhookHarness } from './helpers';
 
@@ -150,11 +150,16 @@ describe('webhooks: retention', () => {
     try {
       const hook = await registerWebhook(h, env, { url: 'http://127.0.0.1:9/hook' });
       await postImport(h, env);
+      // A session is something to erase.
+      await createTestSession(h, env, { endUserId: 'someone' });
       await call(h, 'DELETE', '/v1/end-users/someone', { key: env.secretKey });
-      assert.equal((await deliveries(h, env, hook.id)).length, 2);
+      await call(h, 'DELETE', '/v1/end-users/nobody', { key: env.secretKey });
+      await h.ctx.store.webhooks.fanOut(null, 10, 10);
+      assert.equal((await deliveries(h, env, hook.id)).length, 2, 'import.completed and one end_user.deleted: none for an end-user with nothing to erase');
       clock.advance(86_400_000 + 1);
       await postImport(h, env);
       await purgeExpiredImports(h.ctx);
+      await h.ctx.store.webhooks.fanOut(null, 10, 10);
       const left = await deliveries(h, env, hook.id);
       assert.deepEqual(left.map((d) => d.type), ['import.completed']);
       assert.equal((await h.sql<{ n: number }>('SELECT count(*) AS n FROM webhook_events'))[0]!.n, 1);

@@ -4,6 +4,7 @@ import {
   deleteEnvironment,
   listEnvironments,
   rollEnvironmentKey,
+  updateEnvironment,
   updateEnvironmentOrigins,
   type EnvironmentView,
 } from '../../services/environments';
@@ -25,11 +26,12 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
     .description('create an environment; prints its Secret Key and Public Key once')
     .argument('<name>', 'environment name (1-50 characters)')
     .option('--origin <url>', 'allowed origin of the Public Key (repeatable)', collect, [])
+    .option('--auto-create-templates', 'let Public Key sessions create templates for unknown keys (off by default)')
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON')
-    .action(async (name: string, options: AccountOption & { origin: string[] }, command: Command) => {
+    .action(async (name: string, options: AccountOption & { origin: string[]; autoCreateTemplates?: boolean }, command: Command) => {
       const created = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
-        await createEnvironment(ctx, accountId, { name, allowedOrigins: options.origin }),
+        await createEnvironment(ctx, accountId, { name, allowedOrigins: options.origin, autoCreateTemplates: options.autoCreateTemplates === true }),
       );
       if (options.json) return printJson(runtime.io, created);
       runtime.io.out(
@@ -58,6 +60,23 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
       }
       const updated = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
         await updateEnvironmentOrigins(ctx, { accountId }, name, { allowedOrigins: options.origin }),
+      );
+      if (options.json) return printJson(runtime.io, updated);
+      printEnvironments(runtime.io, [updated]);
+    });
+
+  env
+    .command('set')
+    .description("change an environment's settings")
+    .argument('<name>', 'environment name')
+    .requiredOption('--auto-create-templates <on|off>', 'whether Public Key sessions may create templates for unknown keys')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON')
+    .action(async (name: string, options: AccountOption & { autoCreateTemplates: string }, command: Command) => {
+      const allowed = { on: true, off: false }[options.autoCreateTemplates.toLowerCase()];
+      if (allowed === undefined) throw new ServiceError('validation_failed', '--auto-create-templates takes on or off');
+      const updated = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+        await updateEnvironment(ctx, { accountId }, name, { autoCreateTemplates: allowed }),
       );
       if (options.json) return printJson(runtime.io, updated);
       printEnvironments(runtime.io, [updated]);
@@ -127,12 +146,13 @@ export function registerEnv(program: Command, runtime: CliRuntime): void {
 function printEnvironments(io: CliIo, environments: EnvironmentView[]): void {
   printTable(
     io,
-    ['NAME', 'SECRET KEY', 'PUBLIC KEY', 'ALLOWED ORIGINS', 'LAST USED'],
+    ['NAME', 'SECRET KEY', 'PUBLIC KEY', 'ALLOWED ORIGINS', 'AUTO-CREATE TEMPLATES', 'LAST USED'],
     environments.map((e) => [
       e.name,
       `${e.secretKey.prefix}...`,
       `${e.publicKey.prefix}...`,
       e.publicKey.allowedOrigins.join(' ') || '-',
+      e.autoCreateTemplates ? 'on' : 'off',
       e.lastUsedAt ?? 'never',
     ]),
   );

@@ -22,6 +22,7 @@ import {
   renewImportLease,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
+import { erasedSomething } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
@@ -84,7 +85,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
         db.transaction(async (tx) => {
           const result = { hidden: await hideImportsOfEndUser(tx, accountId, endUserId), sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId) };
           await eraseEventsOfEndUser(tx, accountId, endUserId);
-          if (event) await writeWebhookEvent(tx, event);
+          if (event && erasedSomething(result)) await writeWebhookEvent(tx, event);
           return result;
         }),
       hideComplete: (accountId, importId, event) =>

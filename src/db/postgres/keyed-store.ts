@@ -7,6 +7,7 @@ import { findAccountByName, insertAccount, insertAccountIfMissing, listAccountRo
 import {
   activeKeysOf,
   allActiveOrigins,
+  countLiveEnvironmentsLocked,
   deactivateApiKey,
   deleteEnvironmentRow,
   findApiKeyByHash,
@@ -16,6 +17,7 @@ import {
   insertEnvironment,
   listEnvironmentRows,
   setAllowedOrigins,
+  setAutoCreateTemplates,
   setKeyExpiry,
   touchApiKey,
 } from './queries/environments';
@@ -46,11 +48,14 @@ export function createKeyedStores(db: PgDb, pool: pg.Pool): {
       findByName: (accountId, name) => findEnvironmentByName(db, accountId, name),
       findById: (id) => findEnvironmentById(db, id),
       list: (accountId) => listEnvironmentRows(db, accountId),
-      create: (environment, keys) =>
+      create: (environment, keys, max) =>
         write(async (tx) => {
+          if ((await countLiveEnvironmentsLocked(tx, environment.accountId)) >= max) return false;
           await insertEnvironment(tx, environment);
           await insertApiKeys(tx, keys);
+          return true;
         }),
+      setAutoCreateTemplates: (environmentId, allowed) => setAutoCreateTemplates(db, environmentId, allowed),
       activeKeysOf: (ids) => activeKeysOf(db, ids),
       findKeyByHash: (hash) => findApiKeyByHash(pool, hash),
       setPublicOrigins: (environmentId, origins) =>

@@ -24,6 +24,7 @@ export const environments = pgTable(
     createdAt: text('created_at').notNull(),
     lastUsedAt: text('last_used_at'),
     deletedAt: text('deleted_at'),
+    autoCreateTemplates: boolean('auto_create_templates').notNull().default(false),
   },
   (t) => [uniqueIndex('environments_account_name').on(t.accountId, t.name).where(sql`${t.deletedAt} is null`)],
 );
@@ -235,8 +236,16 @@ export const webhookEvents = pgTable(
     endUserId: text('end_user_id'),
     payload: text('payload').notNull(),
     createdAt: text('created_at').notNull(),
+    environmentId: text('environment_id'),
+    fanoutPending: boolean('fanout_pending').notNull().default(false),
+    fanoutAfter: text('fanout_after'),
   },
-  (t) => [index('webhook_events_import').on(t.importId), index('webhook_events_end_user').on(t.accountId, t.endUserId), index('webhook_events_created').on(t.createdAt)],
+  (t) => [
+    index('webhook_events_import').on(t.importId),
+    index('webhook_events_end_user').on(t.accountId, t.endUserId),
+    index('webhook_events_created').on(t.createdAt),
+    index('webhook_events_fanout').on(t.accountId, t.id).where(sql`${t.fanoutPending}`),
+  ],
 );
 
 export const webhookDeliveries = pgTable(

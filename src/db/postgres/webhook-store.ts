@@ -5,7 +5,7 @@ import * as q from './queries/webhooks';
 /** The repository of webhook endpoints and deliveries; events are written by the store methods of the changes they report. */
 export function createWebhookStore(db: PgDb): WebhookStore {
   return {
-    insertEndpoint: (row, max) => db.transaction((tx) => q.insertEndpointBelow(tx, row, max)),
+    insertEndpoint: (row, caps) => db.transaction((tx) => q.insertEndpointBelow(tx, row, caps)),
     findEndpoint: (scope, id) => q.findEndpoint(db, scope, id),
     pageEndpoints: (scope, after, limit) => q.pageEndpoints(db, scope, after, limit),
     countEndpoints: (scope) => q.countEndpoints(db, scope),
@@ -17,5 +17,6 @@ export function createWebhookStore(db: PgDb): WebhookStore {
     pendingEndpoints: (after, limit) => q.pendingEndpoints(db, after, limit),
     recordAttempt: (attempt) => db.transaction((tx) => q.recordAttempt(tx, attempt)),
     pruneEvents: (cutoff, limit) => q.pruneEvents(db, cutoff, limit),
+    fanOut: (afterAccount, accounts, batch) => db.transaction((tx) => q.fanOut(tx, afterAccount, accounts, batch)),
   };
 }

@@ -11,6 +11,7 @@ import { findKeyedImportView } from './queries/keyed-import';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { findKeyedImportPage } from './queries/keyed-import-page';
 import { latestCompleteImports } from './queries/stats';
+import { erasedSomething } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
 
@@ -92,7 +93,7 @@ export function createImportStores(
         write(() => {
           const result = { hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) };
           eraseEventsOfEndUser(sqlite, accountId, endUserId);
-          if (event) writeWebhookEvent(sqlite, event);
+          if (event && erasedSomething(result)) writeWebhookEvent(sqlite, event);
           return result;
         }),
       hideComplete: async (accountId, importId, event) =>

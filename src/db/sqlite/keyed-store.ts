@@ -5,6 +5,7 @@ import { findAccountByName, insertAccount, insertAccountIfMissing, listAccountRo
 import {
   activeKeysOf,
   allActiveOrigins,
+  countLiveEnvironments,
   deactivateApiKey,
   deleteEnvironmentRow,
   findApiKeyByHash,
@@ -14,6 +15,7 @@ import {
   insertEnvironment,
   listEnvironmentRows,
   setAllowedOrigins,
+  setAutoCreateTemplates,
   setKeyExpiry,
   touchApiKey,
 } from './queries/environments';
@@ -43,11 +45,14 @@ export function createKeyedStores(db: Db): {
       findByName: async (accountId, name) => findEnvironmentByName(db, accountId, name),
       findById: async (id) => findEnvironmentById(db, id),
       list: async (accountId) => listEnvironmentRows(db, accountId),
-      create: async (environment, keys) =>
+      create: async (environment, keys, max) =>
         write(() => {
+          if (countLiveEnvironments(db, environment.accountId) >= max) return false;
           insertEnvironment(db, environment);
           for (const key of keys) insertApiKey(db, key);
+          return true;
         }),
+      setAutoCreateTemplates: async (environmentId, allowed) => setAutoCreateTemplates(db, environmentId, allowed),
       activeKeysOf: async (ids) => activeKeysOf(db, ids),
       findKeyByHash: async (hash) => findApiKeyByHash(db, hash),
       setPublicOrigins: async (environmentId, origins) =>

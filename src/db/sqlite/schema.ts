@@ -23,6 +23,8 @@ export const environments = sqliteTable(
     // A deleted environment stays (its imports still name it) but is gone for every other purpose; its name
     // can be used again.
     deletedAt: text('deleted_at'),
+    // Whether a Public Key session may create a template by importing into an unknown key (a Secret Key always may).
+    autoCreateTemplates: integer('auto_create_templates', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [uniqueIndex('environments_account_name').on(t.accountId, t.name).where(sql`${t.deletedAt} is null`)],
 );
@@ -260,8 +262,19 @@ export const webhookEvents = sqliteTable(
     endUserId: text('end_user_id'),
     payload: text('payload').notNull(),
     createdAt: text('created_at').notNull(),
+    // The environment whose endpoints hear of it (null: every environment of the account).
+    environmentId: text('environment_id'),
+    // Set while the sender has not yet made every delivery of the event; `fanoutAfter` is the last endpoint
+    // (in id order) it made one for. The request's transaction writes the event alone, the sender its deliveries.
+    fanoutPending: integer('fanout_pending', { mode: 'boolean' }).notNull().default(false),
+    fanoutAfter: text('fanout_after'),
   },
-  (t) => [index('webhook_events_import').on(t.importId), index('webhook_events_end_user').on(t.accountId, t.endUserId), index('webhook_events_created').on(t.createdAt)],
+  (t) => [
+    index('webhook_events_import').on(t.importId),
+    index('webhook_events_end_user').on(t.accountId, t.endUserId),
+    index('webhook_events_created').on(t.createdAt),
+    index('webhook_events_fanout').on(t.accountId, t.id).where(sql`${t.fanoutPending} = 1`),
+  ],
 );
 
 /** One event to one endpoint; a sender owns it while `leaseOwner` holds an unexpired lease. */

@@ -15,6 +15,8 @@ export interface EnvironmentRow {
   createdAt: string;
   lastUsedAt: string | null;
   deletedAt: string | null;
+  /** Whether a Public Key session may create a template by importing into an unknown key. */
+  autoCreateTemplates: boolean;
 }
 
 export interface ApiKeyRow {

@@ -87,8 +87,14 @@ export interface EnvironmentStore {
   /** Any environment, deleted or not (imports keep naming theirs). */
   findById(id: string): Promise<EnvironmentRow | undefined>;
   list(accountId: string): Promise<EnvironmentRow[]>;
-  /** The environment with its first keys, atomically. Throws UniqueViolationError when the name is taken. */
-  create(environment: EnvironmentRow, keys: ApiKeyRow[]): Promise<void>;
+  /**
+   * The environment with its first keys, atomically, unless the account has `max` live environments (false);
+   * counted in the same transaction, so two concurrent creates cannot pass the cap. Throws
+   * UniqueViolationError when the name is taken.
+   */
+  create(environment: EnvironmentRow, keys: ApiKeyRow[], max: number): Promise<boolean>;
+  /** Sets whether Public Key sessions may auto-create templates; the environment afterwards, undefined when there is none live. */
+  setAutoCreateTemplates(environmentId: string, allowed: boolean): Promise<EnvironmentRow | undefined>;
   /** The active keys of the environments: the current one of each kind, and a rolled one in its grace period. */
   activeKeysOf(environmentIds: string[]): Promise<ApiKeyRow[]>;
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined>;
@@ -255,7 +261,8 @@ export interface SettingStore {
 export interface ComplianceStore {
   /**
    * Hides every import (any status) and deletes every session and webhook event about the end-user in the
-   * account, atomically (then writes `event`).
+   * account, atomically, then writes `event` unless that erased nothing (no import, no session): an erasure of
+   * an end-user who never existed costs no event and no delivery.
    */
   hideEndUser(accountId: string, endUserId: string, event?: WebhookEventDraft): Promise<{ hidden: string[]; sessions: number }>;
   /** Hides a complete import of the account and erases the webhook events about it; false when there is none (and `event` is not written). */
@@ -286,10 +293,15 @@ export interface LearnedMappingStore {
   delete(accountId: string, schemaKey?: string): Promise<number>;
 }
 
+/** Whether an end-user's erasure removed anything (else it reports no event). */
+export const erasedSomething = (erased: { hidden: string[]; sessions: number }): boolean => erased.hidden.length > 0 || erased.sessions > 0;
+
 /**
- * An event for the outbox, passed to the store method that makes the change it reports, which writes it in
- * the same transaction: one delivery per active endpoint subscribed to `type` in `environmentId` (every
- * environment of the account when null). An event no endpoint subscribes to is not stored at all.
+ * An event for the outbox, passed to the store method that makes the change it reports, which writes it ONCE
+ * in the same transaction, marked for fan-out: the sender then makes one delivery per active endpoint
+ * subscribed to `type` in `environmentId` (every environment of the account when null) and registered by
+ * then, in bounded batches (fanOut), so a request's cost never grows with the account's endpoints. An event
+ * no endpoint subscribes to is not stored at all.
  */
 export interface WebhookEventDraft {
   id: string;
@@ -345,8 +357,11 @@ export interface WebhookScope {
 }
 
 export interface WebhookStore {
-  /** Inserts the endpoint unless its environment has `max` already, atomically; false when full. */
-  insertEndpoint(row: WebhookEndpointRow, max: number): Promise<boolean>;
+  /**
+   * Inserts the endpoint unless its environment or its account holds its cap already, counted and inserted
+   * atomically (two concurrent inserts cannot both pass a cap); answers which cap refused it.
+   */
+  insertEndpoint(row: WebhookEndpointRow, caps: EndpointCaps): Promise<'inserted' | 'environment_full' | 'account_full'>;
   findEndpoint(scope: WebhookScope, id: string): Promise<WebhookEndpointRow | undefined>;
   /** Newest first, by keyset (createdAt, id). */
   pageEndpoints(scope: WebhookScope, after: KeysetPosition | undefined, limit: number): Promise<WebhookEndpointRow[]>;
@@ -383,6 +398,20 @@ export interface WebhookStore {
   recordAttempt(attempt: DeliveryAttempt): Promise<boolean>;
   /** Deletes up to `limit` events created before `cutoff` with their deliveries (retention); returns how many. */
   pruneEvents(cutoff: string, limit: number): Promise<number>;
+  /**
+   * Makes deliveries of events awaiting fan-out, in one transaction: for each of up to `accounts` accounts
+   * after `afterAccount` in id order (round the accounts, so one account's backlog never holds another's
+   * events back), up to `batch` deliveries of its oldest such events (fanOutAccount), to their next subscribed
+   * endpoints in id order registered by the event's time; an event whose last endpoints were reached is done. PostgreSQL skips
+   * events another node is fanning out (FOR UPDATE SKIP LOCKED). Answers the accounts visited and the
+   * deliveries made.
+   */
+  fanOut(afterAccount: string | null, accounts: number, batch: number): Promise<{ accounts: string[]; created: number }>;
+}
+
+export interface EndpointCaps {
+  perEnvironment: number;
+  perAccount: number;
 }
 
 /**

@@ -8,7 +8,9 @@ import {
   RolledKey,
   rollEnvironmentKey,
   RollKeyInput,
+  updateEnvironment,
   updateEnvironmentOrigins,
+  UpdateEnvironmentInput,
   UpdateOriginsInput,
   type EnvironmentScope,
 } from '../../services/environments';
@@ -28,7 +30,7 @@ export function environmentRoutes(deps: AppDeps) {
     tags: ['Environments'],
     operationId: 'createEnvironment',
     description:
-      "Secret Key. Creates an environment in the key's account with a new Secret Key and Public Key; their values appear in this answer only (stored as hashes). 409 when the name is taken.",
+      "Secret Key. Creates an environment in the key's account with a new Secret Key and Public Key; their values appear in this answer only (stored as hashes). 409 conflict when the name is taken, 409 limit_reached when the account has IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT environments.",
     summary: 'Create an environment with a Secret Key and a Public Key (key values are returned only here)',
     request: { body: jsonBody(CreateEnvironmentInput) },
     responses: {
@@ -57,6 +59,27 @@ export function environmentRoutes(deps: AppDeps) {
   });
   router.openapi(updateOrigins, async (c) =>
     respondJson(c, await updateEnvironmentOrigins(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
+  );
+
+  const update = defineRoute(deps, 'secret', {
+    method: 'patch',
+    path: '/environments/{name}',
+    tags: ['Environments'],
+    operationId: 'updateEnvironment',
+    description:
+      "Secret Key. Changes the environment's settings: `autoCreateTemplates` lets imports sent with its Public Key and a session create a template for a key the account does not have (off by default; otherwise they answer 403 template_not_allowed). A Secret Key changes only its own environment: any other name answers 404.",
+    summary: "Change the environment's settings",
+    request: {
+      params: z.object({ name: z.string() }),
+      body: jsonBody(UpdateEnvironmentInput),
+    },
+    responses: {
+      200: jsonResponse(EnvironmentView, 'The environment, without key values'),
+      ...errorResponses(400, 404, 413, 415),
+    },
+  });
+  router.openapi(update, async (c) =>
+    respondJson(c, await updateEnvironment(ctx, ownEnvironment(c.var.caller.principal), c.req.valid('param').name, c.req.valid('json')), 200),
   );
 
   const roll = defineRoute(deps, 'secret', {

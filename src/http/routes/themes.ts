@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { createTheme, getTheme, openThemeStream, Theme, ThemeInput, updateTheme, type Theme as ThemeView } from '../../services/themes';
-import { MAX_STREAMS_PER_CLIENT, MAX_STREAMS_PER_KEY, THEME_POLL_MS } from '../../services/themes/theme-events';
+import { MAX_STREAMS_PER_ACCOUNT, MAX_STREAMS_PER_CLIENT, MAX_STREAMS_PER_KEY, THEME_POLL_MS } from '../../services/themes/theme-events';
 import { clientAddress } from '../client-address';
 import { presentedKey, PUBLIC_KEY_HEADER } from '../credentials';
 import type { AppDeps } from '../env';
@@ -82,7 +82,7 @@ export function themeRoutes(deps: AppDeps) {
     description:
       'An `event: theme` message whose data is the Theme JSON, first with the current theme (when the account has one), ' +
       `then after every change (made by this node at once, by another node within ${THEME_POLL_SECONDS} s). A comment line is sent ` +
-      `every ${HEARTBEAT_MS / 1000} s so proxies keep the stream open. At most ${MAX_STREAMS_PER_KEY} streams per key, and ${MAX_STREAMS_PER_CLIENT} per Public Key and client address (429 beyond). ` +
+      `every ${HEARTBEAT_MS / 1000} s so proxies keep the stream open. At most ${MAX_STREAMS_PER_KEY} streams per key, ${MAX_STREAMS_PER_ACCOUNT} per account (all its keys together) and ${MAX_STREAMS_PER_CLIENT} per Public Key and client address (429 beyond). ` +
       'The stream ends when the server shuts down (clients reconnect), and within the heartbeat once its key is rolled past its grace period or ' +
       'deactivated, its origin removed or its environment deleted (a reconnection is then refused).',
     responses: {

@@ -3,12 +3,13 @@ import { newId } from '../../core/ids';
 import type { KeyKind } from '../../core/keys';
 import type { ApiKeyRow, EnvironmentRow } from '../../db/store';
 import type { ServiceContext } from '../context';
-import { conflictOnUnique, notFound } from '../errors';
+import { conflictOnUnique, limitReached, notFound } from '../errors';
 import { parseInput } from '../validate';
 import { newKey } from './issue-key';
 import { findManagedEnvironment, type EnvironmentScope } from './scope';
 import {
   CreateEnvironmentInput,
+  UpdateEnvironmentInput,
   UpdateOriginsInput,
   type CreatedEnvironment,
   type EnvironmentView,
@@ -16,17 +17,33 @@ import {
 
 /**
  * Creates an environment with a fresh Secret Key and Public Key. The key values appear in this result only;
- * just their SHA-256 hashes are stored. Throws validation_failed, conflict (name taken in the account).
+ * just their SHA-256 hashes are stored. Throws validation_failed, conflict (name taken in the account),
+ * limit_reached (the account has IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT live environments).
  */
 export async function createEnvironment(ctx: ServiceContext, accountId: string, input: CreateEnvironmentInput): Promise<CreatedEnvironment> {
-  const { name, allowedOrigins } = parseInput(CreateEnvironmentInput, input);
+  const { name, allowedOrigins, autoCreateTemplates = false } = parseInput(CreateEnvironmentInput, input);
   const createdAt = isoTime(ctx.clock);
-  const environment: EnvironmentRow = { id: newId(), accountId, name, createdAt, lastUsedAt: null, deletedAt: null };
+  const environment: EnvironmentRow = { id: newId(), accountId, name, createdAt, lastUsedAt: null, deletedAt: null, autoCreateTemplates };
   const secretKey = newKey(environment, 'secret', [], createdAt);
   const publicKey = newKey(environment, 'public', allowedOrigins, createdAt);
-  // The unique index on live names decides, so two concurrent creates of one name cannot both succeed.
-  await conflictOnUnique(ctx.store.environments.create(environment, [secretKey.row, publicKey.row]), `environment ${name} already exists`);
-  return { name, secretKey: secretKey.view, publicKey: { ...publicKey.view, allowedOrigins } };
+  const max = ctx.config.maxEnvironmentsPerAccount;
+  // The unique index on live names decides, so two concurrent creates of one name cannot both succeed; the
+  // store counts the account's environments in the same transaction, so neither can two pass the cap.
+  const created = await conflictOnUnique(ctx.store.environments.create(environment, [secretKey.row, publicKey.row], max), `environment ${name} already exists`);
+  if (!created) throw limitReached('environments', max, 'IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT');
+  return { name, autoCreateTemplates, secretKey: secretKey.view, publicKey: { ...publicKey.view, allowedOrigins } };
+}
+
+/**
+ * Changes an environment's settings (`autoCreateTemplates`). Throws validation_failed, not_found (also for
+ * another environment than a Secret Key's own).
+ */
+export async function updateEnvironment(ctx: ServiceContext, scope: EnvironmentScope, name: string, input: UpdateEnvironmentInput): Promise<EnvironmentView> {
+  const { autoCreateTemplates } = parseInput(UpdateEnvironmentInput, input);
+  const environment = await findManagedEnvironment(ctx, scope, name);
+  const updated = await ctx.store.environments.setAutoCreateTemplates(environment.id, autoCreateTemplates);
+  if (!updated) throw notFound(`environment ${name}`);
+  return toView(updated, await ctx.store.environments.activeKeysOf([updated.id]));
 }
 
 /**
@@ -72,6 +89,7 @@ function toView(environment: EnvironmentRow, keys: ApiKeyRow[]): EnvironmentView
   const publicKey = current.find((k) => k.kind === 'public');
   return {
     name: environment.name,
+    autoCreateTemplates: environment.autoCreateTemplates,
     secretKey: view('secret'),
     publicKey: { ...view('public'), allowedOrigins: publicKey?.allowedOrigins ?? [] },
     createdAt: environment.createdAt,

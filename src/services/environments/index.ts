@@ -1,5 +1,5 @@
 export { deleteEnvironment } from './delete-environment';
-export { createEnvironment, listEnvironments, resolveEnvironment, updateEnvironmentOrigins } from './environments';
+export { createEnvironment, listEnvironments, resolveEnvironment, updateEnvironment, updateEnvironmentOrigins } from './environments';
 export { rollEnvironmentKey } from './roll-key';
 export * from './schemas';
 export type { EnvironmentScope } from './scope';

@@ -37,14 +37,28 @@ export const AllowedOrigins = z
     return normalised;
   });
 
+/**
+ * Whether a Public Key session may create a template by importing into a key the account does not have
+ * (a Secret Key always may). Off by default: end-users would otherwise fill the account with templates and
+ * could take a key (`invoices`) before the customer creates it.
+ */
+const AutoCreateTemplates = z.boolean().meta({
+  description:
+    'Whether imports sent with this environment\'s Public Key and a session may create a template for a key the account does not have. Default false; Secret Key imports always may.',
+});
+
 export const CreateEnvironmentInput = z.object({
   name: EnvironmentName,
   allowedOrigins: AllowedOrigins,
+  autoCreateTemplates: AutoCreateTemplates.optional(),
 }).meta({ id: 'CreateEnvironmentInput' });
 export type CreateEnvironmentInput = z.input<typeof CreateEnvironmentInput>;
 
 export const UpdateOriginsInput = z.object({ allowedOrigins: AllowedOrigins }).meta({ id: 'UpdateOriginsInput' });
 export type UpdateOriginsInput = z.input<typeof UpdateOriginsInput>;
+
+export const UpdateEnvironmentInput = z.strictObject({ autoCreateTemplates: AutoCreateTemplates }).meta({ id: 'UpdateEnvironmentInput' });
+export type UpdateEnvironmentInput = z.input<typeof UpdateEnvironmentInput>;
 
 const KeyBase = z.object({
   id: z.string(),
@@ -55,6 +69,7 @@ const KeyBase = z.object({
 
 export const CreatedEnvironment = z.object({
   name: z.string(),
+  autoCreateTemplates: z.boolean(),
   secretKey: KeyBase.extend({ key: z.string() }),
   publicKey: KeyBase.extend({ key: z.string(), allowedOrigins: z.array(z.string()) }),
 }).meta({ id: 'CreatedEnvironment' });
@@ -64,6 +79,7 @@ const KeyView = KeyBase.extend({ lastUsedAt: z.string().nullable() });
 
 export const EnvironmentView = z.object({
   name: z.string(),
+  autoCreateTemplates: z.boolean(),
   secretKey: KeyView,
   publicKey: KeyView.extend({ allowedOrigins: z.array(z.string()) }),
   createdAt: z.string(),

@@ -53,7 +53,7 @@ async function prepareImport(
     id: parsed.meta?.schemaId ?? parsed.originalSchema?.id,
     key: parsed.meta?.schemaKey ?? parsed.originalSchema?.key,
     schemaText,
-  }, origin.session?.templateId);
+  }, origin.session?.templateId, () => sessionMayCreateTemplates(ctx, origin));
   const file = parsed.meta?.file === undefined ? null : JSON.stringify(meta.file);
   const session = origin.session;
   const header: ImportHeader = {
@@ -71,6 +71,17 @@ async function prepareImport(
     sessionJti: session?.jti ?? null,
   };
   return { header, learned: learnedWrite(ctx, origin.accountId, parsed.meta?.mapping) };
+}
+
+/**
+ * Whether the import may auto-create its template: always with a Secret Key or the CLI (no session); with a
+ * Public Key session only where its environment allows it (autoCreateTemplates), so end-users cannot fill the
+ * account with templates or take a key before the customer creates it.
+ */
+async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrigin): Promise<boolean> {
+  if (!origin.session) return true;
+  const environment = await ctx.store.environments.findById(origin.session.environmentId);
+  return environment?.autoCreateTemplates === true;
 }
 
 /**

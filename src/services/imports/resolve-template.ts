@@ -19,13 +19,15 @@ export interface TemplateReference {
  * the schema: `import-` + the first 16 hex digits of the SHA-256 of the originalSchema JSON, so imports sent
  * with the same schema share one template. With neither a key nor a non-empty originalSchema there is nothing
  * to create from: validation_failed. A session bound to a template (`boundTemplateId`) imports into that one
- * only: see resolveBoundTemplate.
+ * only: see resolveBoundTemplate. Creating is refused with template_not_allowed unless `mayCreate` answers true
+ * (asked only when a template would be created).
  */
 export async function resolveTemplate(
   ctx: ServiceContext,
   accountId: string,
   reference: TemplateReference,
   boundTemplateId?: string | null,
+  mayCreate: () => Promise<boolean> = async () => true,
 ): Promise<string> {
   if (boundTemplateId) return resolveBoundTemplate(ctx, accountId, reference, boundTemplateId);
   if (reference.id !== undefined) {
@@ -43,6 +45,12 @@ export async function resolveTemplate(
   }
   const byKey = await ctx.store.templates.findByKey(accountId, key);
   if (byKey) return byKey.id;
+  if (!(await mayCreate())) {
+    throw new ServiceError(
+      'template_not_allowed',
+      `the account has no template ${JSON.stringify(key)}, and this environment does not let Public Key sessions create templates (autoCreateTemplates)`,
+    );
+  }
   const now = isoTime(ctx.clock);
   // Another writer may create the same key between the lookup and here: the insert then does nothing and
   // the winner's template is the answer.

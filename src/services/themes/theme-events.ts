@@ -1,5 +1,6 @@
 import type { ChangeNotices } from '../../db/store';
-import { callerStillAccepted, publicKeyClient, type Caller } from '../auth';
+import { publicKeyClient, type Caller } from '../auth';
+import { SharedAcceptanceChecks } from './shared-checks';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { Theme } from './schemas';
@@ -12,6 +13,24 @@ export const THEME_POLL_MS = 2_000;
 /** Open theme streams allowed per key, and per process (each holds a socket). */
 export const MAX_STREAMS_PER_KEY = 50;
 export const MAX_STREAMS = 1_000;
+/**
+ * Open theme streams allowed per account, whatever keys they come through: an environment holds several
+ * valid keys while rolled ones are in their grace period, and an account several environments.
+ */
+export const MAX_STREAMS_PER_ACCOUNT = 200;
+/**
+ * Process slots only an account's FIRST stream may take: accounts at their cap can fill the process only up to
+ * MAX_STREAMS - RESERVED_FOR_FIRST_STREAMS, so another account's importers still get a stream.
+ */
+export const RESERVED_FOR_FIRST_STREAMS = 100;
+/** Streams woken at once by a theme change before the event loop gets a turn (setImmediate between slices). */
+const WAKE_SLICE = 50;
+/**
+ * Re-reads of one account's theme on notices are at least this far apart (later notices are folded into one
+ * re-read at the end of the gap): an account changing its theme in a loop wakes its streams 4 times a second
+ * at most, each stream getting the latest theme, instead of once per change.
+ */
+export const NOTICE_GAP_MS = 250;
 /**
  * Open streams allowed per Public Key and client address: the key is public and an Origin is forged at will
  * outside a browser, so without it one client could take every stream of the key from its end-users. A page
@@ -45,13 +64,15 @@ interface Subscriber {
  * Both run only while streams are open.
  */
 export class ThemeEvents {
-  private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber> }>();
+  private readonly accounts = new Map<string, { seen: string; subscribers: Set<Subscriber>; refreshedAt: number; folded?: NodeJS.Timeout }>();
   // Open streams per key id and per Public Key client bucket (the two never collide: a bucket holds a space).
   private readonly perKey = new Map<string, number>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
   private listening: Promise<() => void> | undefined;
   private closing = false;
+  /** The key checks of woken streams, shared by those of one key and origin. */
+  readonly checks = new SharedAcceptanceChecks();
 
   constructor(
     private readonly read: (accountId: string) => Promise<Theme | undefined>,
@@ -71,12 +92,19 @@ export class ThemeEvents {
     if (client !== undefined && (this.perKey.get(client) ?? 0) >= MAX_STREAMS_PER_CLIENT) {
       throw new ServiceError('rate_limited', `too many open theme streams (at most ${MAX_STREAMS_PER_CLIENT} per Public Key and client address); close one and retry`, undefined, 30);
     }
-    if ((this.perKey.get(keyId) ?? 0) >= MAX_STREAMS_PER_KEY || this.total >= MAX_STREAMS) {
+    if ((this.perKey.get(keyId) ?? 0) >= MAX_STREAMS_PER_KEY) {
       throw new ServiceError('rate_limited', `too many open theme streams (at most ${MAX_STREAMS_PER_KEY} per key); close one and retry`, undefined, 30);
+    }
+    const opened = this.accounts.get(accountId)?.subscribers.size ?? 0;
+    if (opened >= MAX_STREAMS_PER_ACCOUNT) {
+      throw new ServiceError('rate_limited', `too many open theme streams (at most ${MAX_STREAMS_PER_ACCOUNT} per account); close one and retry`, undefined, 30);
+    }
+    if (this.total >= (opened === 0 ? MAX_STREAMS : MAX_STREAMS - RESERVED_FOR_FIRST_STREAMS)) {
+      throw new ServiceError('rate_limited', 'too many open theme streams on this server; retry shortly', undefined, 30);
     }
     let account = this.accounts.get(accountId);
     if (!account) {
-      account = { seen: JSON.stringify(current ?? null), subscribers: new Set() };
+      account = { seen: JSON.stringify(current ?? null), subscribers: new Set(), refreshedAt: -Infinity };
       this.accounts.set(accountId, account);
     }
     const subscriber: Subscriber = { pending: current, wake: undefined, closed: false };
@@ -115,24 +143,49 @@ export class ThemeEvents {
           if (left === 0) this.perKey.delete(name);
           else this.perKey.set(name, left);
         }
-        if (watched.subscribers.size === 0) this.accounts.delete(accountId);
+        if (watched.subscribers.size === 0) {
+          clearTimeout(watched.folded);
+          this.accounts.delete(accountId);
+        }
         if (this.total === 0) this.stopPolling();
       },
     };
   }
 
+  /** A change notice for the account: a re-read now, or one at the end of NOTICE_GAP_MS after the last. */
+  private noticed(accountId: string): void {
+    const account = this.accounts.get(accountId);
+    if (!account || account.folded) return;
+    const wait = account.refreshedAt + NOTICE_GAP_MS - Date.now();
+    if (wait <= 0) {
+      this.refresh(accountId).catch(() => undefined);
+      return;
+    }
+    account.folded = setTimeout(() => {
+      account.folded = undefined;
+      this.refresh(accountId).catch(() => undefined);
+    }, wait);
+    account.folded.unref();
+  }
+
   /** Re-reads the account's theme and wakes its open streams when it differs from what they last got. */
   private async refresh(accountId: string): Promise<void> {
-    if (!this.accounts.has(accountId)) return;
+    const watched = this.accounts.get(accountId);
+    if (!watched) return;
+    watched.refreshedAt = Date.now();
     const theme = await this.read(accountId);
     const account = this.accounts.get(accountId);
     if (!account) return;
     const seen = JSON.stringify(theme ?? null);
     if (seen === account.seen || !theme) return;
     account.seen = seen;
-    for (const subscriber of account.subscribers) {
+    // In slices, the event loop served between them: each woken stream re-checks its key and writes the theme,
+    // and hundreds of them in one turn held every other request back.
+    let woken = 0;
+    for (const subscriber of [...account.subscribers]) {
       subscriber.pending = theme;
       subscriber.wake?.('changed');
+      if (++woken % WAKE_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
@@ -162,7 +215,7 @@ export class ThemeEvents {
   private async listen(): Promise<void> {
     this.listening ??= this.notices.subscribe('theme', {
       notice: (accountId) => {
-        if (this.accounts.has(accountId)) this.refresh(accountId).catch(() => undefined);
+        this.noticed(accountId);
       },
       resync: () => this.refreshAll(),
     });
@@ -195,8 +248,10 @@ export async function themeChanged(ctx: ServiceContext, accountId: string): Prom
  * Opens a theme stream for an authenticated caller (GET /v1/themes/events): its account's theme now, then
  * each change. The caller is checked again (`presented`: the key it authenticated with) at every wake, a
  * change or a `wait` running out, so the stream ends ('closed') once its key is rolled past its grace period
- * or deactivated, its origin removed or its environment deleted. Throws rate_limited when the key, a Public
- * Key's client (`clientAddress`, as the rate limit counts it) or the process has too many streams open.
+ * or deactivated, its origin removed or its environment deleted; streams of one key and origin woken together
+ * share one check (a theme change costs one per key of the account, not one per stream). Throws rate_limited
+ * when the key, a Public Key's client (`clientAddress`, as the rate limit counts it), the account or the process
+ * has too many streams open.
  */
 export async function openThemeStream(ctx: ServiceContext, caller: Caller, presented: string, clientAddress: string | undefined): Promise<ThemeSubscription> {
   const { principal } = caller;
@@ -206,7 +261,7 @@ export async function openThemeStream(ctx: ServiceContext, caller: Caller, prese
     ...subscription,
     wait: async (ms) => {
       const woke = await subscription.wait(ms);
-      if (woke === 'closed' || (await callerStillAccepted(ctx, caller, presented))) return woke;
+      if (woke === 'closed' || (await ctx.themeEvents.checks.stillAccepted(ctx, caller, presented))) return woke;
       subscription.close();
       return 'closed';
     },

@@ -3,7 +3,7 @@ import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
 import type { WebhookEndpointRow, WebhookScope } from '../../db/store';
 import type { ServiceContext } from '../context';
-import { notFound, validationFailed } from '../errors';
+import { limitReached, notFound, validationFailed } from '../errors';
 import { buildPage, decodeCursor, type PageRequest } from '../pagination';
 import { parseInput } from '../validate';
 import {
@@ -35,11 +35,12 @@ export function toWebhook(row: WebhookEndpointRow): Webhook {
 /**
  * Registers an endpoint in an environment and answers it with its signing secret (`whsec_` + base64 of 32
  * random bytes), shown only here. Throws validation_failed (bad URL, a target that is not public, an unknown
- * event, or the environment already holds IMPORTD_WEBHOOK_MAX_ENDPOINTS).
+ * event, or the environment already holds IMPORTD_WEBHOOK_MAX_ENDPOINTS), limit_reached (the account holds
+ * IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT).
  */
 export async function createWebhook(ctx: ServiceContext, scope: Required<WebhookScope>, input: CreateWebhookInput): Promise<CreatedWebhook> {
   const parsed = parseInput(CreateWebhookInput, input);
-  const { allowPrivate, maxEndpoints } = ctx.config.webhooks;
+  const { allowPrivate, maxEndpoints, maxEndpointsPerAccount } = ctx.config.webhooks;
   const row: WebhookEndpointRow = {
     id: newId(),
     accountId: scope.accountId,
@@ -53,9 +54,11 @@ export async function createWebhook(ctx: ServiceContext, scope: Required<Webhook
     failingSince: null,
     createdAt: isoTime(ctx.clock),
   };
-  if (!(await ctx.store.webhooks.insertEndpoint(row, maxEndpoints))) {
+  const inserted = await ctx.store.webhooks.insertEndpoint(row, { perEnvironment: maxEndpoints, perAccount: maxEndpointsPerAccount });
+  if (inserted === 'environment_full') {
     throw validationFailed([{ path: '', message: `the environment already has ${maxEndpoints} webhooks (IMPORTD_WEBHOOK_MAX_ENDPOINTS)` }]);
   }
+  if (inserted === 'account_full') throw limitReached('webhooks', maxEndpointsPerAccount, 'IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT');
   return { ...toWebhook(row), secret: row.secret };
 }
 

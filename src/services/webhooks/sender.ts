@@ -1,5 +1,6 @@
 import type { ClaimedDelivery } from '../../db/store';
 import type { ServiceContext } from '../context';
+import { FANOUT_BATCH, FanOut } from './fan-out';
 import { postWebhook, type PostOutcome } from './post-webhook';
 
 /** Attempts one sender has in flight at most. */
@@ -33,6 +34,8 @@ export interface PassOptions {
   pollMs?: number;
   /** Endpoints with pending deliveries looked at by one claim. */
   window?: number;
+  /** Deliveries one fan-out makes for one event (FANOUT_BATCH). */
+  fanoutBatch?: number;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function sendDueDeliveries(
   ctx: ServiceContext,
   report?: Pick<SenderReport, 'attempted'> & Partial<Pick<SenderReport, 'failed'>>,
   signal?: AbortSignal,
-  { pollMs = 1000, window = WINDOW }: PassOptions = {},
+  { pollMs = 1000, window = WINDOW, fanoutBatch = FANOUT_BATCH }: PassOptions = {},
 ): Promise<number> {
   const { timeoutMs } = ctx.config.webhooks;
   const perEndpoint: Record<string, number> = {};
@@ -65,6 +68,7 @@ export async function sendDueDeliveries(
   // so far: where it began, whether it has gone past the last endpoint, and whether attempts were in flight.
   let cursor: string | null = null;
   let turn: { from: string | null; wrapped: boolean; busy: boolean } | undefined;
+  const fanout = new FanOut(ctx, fanoutBatch);
   try {
     while (!signal?.aborted) {
       const room = CONCURRENCY - inFlight.size;
@@ -72,6 +76,8 @@ export async function sendDueDeliveries(
         await Promise.race(inFlight);
         continue;
       }
+      // At the start of each turn of windows: events written since get their deliveries (a batch per account).
+      if (cursor === null) await fanout.step();
       const from = cursor;
       const endpoints = await ctx.store.webhooks.pendingEndpoints(from, window);
       const reachedEnd = endpoints.length < window;
@@ -124,7 +130,7 @@ export async function sendDueDeliveries(
       // Nothing due and nothing left in flight: done, unless attempts in flight during the turn held their
       // endpoints or accounts at their caps and have ended since: then one more turn.
       if (inFlight.size === 0) {
-        if (!turnWasBusy) break;
+        if (!turnWasBusy && fanout.idle) break;
         continue;
       }
       // Nothing due beside the endpoints in flight: wait for an attempt to end, an event written here
@@ -136,6 +142,8 @@ export async function sendDueDeliveries(
       await Promise.race([new Promise<void>((resolve) => (attemptEnded = resolve)), ctx.webhookWake.wait(pollMs, withdrawn.signal)]);
       attemptEnded = undefined;
       withdrawn.abort();
+      // Woken: an event may have been written (the wake does not say), so the next turn fans out at once.
+      fanout.poke();
     }
   } finally {
     await Promise.all(inFlight);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { and, asc, eq, gt, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ApiKeyRow, EnvironmentRow } from '../../store';
 import type { PgExecutor } from '../open-database';
 import { apiKeys, environments, sessions } from '../schema';
@@ -29,6 +29,17 @@ export async function listEnvironmentRows(db: PgExecutor, accountId: string): Pr
 
 export async function insertEnvironment(db: PgExecutor, row: EnvironmentRow): Promise<void> {
   await db.insert(environments).values(row);
+}
+
+/** The account's live environments, counted under a lock on the account's row: creates of one account count in turn. */
+export async function countLiveEnvironmentsLocked(tx: PgExecutor, accountId: string): Promise<number> {
+  await tx.execute(sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`);
+  return await tx.$count(environments, and(eq(environments.accountId, accountId), isNull(environments.deletedAt)));
+}
+
+export async function setAutoCreateTemplates(db: PgExecutor, environmentId: string, allowed: boolean): Promise<EnvironmentRow | undefined> {
+  const rows = await db.update(environments).set({ autoCreateTemplates: allowed }).where(and(eq(environments.id, environmentId), isNull(environments.deletedAt))).returning();
+  return rows[0];
 }
 
 export async function insertApiKeys(db: PgExecutor, rows: ApiKeyRow[]): Promise<void> {

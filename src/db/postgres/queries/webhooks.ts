@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type DeliveryClaim, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
+import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type DeliveryClaim, type EndpointCaps, type FanoutEvent, fanOutAccountAsync, fanoutLast, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
 import type { PgExecutor } from '../open-database';
 
 // The same statements as src/db/sqlite/queries/webhooks.ts in PostgreSQL's words: every value a parameter
@@ -18,21 +18,65 @@ async function rows<T>(db: PgExecutor, query: ReturnType<typeof sql>): Promise<T
   return (await db.execute(query)).rows as T[];
 }
 
-/** Writes the event and one delivery per subscribed endpoint in one statement; nothing without subscribers. */
+/** Writes the event once, for the sender to fan out; nothing without subscribers. */
 export async function writeWebhookEvent(db: PgExecutor, event: WebhookEventDraft): Promise<void> {
   const { id, accountId, environmentId, type, importId, endUserId, payload, createdAt } = event;
   await db.execute(sql`
-    WITH subscribers AS (
-      SELECT id FROM webhook_endpoints
+    INSERT INTO webhook_events (id, account_id, environment_id, type, import_id, end_user_id, payload, created_at, fanout_pending)
+    SELECT ${id}, ${accountId}, ${environmentId}, ${type}, ${importId}, ${endUserId}, ${payload}, ${createdAt}, true
+    WHERE EXISTS (
+      SELECT 1 FROM webhook_endpoints
       WHERE account_id = ${accountId} AND (${environmentId}::text IS NULL OR environment_id = ${environmentId}) AND active
-        AND events::jsonb @> jsonb_build_array(${type}::text)
-    ), written AS (
-      INSERT INTO webhook_events (id, account_id, type, import_id, end_user_id, payload, created_at)
-      SELECT ${id}, ${accountId}, ${type}, ${importId}, ${endUserId}, ${payload}, ${createdAt} WHERE EXISTS (SELECT 1 FROM subscribers)
-      RETURNING id
+        AND events::jsonb @> jsonb_build_array(${type}::text))`);
+}
+
+/** WebhookStore.fanOut (inside the caller's transaction). */
+export async function fanOut(tx: PgExecutor, afterAccount: string | null, accounts: number, batch: number): Promise<{ accounts: string[]; created: number }> {
+  // Each account with events awaiting fan-out found by one seek in webhook_events_fanout from the one before.
+  const visited = (
+    await rows<{ account: string }>(
+      tx,
+      sql`WITH RECURSIVE waiting(account, n) AS (
+            SELECT (SELECT min(account_id) FROM webhook_events WHERE fanout_pending AND account_id > ${afterAccount ?? ''}), 1
+            UNION ALL
+            SELECT (SELECT min(account_id) FROM webhook_events WHERE fanout_pending AND account_id > waiting.account), n + 1
+            FROM waiting WHERE waiting.account IS NOT NULL AND n < ${accounts}
+          )
+          SELECT account FROM waiting WHERE account IS NOT NULL`,
     )
-    INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at)
-    SELECT subscribers.id, written.id, 'pending', 0, ${createdAt} FROM subscribers, written`);
+  ).map((row) => row.account);
+  let created = 0;
+  for (const accountId of visited) {
+    await fanOutAccountAsync(batch, async (budget) => {
+      // Locked: another node's fan-out skips it and takes the account's next event.
+      const [event] = await rows<FanoutEvent>(
+        tx,
+        sql`SELECT id, environment_id AS "environmentId", type, created_at AS "createdAt", fanout_after AS "fanoutAfter"
+            FROM webhook_events WHERE fanout_pending AND account_id = ${accountId} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      );
+      if (!event) return undefined;
+      const { id, environmentId, type, createdAt } = event;
+      const endpoints = await rows<{ id: string; made: number }>(
+        tx,
+        sql`WITH next AS (
+              SELECT id FROM webhook_endpoints
+              WHERE account_id = ${accountId} AND (${environmentId}::text IS NULL OR environment_id = ${environmentId}) AND active
+                AND created_at <= ${createdAt} AND id > ${event.fanoutAfter ?? ''} AND events::jsonb @> jsonb_build_array(${type}::text)
+              ORDER BY id LIMIT ${budget}
+            ), made AS (
+              INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at)
+              SELECT next.id, ${id}, 'pending', 0, ${createdAt} FROM next
+              ON CONFLICT DO NOTHING RETURNING 1
+            )
+            SELECT id, (SELECT count(*) FROM made)::int AS made FROM next ORDER BY id`,
+      );
+      created += endpoints[0]?.made ?? 0;
+      const last = fanoutLast(endpoints, budget);
+      await tx.execute(sql`UPDATE webhook_events SET fanout_pending = ${last !== null}, fanout_after = ${last} WHERE id = ${id}`);
+      return endpoints.length;
+    });
+  }
+  return { accounts: visited, created };
 }
 
 export async function eraseEventsOfImport(db: PgExecutor, importId: string): Promise<void> {
@@ -50,15 +94,23 @@ export async function pruneEvents(db: PgExecutor, cutoff: string, limit: number)
   return result.rowCount ?? 0;
 }
 
-/** Inserts the endpoint unless its environment holds `max`; the environment's row is locked first, so two inserts count in turn. */
-export async function insertEndpointBelow(tx: PgExecutor, row: WebhookEndpointRow, max: number): Promise<boolean> {
-  await tx.execute(sql`SELECT id FROM environments WHERE id = ${row.environmentId} FOR UPDATE`);
-  const [counted] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM webhook_endpoints WHERE environment_id = ${row.environmentId}`);
-  if ((counted?.n ?? 0) >= max) return false;
+/**
+ * Inserts the endpoint unless its environment or account holds its cap; the account's row is locked first,
+ * so two inserts of the account count in turn.
+ */
+export async function insertEndpointBelow(tx: PgExecutor, row: WebhookEndpointRow, caps: EndpointCaps): Promise<'inserted' | 'environment_full' | 'account_full'> {
+  await tx.execute(sql`SELECT id FROM accounts WHERE id = ${row.accountId} FOR UPDATE`);
+  const [counted] = await rows<{ environment: number; account: number }>(
+    tx,
+    sql`SELECT count(*) FILTER (WHERE environment_id = ${row.environmentId})::int AS environment, count(*)::int AS account
+        FROM webhook_endpoints WHERE account_id = ${row.accountId}`,
+  );
+  if ((counted?.environment ?? 0) >= caps.perEnvironment) return 'environment_full';
+  if ((counted?.account ?? 0) >= caps.perAccount) return 'account_full';
   await tx.execute(sql`
     INSERT INTO webhook_endpoints (id, account_id, environment_id, url, description, events, secret, active, created_at)
     VALUES (${row.id}, ${row.accountId}, ${row.environmentId}, ${row.url}, ${row.description}, ${JSON.stringify(row.events)}, ${row.secret}, true, ${row.createdAt})`);
-  return true;
+  return 'inserted';
 }
 
 export async function findEndpoint(db: PgExecutor, scope: WebhookScope, id: string): Promise<WebhookEndpointRow | undefined> {
@@ -156,7 +208,7 @@ export async function claimDue(db: PgExecutor, claim: DeliveryClaim): Promise<Cl
             WHERE ne <= ${perEndpoint}::int - COALESCE((${JSON.stringify(inFlight.endpoints)}::jsonb ->> endpoint_id)::int, 0)
           ) ranked
           WHERE n <= ${perAccount}::int - COALESCE((${JSON.stringify(inFlight.accounts)}::jsonb ->> account_id)::int, 0)
-          ORDER BY next_attempt_at LIMIT ${limit}
+          ORDER BY n, next_attempt_at LIMIT ${limit}
         ) picked, webhook_endpoints p, webhook_events e
         WHERE d.endpoint_id = picked.endpoint_id AND d.event_id = picked.event_id AND p.id = d.endpoint_id AND e.id = d.event_id
         RETURNING p.account_id AS "accountId", d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts, p.url, p.secret, e.payload`,

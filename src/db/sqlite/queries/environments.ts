@@ -33,6 +33,14 @@ export function insertEnvironment(db: Db, row: EnvironmentRow): void {
   db.insert(environments).values(row).run();
 }
 
+export function countLiveEnvironments(db: Db, accountId: string): number {
+  return db.select({ n: sql<number>`count(*)` }).from(environments).where(and(eq(environments.accountId, accountId), isNull(environments.deletedAt))).get()!.n;
+}
+
+export function setAutoCreateTemplates(db: Db, environmentId: string, allowed: boolean): EnvironmentRow | undefined {
+  return db.update(environments).set({ autoCreateTemplates: allowed }).where(and(eq(environments.id, environmentId), isNull(environments.deletedAt))).returning().get();
+}
+
 export function insertApiKey(db: Db, row: ApiKeyRow): void {
   db.insert(apiKeys).values(row).run();
 }

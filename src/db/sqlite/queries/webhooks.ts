@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type DeliveryClaim, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
+import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, type DeliveryClaim, type EndpointCaps, type FanoutEvent, fanOutAccount, fanoutLast, type KeysetPosition, type Redelivery, type WebhookDeliveryRow, type WebhookEndpointRow, type WebhookEventDraft, type WebhookScope } from '../../store';
 
 // Webhooks in raw statements prepared once per connection: the outbox write runs inside every import's
 // completion, and the sender claims and records deliveries in a loop. A null parameter means "any" in the
@@ -9,20 +9,42 @@ import { attemptStatus, DISABLED, type ClaimedDelivery, type DeliveryAttempt, ty
 
 function statements(sqlite: Database.Database) {
   return {
-    subscribers: sqlite.prepare(
-      `SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type)`,
+    anySubscriber: sqlite.prepare(
+      `SELECT 1 FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND active = 1 AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type) LIMIT 1`,
     ),
     insertEvent: sqlite.prepare(
-      `INSERT INTO webhook_events (id, account_id, type, import_id, end_user_id, payload, created_at)
-       VALUES (:id, :accountId, :type, :importId, :endUserId, :payload, :createdAt)`,
+      `INSERT INTO webhook_events (id, account_id, environment_id, type, import_id, end_user_id, payload, created_at, fanout_pending)
+       VALUES (:id, :accountId, :environmentId, :type, :importId, :endUserId, :payload, :createdAt, 1)`,
     ),
+    // The accounts with events awaiting fan-out after :after, each found by one seek in webhook_events_fanout
+    // from the one before.
+    fanoutAccounts: sqlite.prepare(
+      `WITH RECURSIVE waiting(account, n) AS (
+         SELECT (SELECT min(account_id) FROM webhook_events WHERE fanout_pending = 1 AND account_id > :after), 1
+         UNION ALL
+         SELECT (SELECT min(account_id) FROM webhook_events WHERE fanout_pending = 1 AND account_id > waiting.account), n + 1
+         FROM waiting WHERE waiting.account IS NOT NULL AND n < :limit + 0)
+       SELECT account FROM waiting WHERE account IS NOT NULL`,
+    ),
+    oldestWaiting: sqlite.prepare(
+      `SELECT id, environment_id AS environmentId, type, created_at AS createdAt, fanout_after AS fanoutAfter
+       FROM webhook_events WHERE fanout_pending = 1 AND account_id = ? ORDER BY id LIMIT 1`,
+    ),
+    // The event's next subscribers in id order, registered by its time (a later endpoint never hears of it).
+    nextSubscribers: sqlite.prepare(
+      `SELECT id FROM webhook_endpoints WHERE account_id = :accountId AND (:environmentId IS NULL OR environment_id = :environmentId) AND active = 1
+         AND created_at <= :createdAt AND id > :after AND EXISTS (SELECT 1 FROM json_each(events) WHERE value = :type)
+       ORDER BY id LIMIT :batch + 0`,
+    ),
+    fannedOut: sqlite.prepare('UPDATE webhook_events SET fanout_pending = :pending, fanout_after = :after WHERE id = :id'),
     eraseOfImport: sqlite.prepare('DELETE FROM webhook_events WHERE import_id = ?'),
     eraseOfEndUser: sqlite.prepare('DELETE FROM webhook_events WHERE account_id = ? AND end_user_id = ?'),
     prune: sqlite.prepare('DELETE FROM webhook_events WHERE id IN (SELECT id FROM webhook_events WHERE created_at < ? ORDER BY created_at LIMIT ? + 0)'),
     insertDelivery: sqlite.prepare(
-      `INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
+      `INSERT OR IGNORE INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at) VALUES (?, ?, 'pending', 0, ?)`,
     ),
     countInEnvironment: sqlite.prepare('SELECT count(*) AS n FROM webhook_endpoints WHERE environment_id = ?'),
+    countInAccount: sqlite.prepare('SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = ?'),
     insertEndpoint: sqlite.prepare(
       `INSERT INTO webhook_endpoints (id, account_id, environment_id, url, description, events, secret, active, created_at)
        VALUES (:id, :accountId, :environmentId, :url, :description, :events, :secret, 1, :createdAt)`,
@@ -81,7 +103,7 @@ function statements(sqlite: Database.Database) {
            WHERE p.id = pending.id AND p.active = 1 AND d.rowid = picked.value
              AND picked.key < :perEndpoint - coalesce(json_extract(:endpointsInFlight, '$."' || p.id || '"'), 0))
          SELECT id FROM due WHERE n <= :perAccount - coalesce(json_extract(:accountsInFlight, '$."' || account || '"'), 0)
-         ORDER BY at LIMIT :limit + 0)
+         ORDER BY n, at LIMIT :limit + 0)
        RETURNING endpoint_id AS endpointId, event_id AS eventId, attempts`,
     ),
     claimed: sqlite.prepare(
@@ -116,15 +138,33 @@ const scopeValues = (scope: WebhookScope) => ({ accountId: scope.accountId, envi
 type StoredEndpoint = Omit<WebhookEndpointRow, 'events' | 'active'> & { events: string; active: number };
 const toEndpoint = (row: StoredEndpoint): WebhookEndpointRow => ({ ...row, events: JSON.parse(row.events) as string[], active: row.active === 1 });
 
-/** Writes the event and one delivery per subscribed endpoint (inside the caller's transaction); nothing without subscribers. */
-export function writeWebhookEvent(sqlite: Database.Database, event: WebhookEventDraft): number {
+/** Writes the event once, for the sender to fan out (inside the caller's transaction); nothing without subscribers. */
+export function writeWebhookEvent(sqlite: Database.Database, event: WebhookEventDraft): void {
   const s = prepared(sqlite);
-  const endpoints = s.subscribers.all({ accountId: event.accountId, environmentId: event.environmentId, type: event.type }) as { id: string }[];
-  if (endpoints.length === 0) return 0;
-  const { id, accountId, type, importId, endUserId, payload, createdAt } = event;
-  s.insertEvent.run({ id, accountId, type, importId, endUserId, payload, createdAt });
-  for (const endpoint of endpoints) s.insertDelivery.run(endpoint.id, event.id, event.createdAt);
-  return endpoints.length;
+  const { id, accountId, environmentId, type, importId, endUserId, payload, createdAt } = event;
+  if (!s.anySubscriber.get({ accountId, environmentId, type })) return;
+  s.insertEvent.run({ id, accountId, environmentId, type, importId, endUserId, payload, createdAt });
+}
+
+/** WebhookStore.fanOut (inside the caller's transaction). */
+export function fanOut(sqlite: Database.Database, afterAccount: string | null, accounts: number, batch: number): { accounts: string[]; created: number } {
+  const s = prepared(sqlite);
+  // '' sorts before every id: the first seek stays an index seek.
+  const visited = (s.fanoutAccounts.all({ after: afterAccount ?? '', limit: accounts }) as { account: string }[]).map((row) => row.account);
+  let created = 0;
+  for (const accountId of visited) {
+    fanOutAccount(batch, (budget) => {
+      const event = s.oldestWaiting.get(accountId) as FanoutEvent | undefined;
+      if (!event) return undefined;
+      const { environmentId, type, createdAt } = event;
+      const endpoints = s.nextSubscribers.all({ accountId, environmentId, type, createdAt, after: event.fanoutAfter ?? '', batch: budget }) as { id: string }[];
+      for (const endpoint of endpoints) created += s.insertDelivery.run(endpoint.id, event.id, createdAt).changes;
+      const last = fanoutLast(endpoints, budget);
+      s.fannedOut.run({ id: event.id, pending: last === null ? 0 : 1, after: last });
+      return endpoints.length;
+    });
+  }
+  return { accounts: visited, created };
 }
 
 /** Deletes the events about an import, with their deliveries (inside the caller's transaction). */
@@ -141,12 +181,13 @@ export function pruneEvents(sqlite: Database.Database, cutoff: string, limit: nu
   return prepared(sqlite).prune.run(cutoff, limit).changes;
 }
 
-/** Inserts the endpoint unless its environment holds `max` (inside the caller's transaction). */
-export function insertEndpointBelow(sqlite: Database.Database, row: WebhookEndpointRow, max: number): boolean {
+/** Inserts the endpoint unless its environment or account holds its cap (inside the caller's write transaction). */
+export function insertEndpointBelow(sqlite: Database.Database, row: WebhookEndpointRow, caps: EndpointCaps): 'inserted' | 'environment_full' | 'account_full' {
   const s = prepared(sqlite);
-  if ((s.countInEnvironment.get(row.environmentId) as { n: number }).n >= max) return false;
+  if ((s.countInEnvironment.get(row.environmentId) as { n: number }).n >= caps.perEnvironment) return 'environment_full';
+  if ((s.countInAccount.get(row.accountId) as { n: number }).n >= caps.perAccount) return 'account_full';
   s.insertEndpoint.run({ ...row, events: JSON.stringify(row.events) });
-  return true;
+  return 'inserted';
 }
 
 export function findEndpoint(sqlite: Database.Database, scope: WebhookScope, id: string): WebhookEndpointRow | undefined {
