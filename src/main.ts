@@ -7,8 +7,6 @@ import { DatabaseFileError } from './db/sqlite/database-file';
 import { createApp } from './http/app';
 import { startMetricsListener } from './http/metrics/listener';
 import { createMetrics } from './http/metrics/registry';
-import type { RequestListener } from 'node:http';
-import { withFastLane } from './http/fast-lane';
 import { startServer } from './http/server';
 import type { CliIo } from './cli/io';
 import { runCli } from './cli/program';
@@ -63,8 +61,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const metrics = settings.metricsAddr ? createMetrics({ parsePool: ctx.parsePool, pools: ctx.store.admin.pools }) : undefined;
       const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
       const deps = { ctx, logger, embedSource, metrics };
-      const fastLane = settings.fastLane ? (app: RequestListener) => withFastLane(deps, app) : undefined;
-      const server = await startServer(createApp(deps).fetch, settings, logger, fastLane, metrics).catch((error: unknown) => {
+      const server = await startServer(createApp(deps).fetch, settings, logger, metrics).catch((error: unknown) => {
         void metricsListener?.close();
         void close();
         throw error;

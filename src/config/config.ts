@@ -110,7 +110,6 @@ export const ConfigSchema = z.object({
   IMPORTD_SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
-  IMPORTD_FAST_LANE: booleanText.default(true),
   IMPORTD_TRUSTED_PROXIES: trustedProxies.default([]),
   IMPORTD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IMPORTD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
@@ -166,8 +165,6 @@ export interface Config {
    * header names (http/client-address.ts). Empty: the socket's peer is the client.
    */
   trustedProxies: ProxyRange[];
-  /** GET /v1/imports/{id} and its rows page answered before Hono in their plain success case (http/fast-lane.ts). */
-  fastLane: boolean;
   requestTimeoutSeconds: number;
   retentionDays: number | undefined;
   /**
@@ -272,7 +269,6 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     logLevel: c.IMPORTD_LOG_LEVEL,
     rateLimit: { limit: c.IMPORTD_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
     trustedProxies: c.IMPORTD_TRUSTED_PROXIES,
-    fastLane: c.IMPORTD_FAST_LANE,
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
     retentionDays: c.IMPORTD_RETENTION_DAYS,
     leaseSeconds: c.IMPORTD_LEASE_SECONDS,

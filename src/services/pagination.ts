@@ -66,7 +66,7 @@ export function decodeCursor<K extends KeysetKind>(
 }
 
 /** A cursor's position and MAC, not yet checked against any list. */
-export interface ReadCursor<K extends KeysetKind> {
+interface ReadCursor<K extends KeysetKind> {
   position: KeysetOf<K>;
   mac: string;
 }
@@ -75,7 +75,7 @@ export interface ReadCursor<K extends KeysetKind> {
  * A cursor's position before its list is known (a read that learns the account with the page); trusted only
  * once verifyCursor accepted it. Throws validation_failed (path `cursor`).
  */
-export function readCursor<K extends KeysetKind>(keyset: K, cursor: string): ReadCursor<K> {
+function readCursor<K extends KeysetKind>(keyset: K, cursor: string): ReadCursor<K> {
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -89,7 +89,7 @@ export function readCursor<K extends KeysetKind>(keyset: K, cursor: string): Rea
 }
 
 /** The cursor's position when it was made for this request's list, sort and filters. Throws validation_failed (path `cursor`). */
-export function verifyCursor<K extends KeysetKind>(ctx: ServiceContext, request: PageRequest<Record<string, unknown>, K>, read: ReadCursor<K>): KeysetOf<K> {
+function verifyCursor<K extends KeysetKind>(ctx: ServiceContext, request: PageRequest<Record<string, unknown>, K>, read: ReadCursor<K>): KeysetOf<K> {
   const expected = Buffer.from(mac(ctx, request, read.position));
   const given = Buffer.from(read.mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
