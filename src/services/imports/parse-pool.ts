@@ -3,7 +3,7 @@ import type { Limits } from '../../config/config';
 import type { RowTextForm } from '../../db/store';
 import { siblingWorkerScript, type WorkerScript } from '../../core/worker-script';
 import { ServiceError } from '../errors';
-import type { CheckedRows } from './import-writer';
+import type { CheckedRows } from './check-rows';
 import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 import type { CellStats } from './schemas';
 
