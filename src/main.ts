@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type RawConfig } from './config/config';
-import { createLogger } from './core/logger';
+import { batchedLines, createLogger } from './core/logger';
 import { redactDatabaseUrl } from './core/database-url';
 import { siblingWorkerScript, type WorkerScript } from './core/worker-script';
 import { openStore, type OpenStoreOptions } from './db/open-store';
@@ -54,7 +54,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
     open,
     async serve(overrides) {
       const settings = config(overrides);
-      const logger = createLogger(settings.logLevel, (line) => io.out(line));
+      const logger = createLogger(settings.logLevel, batchedLines((text) => io.out(text)));
       const { ctx, created, close } = await open(overrides, { create: true, serving: true });
       if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
