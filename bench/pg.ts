@@ -82,12 +82,11 @@ const LOAD_SECONDS = 3;
 async function readsUnderLoad(record: Record, api: Api, db: string, serverPid: number, importId: string, pool: pg.Pool) {
   const key = { text: 'SELECT id, account_id, environment_id, kind, active, allowed_origins, expires_at FROM api_keys WHERE hash = $1', values: [hashKey(api.key)] };
   const accountId = (await pool.query<{ account_id: string }>(key.text, key.values)).rows[0]!.account_id;
-  // importd reads the key and the import in one statement (its fast lane): so does the floor.
-  const keyedImport = {
-    text: `SELECT k.id, k.account_id, k.environment_id, k.kind, k.active, k.allowed_origins, k.expires_at, i.id, i.template_id, i.created_at, i.updated_at, i.meta,
-             i.file, i.cell_stats, i.end_user_id, i.end_user_email, i.end_user_ip, i.imported_from, i.session_jti, i.row_count
-           FROM api_keys k LEFT JOIN imports i ON i.account_id = k.account_id AND i.id = $2 AND i.status = 'complete' WHERE k.hash = $1`,
-    values: [hashKey(api.key), importId],
+  // importd reads the key, then the import: so does the floor.
+  const importView = {
+    text: `SELECT id, template_id, created_at, updated_at, meta, file, cell_stats, end_user_id, end_user_email, end_user_ip, imported_from, session_jti, row_count
+           FROM imports WHERE account_id = $1 AND id = $2 AND status = 'complete'`,
+    values: [accountId, importId],
   };
   const rows = { text: 'SELECT row_index, data FROM import_rows WHERE import_id = $1 AND row_index > $2 ORDER BY row_index LIMIT 101', values: [importId, -1] };
   const list = {
@@ -97,8 +96,8 @@ async function readsUnderLoad(record: Record, api: Api, db: string, serverPid: n
   // The total as importd reads it (the counter its triggers keep): a COUNT over the account's imports would make the floor slower.
   const count = { text: 'SELECT complete FROM import_counts WHERE account_id = $1', values: [accountId] };
   const reads = [
-    ['GET /imports/{id}', `/v1/imports/${importId}`, [keyedImport]],
-    ['GET /imports/{id}/rows (100)', `/v1/imports/${importId}/rows?limit=100`, [keyedImport, rows]],
+    ['GET /imports/{id}', `/v1/imports/${importId}`, [key, importView]],
+    ['GET /imports/{id}/rows (100)', `/v1/imports/${importId}/rows?limit=100`, [key, importView, rows]],
     ['GET /imports (100)', '/v1/imports?limit=100', [key, list, count]],
   ] as const;
   for (const [name, target, queries] of reads) {

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type RawConfig } from './config/config';
-import { createLogger } from './core/logger';
+import { batchedLines, createLogger } from './core/logger';
 import { redactDatabaseUrl } from './core/database-url';
 import { siblingWorkerScript, type WorkerScript } from './core/worker-script';
 import { openStore, type OpenStoreOptions } from './db/open-store';
@@ -7,8 +7,6 @@ import { DatabaseFileError } from './db/sqlite/database-file';
 import { createApp } from './http/app';
 import { startMetricsListener } from './http/metrics/listener';
 import { createMetrics } from './http/metrics/registry';
-import type { RequestListener } from 'node:http';
-import { withFastLane } from './http/fast-lane';
 import { startServer } from './http/server';
 import type { CliIo } from './cli/io';
 import { runCli } from './cli/program';
@@ -56,15 +54,14 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
     open,
     async serve(overrides) {
       const settings = config(overrides);
-      const logger = createLogger(settings.logLevel, (line) => io.out(line));
+      const logger = createLogger(settings.logLevel, batchedLines((text) => io.out(text)));
       const { ctx, created, close } = await open(overrides, { create: true, serving: true });
       if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
       const metrics = settings.metricsAddr ? createMetrics({ parsePool: ctx.parsePool, pools: ctx.store.admin.pools }) : undefined;
       const metricsListener = metrics && settings.metricsAddr ? await startMetricsListener(metrics.registry, settings.metricsAddr, logger) : undefined;
       const deps = { ctx, logger, embedSource, metrics };
-      const fastLane = settings.fastLane ? (app: RequestListener) => withFastLane(deps, app) : undefined;
-      const server = await startServer(createApp(deps).fetch, settings, logger, fastLane, metrics).catch((error: unknown) => {
+      const server = await startServer(createApp(deps).fetch, settings, logger, metrics).catch((error: unknown) => {
         void metricsListener?.close();
         void close();
         throw error;

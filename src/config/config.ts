@@ -111,7 +111,6 @@ export const ConfigSchema = z.object({
   IMPORTD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   IMPORTD_RATE_LIMIT: z.coerce.number().int().min(0).default(6000),
   IMPORTD_ACCOUNT_RATE_LIMIT: z.coerce.number().int().min(0).default(30000),
-  IMPORTD_FAST_LANE: booleanText.default(true),
   IMPORTD_TRUSTED_PROXIES: trustedProxies.default([]),
   IMPORTD_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   IMPORTD_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
@@ -152,84 +151,14 @@ export type RawConfig = z.input<typeof ConfigSchema>;
 /** The command-line flag of a setting, named in errors about a value that came from that flag. */
 const FLAGS: Partial<Record<keyof RawConfig, string>> = { IMPORTD_DB: '--db', IMPORTD_HOST: '--host', IMPORTD_PORT: '--port' };
 
-export interface Config {
-  /** A SQLite file's absolute path, or a `postgres://` URL as given (src/core/database-url.ts). */
-  dbPath: string;
-  host: string;
-  port: number;
-  /** A JSON import body (POST /v1/imports); a streamed NDJSON import is bounded by `limits.importBytes`. */
-  maxBodyBytes: number;
-  /** The body of every other route: small, since each is parsed whole on the request thread. */
-  maxJsonBodyBytes: number;
-  sessionSecret: string | undefined;
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Requests per window: `limit` per key (a Public Key's per client address), `perAccount` for all of an account's keys; 0 is off. */
-  rateLimit: { limit: number; perAccount: number; windowSeconds: number };
-  /**
-   * Reverse proxies whose X-Forwarded-For is believed: a request from one of them is the client's that the
-   * header names (http/client-address.ts). Empty: the socket's peer is the client.
-   */
-  trustedProxies: ProxyRange[];
-  /** GET /v1/imports/{id} and its rows page answered before Hono in their plain success case (http/fast-lane.ts). */
-  fastLane: boolean;
-  requestTimeoutSeconds: number;
-  retentionDays: number | undefined;
-  /**
-   * How long a node's hold on shared work lasts without renewal (an import it writes, the retention purge):
-   * renewed every third of it while the work goes on, so a node that dies frees its work this long after.
-   */
-  leaseSeconds: number;
-  /**
-   * PostgreSQL connections of one process: `poolSize` for queries, `writers` for imports being written (each
-   * holds one until it completes; more imports wait for one). Unused on SQLite.
-   */
-  postgres: { poolSize: number; writers: number };
-  /** Where `serve` exposes Prometheus metrics; off when undefined. Never the API port. */
-  metricsAddr: { host: string; port: number } | undefined;
-  llm:
-    | { url: string; model: string; apiKey: string; timeoutMs: number; sendSamples: boolean; maxPromptBytes: number; cacheEntries: number }
-    | undefined;
-  /** Most pairwise work of one map-headers call (services/mapping/match-headers.ts, `pairwiseCost`). */
-  mapHeadersBudget: number;
-  /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
-  mapHeadersConcurrency: number;
-  /** Exports one account streams at once from this process (services/imports/export-slots.ts). */
-  exportsPerAccount: number;
-  limits: Limits;
-  webhooks: WebhookSettings;
-  /** Live environments per account (each brings keys, endpoints and streams of its own). */
-  maxEnvironmentsPerAccount: number;
-}
-
-export interface WebhookSettings {
-  /** Seconds to wait before each retry; a delivery fails for good once they are used up. */
-  retrySchedule: number[];
-  timeoutMs: number;
-  /** Lifts the refusal of http URLs and of loopback, private, link-local and metadata addresses (tests, labs). */
-  allowPrivate: boolean;
-  /** An endpoint failing every attempt for this long is disabled. */
-  disableAfterMs: number;
-  /** Endpoints per environment. */
-  maxEndpoints: number;
-  /** Endpoints per account: bounds the deliveries one account-wide event makes. */
-  maxEndpointsPerAccount: number;
-}
-
+/**
+ * The settings as services and adapters read them: the schema's parsed values, grouped and with defaults that
+ * depend on other settings filled in (loadConfig).
+ */
+export type Config = ReturnType<typeof loadConfig>;
 /** What one request may make the server store or work through (DESIGN.md "Limits"). */
-export interface Limits {
-  /** An import's `meta`, as JSON. */
-  metaBytes: number;
-  /** An import's `originalSchema` and a template's `schema`, as JSON. */
-  schemaBytes: number;
-  /** Field keys of such a schema (`fields` or `columns`). */
-  schemaFields: number;
-  /** One stored row, as JSON. */
-  rowBytes: number;
-  /** Nesting of arrays and objects anywhere in a JSON body. */
-  jsonDepth: number;
-  /** One import's body, in every format. */
-  importBytes: number;
-}
+export type Limits = Config['limits'];
+export type WebhookSettings = Config['webhooks'];
 
 /**
  * The largest legal body of a route other than POST /v1/imports is a template: its schema (at most
@@ -248,7 +177,7 @@ export class ConfigError extends Error {
  * Reads the configuration: `overrides` (from command-line flags, same keys as the environment) win over
  * `env`, which wins over the defaults. Throws ConfigError naming the first bad setting.
  */
-export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<RawConfig> = {}): Config {
+export function loadConfig(env: Record<string, string | undefined>, overrides: Partial<RawConfig> = {}) {
   const picked: Record<string, unknown> = {};
   for (const key of Object.keys(ConfigSchema.shape)) {
     const value = overrides[key as keyof RawConfig] ?? env[key];
@@ -270,21 +199,36 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     throw new ConfigError(`invalid setting IMPORTD_METRICS_ADDR: port ${c.IMPORTD_PORT} is the API port; metrics need a port of their own`);
   }
   return {
-    // Resolved once, so every message names the file the working folder made of a relative path.
+    /** A SQLite file's absolute path, or a `postgres://` URL as given (src/core/database-url.ts); resolved once, so every message names the file the working folder made of a relative path. */
     dbPath: c.IMPORTD_DB === ':memory:' || isPostgresUrl(c.IMPORTD_DB) ? c.IMPORTD_DB : path.resolve(c.IMPORTD_DB),
     host: c.IMPORTD_HOST,
     port: c.IMPORTD_PORT,
+    /** A JSON import body (POST /v1/imports); a streamed NDJSON import is bounded by `limits.importBytes`. */
     maxBodyBytes: c.IMPORTD_MAX_BODY,
+    /** The body of every other route: small, since each is parsed whole on the request thread. */
     maxJsonBodyBytes: c.IMPORTD_MAX_JSON_BODY ?? defaultJsonBodyBytes(c.IMPORTD_MAX_SCHEMA_BYTES),
     sessionSecret: c.IMPORTD_SESSION_SECRET,
     logLevel: c.IMPORTD_LOG_LEVEL,
+    /** Requests per window: `limit` per key (a Public Key's per client address), `perAccount` for all of an account's keys; 0 is off. */
     rateLimit: { limit: c.IMPORTD_RATE_LIMIT, perAccount: c.IMPORTD_ACCOUNT_RATE_LIMIT, windowSeconds: c.IMPORTD_RATE_WINDOW_SECONDS },
+    /**
+     * Reverse proxies whose X-Forwarded-For is believed: a request from one of them is the client's that the
+     * header names (http/client-address.ts). Empty: the socket's peer is the client.
+     */
     trustedProxies: c.IMPORTD_TRUSTED_PROXIES,
-    fastLane: c.IMPORTD_FAST_LANE,
     requestTimeoutSeconds: c.IMPORTD_REQUEST_TIMEOUT_SECONDS,
     retentionDays: c.IMPORTD_RETENTION_DAYS,
+    /**
+     * How long a node's hold on shared work lasts without renewal (an import it writes, the retention purge):
+     * renewed every third of it while the work goes on, so a node that dies frees its work this long after.
+     */
     leaseSeconds: c.IMPORTD_LEASE_SECONDS,
+    /**
+     * PostgreSQL connections of one process: `poolSize` for queries, `writers` for imports being written (each
+     * holds one until it completes; more imports wait for one). Unused on SQLite.
+     */
     postgres: { poolSize: c.IMPORTD_PG_POOL_SIZE, writers: c.IMPORTD_PG_WRITERS },
+    /** Where `serve` exposes Prometheus metrics; off when undefined. Never the API port. */
     metricsAddr: c.IMPORTD_METRICS_ADDR,
     llm: c.IMPORTD_LLM_URL
       ? {
@@ -297,25 +241,40 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
           cacheEntries: c.IMPORTD_LLM_CACHE_ENTRIES,
         }
       : undefined,
+    /** Most pairwise work of one map-headers call (services/mapping/match-headers.ts, `pairwiseCost`). */
     mapHeadersBudget: c.IMPORTD_MAP_HEADERS_BUDGET,
+    /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
     mapHeadersConcurrency: c.IMPORTD_MAP_HEADERS_CONCURRENCY,
+    /** Exports one account streams at once from this process (services/imports/export-slots.ts). */
     exportsPerAccount: c.IMPORTD_MAX_EXPORTS,
     limits: {
+      /** An import's `meta`, as JSON. */
       metaBytes: c.IMPORTD_MAX_META_BYTES,
+      /** An import's `originalSchema` and a template's `schema`, as JSON. */
       schemaBytes: c.IMPORTD_MAX_SCHEMA_BYTES,
+      /** Field keys of such a schema (`fields` or `columns`). */
       schemaFields: c.IMPORTD_MAX_SCHEMA_FIELDS,
+      /** One stored row, as JSON. */
       rowBytes: c.IMPORTD_MAX_ROW_BYTES,
+      /** Nesting of arrays and objects anywhere in a JSON body. */
       jsonDepth: c.IMPORTD_MAX_JSON_DEPTH,
+      /** One import's body, in every format. */
       importBytes: c.IMPORTD_MAX_IMPORT_BYTES,
     },
     webhooks: {
+      /** Seconds to wait before each retry; a delivery fails for good once they are used up. */
       retrySchedule: c.IMPORTD_WEBHOOK_RETRY_SCHEDULE,
       timeoutMs: c.IMPORTD_WEBHOOK_TIMEOUT_SECONDS * 1000,
+      /** Lifts the refusal of http URLs and of loopback, private, link-local and metadata addresses (tests, labs). */
       allowPrivate: c.IMPORTD_WEBHOOK_ALLOW_PRIVATE,
+      /** An endpoint failing every attempt for this long is disabled. */
       disableAfterMs: c.IMPORTD_WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+      /** Endpoints per environment. */
       maxEndpoints: c.IMPORTD_WEBHOOK_MAX_ENDPOINTS,
+      /** Endpoints per account: bounds the deliveries one account-wide event makes. */
       maxEndpointsPerAccount: c.IMPORTD_MAX_WEBHOOKS_PER_ACCOUNT,
     },
+    /** Live environments per account (each brings keys, endpoints and streams of its own). */
     maxEnvironmentsPerAccount: c.IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT,
   };
 }

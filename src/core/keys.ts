@@ -38,15 +38,3 @@ export function hashesEqual(a: string, b: string): boolean {
   const right = Buffer.from(b, 'hex');
   return left.length === right.length && timingSafeEqual(left, right);
 }
-
-/**
- * Compares two presented credentials (header values holding a key) in a time that depends on their length only,
- * not on where they first differ: a character loop, as the values are strings and copying them into buffers for
- * timingSafeEqual costs more than the comparison it protects.
- */
-export function credentialsEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}

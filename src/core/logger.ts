@@ -29,3 +29,22 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
     error: (msg, fields) => emit('error', msg, fields),
   };
 }
+
+/**
+ * A sink that gathers the lines written in one turn of the event loop and writes them at once after it. The
+ * serving process logs a line per request: written one by one to a pipe (synchronous on Linux), those writes
+ * were 13 % of a small read's server CPU (a CPU profile under load). The lines left at exit are written then.
+ */
+export function batchedLines(write: (text: string) => void): (line: string) => void {
+  let pending = '';
+  const flush = () => {
+    const text = pending;
+    pending = '';
+    if (text !== '') write(text);
+  };
+  process.once('exit', flush);
+  return (line) => {
+    if (pending === '') setImmediate(flush);
+    pending += line;
+  };
+}

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
@@ -39,15 +38,6 @@ export function clientAddressOf(trusted: readonly ProxyRange[], peer: string | u
 export function clientAddress(c: Context, trusted: readonly ProxyRange[]): string | undefined {
   const peer = peerAddress(c);
   return trusted.length === 0 ? peer : clientAddressOf(trusted, peer, c.req.header('X-Forwarded-For'));
-}
-
-/** clientAddressOf for a Node request (the fast lane). With no trusted proxy (the default) no header is read. */
-export function incomingClientAddress(incoming: IncomingMessage, trusted: readonly ProxyRange[]): string | undefined {
-  const peer = incoming.socket.remoteAddress;
-  if (trusted.length === 0) return peer;
-  // Node joins repeated X-Forwarded-For headers into one string; an array is only ever made by hand.
-  const header = incoming.headers['x-forwarded-for'];
-  return clientAddressOf(trusted, peer, Array.isArray(header) ? header.join(', ') : header);
 }
 
 /** The peer's address as the socket has it; absent when the app runs without a socket (in-process requests). */

@@ -4,7 +4,7 @@ import type { JSONParsed } from 'hono/utils/types';
 
 // A response's headers are kept in a plain record until the response is built from it. Hono's `c.header()`
 // keeps them in a WHATWG Headers object, which @hono/node-server then has to validate, sort and copy into a
-// plain object for Node: about a third of a small GET's server CPU (bench/read-ab.ts). A Response built with
+// plain object for Node: about a third of a small GET's server CPU. A Response built with
 // a plain record is written by node-server as it is.
 
 /** The headers of the response being prepared, by their canonical names. */

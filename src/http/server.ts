@@ -1,5 +1,5 @@
 import { redactDatabaseUrl } from '../core/database-url';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer } from 'node:http';
 import type { Config } from '../config/config';
 import type { Logger } from '../core/logger';
 import { appListener } from './app-listener';
@@ -14,14 +14,12 @@ export type RunningServer = Listening;
 
 /**
  * Starts the Node HTTP server with timeouts that cut off slow clients (slowloris) and oversized headers.
- * `wrap` may put a listener of its own in front of the app's (fast-lane.ts); `metrics` count what the app's
- * listener answers before the app sees a request (app-listener.ts).
+ * `metrics` count what the app's listener answers before the app sees a request (app-listener.ts).
  */
 export async function startServer(
   fetch: (request: Request) => Response | Promise<Response>,
   config: Config,
   logger: Logger,
-  wrap: (app: RequestListener) => RequestListener = (app) => app,
   metrics?: ImportdMetrics,
 ): Promise<RunningServer> {
   const server = createServer(
@@ -37,7 +35,7 @@ export async function startServer(
       keepAliveTimeout: 65_000,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    wrap(appListener(fetch, config, logger, metrics)),
+    appListener(fetch, config, logger, metrics),
   );
   server.on('clientError', (error: Error, socket) => answerClientError(error, socket, logger));
   const running = await listen(server, config.host, config.port, { host: '--host', port: '--port' });

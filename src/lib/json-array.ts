@@ -16,15 +16,5 @@ export function createJsonArrayEncoder(): RowEncoder {
       return text;
     },
     tail: () => ']',
-    framed: {
-      before: ',',
-      after: '',
-      // Each framed row has its comma before it: the array's first row goes without.
-      chunk(bytes) {
-        if (!empty || bytes.byteLength === 0) return bytes;
-        empty = false;
-        return bytes.subarray(1);
-      },
-    },
   };
 }

@@ -12,6 +12,5 @@ export function createNdjsonEncoder(): RowEncoder {
       return text;
     },
     tail: () => '',
-    framed: { before: '', after: '\n', chunk: (bytes) => bytes },
   };
 }

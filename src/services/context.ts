@@ -6,7 +6,7 @@ import type { ParsePool } from './imports/parse-pool';
 import type { LlmAnswerCache } from './mapping/llm-resolver';
 import type { ThemeEvents } from './themes/theme-events';
 import type { MappingWorkLimiter } from './mapping/work-limiter';
-import type { WebhookWake } from './webhooks/events';
+import type { WebhookWake } from './webhooks/webhook-wake';
 
 /**
  * What every service function receives: storage (`store`, whichever engine), time, settings and the session

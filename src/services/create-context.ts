@@ -11,7 +11,7 @@ import { findTheme } from './themes/themes';
 import { ThemeEvents } from './themes/theme-events';
 import { MappingWorkLimiter } from './mapping/work-limiter';
 import { ExportSlots } from './imports/export-slots';
-import { WebhookWake } from './webhooks/events';
+import { WebhookWake } from './webhooks/webhook-wake';
 
 /**
  * Builds the service context over an open, migrated store. `parseWorker` is where the parse worker's code

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import type { Direction } from './page-schemas';
 import type { ServiceContext } from './context';
 import { validationFailed } from './errors';
 
@@ -7,25 +8,6 @@ import { validationFailed } from './errors';
 // position plus a MAC keyed by the session secret over that position and what the cursor is bound to: the
 // list and its owner (`scope`: list name, account, parent ids), the sort and the filters. An edited or forged
 // cursor, or one replayed against another list, account, sort or filter set, fails the MAC and is rejected.
-
-/** Page size: `min`-100, default 20 (lists allow 0: only the total). Numbers (CLI) or digit strings (query). */
-export function pageLimit(min: 0 | 1) {
-  const message = `must be an integer from ${min} to 100`;
-  return z
-    .union([z.number(), z.string().regex(/^-?\d{1,6}$/, message).transform(Number)])
-    .pipe(z.number().int(message).min(min, message).max(100, message))
-    .default(20);
-}
-
-/** Absent, empty or `null` (the spec types it "null or string"; clients send back the null they got) = first page. */
-export const PageCursor = z
-  .string()
-  .max(512)
-  .optional()
-  .transform((cursor) => (cursor === '' || cursor === 'null' ? undefined : cursor));
-
-export const Direction = z.enum(['asc', 'desc']);
-export type Direction = z.infer<typeof Direction>;
 
 /** Where a page ends: the last item's sort value and, when values can tie, its id. */
 export type Keyset = { value: string; id: string } | { value: number };
@@ -66,7 +48,7 @@ export function decodeCursor<K extends KeysetKind>(
 }
 
 /** A cursor's position and MAC, not yet checked against any list. */
-export interface ReadCursor<K extends KeysetKind> {
+interface ReadCursor<K extends KeysetKind> {
   position: KeysetOf<K>;
   mac: string;
 }
@@ -75,7 +57,7 @@ export interface ReadCursor<K extends KeysetKind> {
  * A cursor's position before its list is known (a read that learns the account with the page); trusted only
  * once verifyCursor accepted it. Throws validation_failed (path `cursor`).
  */
-export function readCursor<K extends KeysetKind>(keyset: K, cursor: string): ReadCursor<K> {
+function readCursor<K extends KeysetKind>(keyset: K, cursor: string): ReadCursor<K> {
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -89,7 +71,7 @@ export function readCursor<K extends KeysetKind>(keyset: K, cursor: string): Rea
 }
 
 /** The cursor's position when it was made for this request's list, sort and filters. Throws validation_failed (path `cursor`). */
-export function verifyCursor<K extends KeysetKind>(ctx: ServiceContext, request: PageRequest<Record<string, unknown>, K>, read: ReadCursor<K>): KeysetOf<K> {
+function verifyCursor<K extends KeysetKind>(ctx: ServiceContext, request: PageRequest<Record<string, unknown>, K>, read: ReadCursor<K>): KeysetOf<K> {
   const expected = Buffer.from(mac(ctx, request, read.position));
   const given = Buffer.from(read.mac);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
@@ -135,25 +117,6 @@ export function paginationOf<F extends Record<string, unknown>, K extends Keyset
     filters: request.filters,
     sort: { orderBy: request.orderBy, direction: request.direction },
   };
-}
-
-/** The response schema of a page of `item`, for the OpenAPI document. */
-export function pageSchema<I extends z.ZodType, F extends z.ZodType>(item: I, filters: F) {
-  return z.object({
-    data: z.array(item),
-    pagination: z.object({
-      paging: z.object({
-        limit: z.int(),
-        count: z.int(),
-        cursor: z.string().nullable(),
-        nextCursor: z.string().nullable(),
-        hasNext: z.boolean(),
-        total: z.int(),
-      }),
-      filters,
-      sort: z.object({ orderBy: z.string(), direction: Direction }),
-    }),
-  });
 }
 
 function encodeCursor(ctx: ServiceContext, request: PageRequest<Record<string, unknown>>, at: Keyset): string {

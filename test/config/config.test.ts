@@ -16,17 +16,10 @@ describe('configuration', () => {
     assert.equal(config.metricsAddr, undefined);
     assert.equal(config.leaseSeconds, 30);
     assert.deepEqual(config.postgres, { poolSize: 10, writers: 10 });
-    assert.equal(config.fastLane, true);
   });
 
   it('reads the PostgreSQL connection counts', () => {
     assert.deepEqual(loadConfig({ IMPORTD_PG_POOL_SIZE: '3', IMPORTD_PG_WRITERS: '1' }).postgres, { poolSize: 3, writers: 1 });
-  });
-
-  it('reads IMPORTD_FAST_LANE as a boolean, naming it when it is not one', () => {
-    assert.equal(loadConfig({ IMPORTD_FAST_LANE: 'false' }).fastLane, false);
-    assert.equal(loadConfig({ IMPORTD_FAST_LANE: '1' }).fastLane, true);
-    assert.throws(() => loadConfig({ IMPORTD_FAST_LANE: 'sometimes' }), (error: Error) => error instanceof ConfigError && /IMPORTD_FAST_LANE/.test(error.message));
   });
 
   it('reads the LLM prompt cap and cache size', () => {

@@ -4,7 +4,6 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { countImports, listImportPage } from '../../src/db/postgres/queries/imports';
 import { readRowChunk } from '../../src/db/postgres/queries/import-rows';
-import { findKeyedImportPage } from '../../src/db/postgres/queries/keyed-import-page';
 import { listTemplateRows } from '../../src/db/postgres/queries/templates';
 import * as schema from '../../src/db/postgres/schema';
 import type { ImportFilters } from '../../src/db/store/store';
@@ -124,42 +123,6 @@ describe('PostgreSQL plans of the keyset pages', postgresOnly, () => {
       }
       const count = await planOf(() => countImports(db, env.accountId, filters));
       assert.ok(!count.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'imports'), `count ${JSON.stringify(filters)}\n${describePlan(count)}`);
-    }
-  });
-
-  it('reads the plain list with its key (the fast lane) through the account index, in index order, first and deep pages alike', async () => {
-    const hash = (await h.sql<{ hash: string }>("SELECT hash FROM api_keys WHERE account_id = ? AND kind = 'secret'", env.accountId))[0]!.hash;
-    for (const position of [undefined, { value: '2026-01-05T00:00:00.000Z', id: 'z' }]) {
-      let sent: { text: string; values: unknown[] } | undefined;
-      const recording = { query: (config: { text: string; values: unknown[] }) => ((sent = config), pool.query(config)) } as unknown as pg.Pool;
-      const found = await findKeyedImportPage(recording, hash, position, 100);
-      assert.equal(found && 'rows' in found && found.rows.length, 101);
-      const nodes = await explain(sent!.text, sent!.values);
-      const text = `after ${Boolean(position)}\n${describePlan(nodes)}`;
-      assert.ok(nodes.some((n) => n['Index Name'] === 'imports_account_created'), text);
-      assert.ok(!nodes.some((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Seq Scan'), text);
-    }
-  });
-
-  it('plans the plain list with its key once per connection and page size, then keeps the generic plan', async () => {
-    const hash = (await h.sql<{ hash: string }>("SELECT hash FROM api_keys WHERE account_id = ? AND kind = 'secret'", env.accountId))[0]!.hash;
-    const position = { value: '2026-01-05T00:00:00.000Z', id: 'z' };
-    const connection = new pg.Pool({ connectionString: h.dbPath, max: 1 });
-    try {
-      for (let i = 0; i < 12; i++) {
-        await findKeyedImportPage(connection, hash, position, 100);
-        await findKeyedImportPage(connection, hash, undefined, 20);
-      }
-      // PostgreSQL tries a custom plan five times before it weighs the generic one.
-      assert.deepEqual(
-        await plansOf(connection, 'keyed-import-'),
-        [
-          { name: 'keyed-import-first-page-21', generic: 7, custom: 5 },
-          { name: 'keyed-import-next-page-101', generic: 7, custom: 5 },
-        ],
-      );
-    } finally {
-      await connection.end();
     }
   });
 

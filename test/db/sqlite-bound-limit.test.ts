@@ -3,8 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { sqliteOnly } from '../helpers/test-database';
-import { presentedKeyHash } from '../../src/services/auth';
-import { secretKeyImportsJson } from '../../src/services/imports';
 import { createImportOk } from '../imports/helpers';
 
 // SQLite (3.53) reads a bare `LIMIT ?`'s value when it plans a statement and expires the statement whenever that
@@ -39,14 +37,8 @@ describe('SQLite statements kept prepared: no bare LIMIT ?', sqliteOnly, () => {
       const next = ((await first.json()) as { pagination: { paging: { nextCursor: string | null } } }).pagination.paging.nextCursor;
       if (next) assert.equal((await call(h, 'GET', `${path}&cursor=${next}`, { key: env.secretKey })).status, 200);
     }
-    // The fast lane's list (rendered by SQLite), first and next page.
-    await createImportOk(h, env, { rows: [{ a: 4 }] });
-    const { text } = await secretKeyImportsJson(h.ctx, presentedKeyHash(env.secretKey), { limit: 1 });
-    const cursor = (JSON.parse(Buffer.concat(text as Uint8Array[]).toString('utf8')) as { pagination: { paging: { nextCursor: string } } }).pagination.paging.nextCursor;
-    await secretKeyImportsJson(h.ctx, presentedKeyHash(env.secretKey), { limit: 1, cursor });
-    assert.ok(prepared.some((source) => source.includes('group_concat(item')), 'the rendered list page was prepared here');
     const limited = prepared.filter((source) => /\blimit\b/i.test(source));
-    assert.ok(limited.length >= 5, `the reads prepared their statements here: ${prepared.join('\n')}`);
+    assert.ok(limited.length >= 3, `the reads prepared their statements here: ${prepared.join('\n')}`);
     for (const source of limited) assert.doesNotMatch(source, /\blimit (\?|[@:$]\w+)(?!\w)(?!\s*\+ 0)/i);
   });
 });

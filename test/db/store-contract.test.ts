@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiKeyRow, EnvironmentRow, ImportListRow, ImportRow, KeyedImportPage, Store, TemplateRow } from '../../src/db/store';
+import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
 import { IMPORT_LIST_COLUMNS, UniqueViolationError } from '../../src/db/store';
 import { encodeUtf8Rows } from '../../src/services/imports/utf8-rows';
-import { listItemJson } from '../../src/services/imports/views';
 import { createHarness, type Harness } from '../helpers/harness';
 import { testEngine } from '../helpers/test-database';
 
@@ -11,11 +10,6 @@ import { testEngine } from '../helpers/test-database';
 // the atomic methods writing all or nothing.
 
 const at = '2026-01-31T12:00:00.000Z';
-
-function rowsOf(found: KeyedImportPage): ImportListRow[] {
-  assert.ok('rows' in found, 'a page without a byte budget comes as rows');
-  return found.rows;
-}
 
 function environment(accountId: string, id: string, name: string): EnvironmentRow {
   return { id, accountId, name, createdAt: at, lastUsedAt: null, deletedAt: null, autoCreateTemplates: false };
@@ -186,90 +180,7 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual(await store.imports.claimAbandoned('node-43', later, later, 10), [], 'a complete import is never claimed');
   });
 
-  it('imports: findViewWithKey answers the columns of findKeyByHash and findView the reads use, the view only within the key account', async () => {
-    const keyColumns = ['id', 'accountId', 'environmentId', 'kind', 'hash', 'active', 'allowedOrigins', 'expiresAt'] as const;
-    const viewColumns = ['id', 'templateId', 'meta', 'file', 'endUserId', 'endUserEmail', 'endUserIp', 'importedFrom', 'sessionJti', 'rowCount', 'cellStats', 'createdAt', 'updatedAt'] as const;
-    const own = environment(accountId, 'env-view', 'view');
-    await store.environments.create(own, [key(own, 'kv1', 'secret', ['https://v.example'])], 50);
-    await store.accounts.insert({ id: 'a-view', name: 'view-account', createdAt: at });
-    const other = environment('a-view', 'env-view-2', 'view');
-    await store.environments.create(other, [key(other, 'kv2', 'public')], 50);
-    await store.imports.insert(importRow(accountId, 'iv1', 't1'));
-    const stillWritten = (await store.imports.findViewWithKey('hash-kv1', 'iv1'))!;
-    assert.deepEqual({ ...stillWritten.key }, pick(await store.environments.findKeyByHash('hash-kv1'), keyColumns));
-    assert.equal(stillWritten.view, undefined, 'still being written');
-    await store.imports.complete('iv1', 'node-42', { rowCount: 3, cellStats: '{"rowCount":3}', createdAt: at, updatedAt: later });
-    await store.imports.insert({ ...importRow(accountId, 'iv2', 't1'), file: '{"name":"f.csv"}', endUserId: 'u "1"', endUserEmail: 'u@example.com', endUserIp: '10.0.0.1', importedFrom: 'sdk', sessionJti: 'jti-1' });
-    await store.imports.complete('iv2', 'node-42', { rowCount: 1, cellStats: '{}', createdAt: at, updatedAt: at });
-    for (const id of ['iv1', 'iv2']) {
-      const found = (await store.imports.findViewWithKey('hash-kv1', id))!;
-      assert.deepEqual({ ...found.key }, pick(await store.environments.findKeyByHash('hash-kv1'), keyColumns));
-      assert.deepEqual({ ...found.view }, pick(await store.imports.findView(accountId, id), viewColumns));
-    }
-    assert.equal((await store.imports.findViewWithKey('hash-kv1', 'iv1'))!.view?.rowCount, 3);
-    assert.deepEqual({ ...(await store.imports.findViewWithKey('hash-kv2', 'iv1'))!.key }, pick(key(other, 'kv2', 'public'), keyColumns));
-    assert.equal((await store.imports.findViewWithKey('hash-kv2', 'iv1'))!.view, undefined, "another account's import");
-    assert.equal((await store.imports.findViewWithKey('hash-kv1', 'unknown'))!.view, undefined);
-    assert.equal(await store.imports.findViewWithKey('hash-none', 'iv1'), undefined);
-  });
-
-  it('imports: pageWithKey answers what findKeyByHash, page and count answer, within the key account', async () => {
-    const own = environment(accountId, 'env-page', 'page');
-    // Every member of the key set, so that each comes back with its own type (an array, a boolean, text, null).
-    await store.environments.create(own, [{ ...key(own, 'kp1', 'secret', ['https://a.example', 'https://b.example']), lastUsedAt: at, expiresAt: later }], 50);
-    await store.accounts.insert({ id: 'a-page', name: 'page-account', createdAt: at });
-    const other = environment('a-page', 'env-page-2', 'page');
-    await store.environments.create(other, [key(other, 'kp2', 'secret')], 50);
-    for (const [id, createdAt] of [['ip1', '2026-01-01T00:00:01.000Z'], ['ip2', '2026-01-01T00:00:03.000Z'], ['ip3', '2026-01-01T00:00:03.000Z'], ['ip4', '2026-01-01T00:00:02.000Z']]) {
-      await store.imports.insert(importRow(accountId, id!, 't1'));
-      await store.imports.complete(id!, 'node-42', { rowCount: 1, cellStats: '{}', createdAt: createdAt!, updatedAt: createdAt! });
-    }
-    await store.imports.insert(importRow(accountId, 'ip5', 't1'));
-    const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
-    // A page of 2 comes with the import after it: what page() answers for 3.
-    const first = (await store.imports.pageWithKey('hash-kp1', undefined, 2))!;
-    assert.deepEqual({ ...first.key }, { ...(await store.environments.findKeyByHash('hash-kp1')) });
-    assert.deepEqual(rowsOf(first).map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, limit: 3 })).map((row) => ({ ...row })));
-    assert.equal(first.total, await store.imports.count(accountId, {}));
-    assert.ok(!rowsOf(first).some((row) => row.id === 'ip5'), 'an import being written is not listed');
-    const after = { value: rowsOf(first)[1]!.createdAt, id: rowsOf(first)[1]!.id };
-    const next = (await store.imports.pageWithKey('hash-kp1', after, 99))!;
-    assert.deepEqual(rowsOf(next).map((row) => ({ ...row })), (await store.imports.page(accountId, { ...newest, after, limit: 100 })).map((row) => ({ ...row })));
-    assert.equal(rowsOf(next)[0]!.id, rowsOf(first)[2]!.id);
-    assert.deepEqual(rowsOf((await store.imports.pageWithKey('hash-kp1', undefined, 0))!), []);
-    const otherPage = (await store.imports.pageWithKey('hash-kp2', undefined, 10))!;
-    assert.deepEqual({ total: otherPage.total, rows: rowsOf(otherPage) }, { rows: [], total: 0 }, 'another account lists only its own (none)');
-    assert.equal(await store.imports.pageWithKey('hash-none', undefined, 10), undefined);
-  });
-
-  it('imports: pageWithKey with a byte budget answers rows, or the same page rendered as the list renders it', async () => {
-    const own = environment(accountId, 'env-render', 'render');
-    await store.environments.create(own, [key(own, 'kr1', 'secret')], 50);
-    const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
-    const listed = (await store.imports.page(accountId, { ...newest, limit: 100 })).length;
-    assert.ok(listed >= 3, 'earlier tests left imports to list');
-    for (const after of [undefined, 1]) {
-      for (const limit of [1, 2, listed, listed + 5]) {
-        const all = await store.imports.page(accountId, { ...newest, limit: 100 });
-        const position = after === undefined ? undefined : { value: all[after]!.createdAt, id: all[after]!.id };
-        const expected = await store.imports.page(accountId, { ...newest, after: position, limit: limit + 1 });
-        const found = (await store.imports.pageWithKey('hash-kr1', position, limit, 1 << 20))!;
-        assert.equal(found.total, await store.imports.count(accountId, {}));
-        if ('rows' in found) {
-          assert.deepEqual(found.rows.map((row) => ({ ...row })), expected.map((row) => ({ ...row })));
-          continue;
-        }
-        const { rendered } = found;
-        const page = expected.slice(0, limit);
-        assert.equal(Buffer.from(rendered.json).toString('utf8'), page.map(listItemJson).join(','), `after ${after}, limit ${limit}`);
-        assert.equal(rendered.count, page.length);
-        assert.deepEqual(rendered.last, page.length ? { value: page.at(-1)!.createdAt, id: page.at(-1)!.id } : undefined);
-        assert.equal(rendered.hasMore, expected.length > limit);
-      }
-    }
-  });
-
-  it('imports: a list page reads each list member from its own column (both list statements)', async () => {
+  it('imports: a list page reads each list member from its own column (both list filters)', async () => {
     const env = environment(accountId, 'env-columns', 'columns');
     await store.environments.create(env, [key(env, 'kc1', 'secret')], 50);
     const row: ImportRow = {
@@ -284,7 +195,6 @@ describe(`the store contract (${testEngine})`, () => {
     const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
     assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, limit: 1 }))[0] }, expected);
     assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, filters: { userEmail: 'u@' }, limit: 1 }))[0] }, expected);
-    assert.deepEqual({ ...rowsOf((await store.imports.pageWithKey('hash-kc1', undefined, 1))!)[0] }, expected);
   });
 
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };

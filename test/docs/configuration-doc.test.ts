@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigSchema } from '../../src/config/config';
-import { markdownPages, readDoc, tableRows } from './markdown';
+import { readDoc, tableRows } from './markdown';
 
 // docs/configuration.md against the one config schema, read at test time: a setting added to the schema
 // without its row here fails, and so does a row for a setting the schema no longer has.
 const PAGE = readDoc('docs/configuration.md');
 
-/**
- * In the schema but deliberately undocumented: IMPORTD_FAST_LANE is being deleted with the fast lane (issue
- * 40, point 1). Drop the entry once the schema no longer has it.
- */
-const UNDOCUMENTED = new Set(['IMPORTD_FAST_LANE']);
-
-const schemaNames = Object.keys(ConfigSchema.shape) as (keyof typeof ConfigSchema.shape)[];
-const documented = schemaNames.filter((name) => !UNDOCUMENTED.has(name));
+const documented = Object.keys(ConfigSchema.shape) as (keyof typeof ConfigSchema.shape)[];
 
 /** The rows of docs/configuration.md's settings tables: the first column a variable, and its default. */
 const settingRows = new Map<string, string>();
@@ -52,12 +45,6 @@ describe('docs/configuration.md', () => {
         // Parsed as if set to the documented text, it must give what the schema gives unset.
         assert.deepEqual(ConfigSchema.shape[name].parse(written), applied, `${name}: documented default ${written}`);
       }
-    }
-  });
-
-  it('keeps undocumented settings out of every page', () => {
-    for (const page of markdownPages()) {
-      for (const name of UNDOCUMENTED) assert.ok(!readDoc(page).includes(name), `${page} names ${name}`);
     }
   });
 });

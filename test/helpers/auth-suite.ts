@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { generateKey } from '../../src/core/keys';
 import { hashKey } from '../../src/core/keys';
 import type { Credential } from '../../src/http/credentials';
 import { revokeSession } from '../../src/services/sessions';
-import { call, createTestEnvironment, createTestSession, json, type Harness, type RequestOptions, type TestEnvironment } from './harness';
+import { call, callServer, createTestEnvironment, createTestSession, json, type Harness, type RequestOptions, type TestEnvironment } from './harness';
+import { startLiveServer, type LiveServer } from './live-server';
 
 export interface AuthSuiteOptions {
   name: string;
@@ -24,12 +25,29 @@ let deactivatedCount = 0;
 
 /**
  * The authentication failures every protected route must answer the same way (DESIGN.md "Credentials").
- * Apply it to each route: `authFailureSuite({ name: 'GET /v1/imports', ... })`.
+ * Apply it to each route: `authFailureSuite({ name: 'GET /v1/imports', ... })`. Each case is sent twice: in
+ * process (`app.request()`) and to the app served on a real socket (node-server and the Node HTTP server in
+ * front of it), so that no request path of the running server escapes these cases.
  */
 export function authFailureSuite(o: AuthSuiteOptions): void {
+  authFailures(o, 'in process');
+  authFailures(o, 'over a socket');
+}
+
+function authFailures(o: AuthSuiteOptions, transport: 'in process' | 'over a socket'): void {
+  let served: { harness: Harness; server: LiveServer } | undefined;
+  const serverOf = async (h: Harness) => {
+    if (served?.harness !== h) {
+      await served?.server.close();
+      served = { harness: h, server: await startLiveServer(h) };
+    }
+    return served.server;
+  };
   const send = async (options: RequestOptions) => {
     const body = o.body?.();
-    return call(o.harness(), o.method, o.path(), body === undefined ? options : { body, ...options });
+    const sent = body === undefined ? options : { body, ...options };
+    if (transport === 'in process') return call(o.harness(), o.method, o.path(), sent);
+    return callServer((await serverOf(o.harness())).url, o.method, o.path(), sent);
   };
   const expectError = async (response: Response, status: number, code: string) => {
     const payload = await json(response);
@@ -38,7 +56,12 @@ export function authFailureSuite(o: AuthSuiteOptions): void {
     assert.match(payload.error.requestId, /^req_/);
   };
 
-  describe(`${o.name}: authentication failures`, () => {
+  describe(`${o.name}: authentication failures, ${transport}`, () => {
+    after(async () => {
+      await served?.server.close();
+      served = undefined;
+    });
+
     it('answers 401 missing_credentials without a credential', async () => {
       await expectError(await send({}), 401, 'missing_credentials');
     });

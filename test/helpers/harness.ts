@@ -166,6 +166,16 @@ export interface RequestOptions {
 
 /** Sends a request to the in-process app. JSON bodies get `Content-Type: application/json` unless told otherwise. */
 export async function call(h: Harness, method: string, url: string, options: RequestOptions = {}): Promise<Response> {
+  const bindings = options.address === undefined ? undefined : { incoming: { complete: true, socket: { remoteAddress: options.address } } };
+  return h.app.request(url, requestInit(method, options), bindings);
+}
+
+/** The same request as `call`, sent to a server listening at `origin` (`address` is the socket's own). */
+export async function callServer(origin: string, method: string, url: string, options: RequestOptions = {}): Promise<Response> {
+  return fetch(new URL(url, origin), requestInit(method, options));
+}
+
+function requestInit(method: string, options: RequestOptions): RequestInit {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
   if (options.origin) headers.Origin = options.origin;
@@ -174,8 +184,7 @@ export async function call(h: Harness, method: string, url: string, options: Req
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/json';
-  const bindings = options.address === undefined ? undefined : { incoming: { complete: true, socket: { remoteAddress: options.address } } };
-  return h.app.request(url, { method, headers, body }, bindings);
+  return { method, headers, body };
 }
 
 /** Parses a JSON response body. */

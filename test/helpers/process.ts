@@ -46,7 +46,11 @@ export async function startServe(dbPath: string, env: Record<string, string> = {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      if (attempt > 100 || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+      if (attempt > 100 || child.exitCode !== null) {
+        // A server that comes up later would keep the test process alive (its pipes), and the whole run waiting.
+        child.kill('SIGKILL');
+        throw new Error(`server did not start:\n${output}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

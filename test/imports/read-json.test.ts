@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { getImport, listImports } from '../../src/services/imports';
+import { getImport, listImports, toDetail, toListItem } from '../../src/services/imports';
 import { call, createTestSession } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
 import { createImportOk } from './helpers';
@@ -33,7 +33,8 @@ describe('GET /v1/imports and /v1/imports/{id}: spliced JSON equals the object s
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('Content-Type'), 'application/json');
       const text = await response.text();
-      const expected = await listImports(h.ctx, env.accountId, Object.fromEntries(new URLSearchParams(query)) as never);
+      const { rows, pagination } = await listImports(h.ctx, env.accountId, Object.fromEntries(new URLSearchParams(query)) as never);
+      const expected = { data: rows.map(toListItem), pagination };
       // nextCursor is signed per call but deterministic for the same page.
       assert.equal(text, JSON.stringify(expected), query);
     }
@@ -41,11 +42,11 @@ describe('GET /v1/imports and /v1/imports/{id}: spliced JSON equals the object s
 
   it('the detail, byte for byte, for every import', async () => {
     const page = await listImports(h.ctx, env.accountId, { limit: 100 } as never);
-    assert.equal(page.data.length, 4);
-    for (const item of page.data) {
+    assert.equal(page.rows.length, 4);
+    for (const item of page.rows) {
       const response = await call(h, 'GET', `/v1/imports/${item.id}`, { key: env.secretKey });
       assert.equal(response.status, 200);
-      assert.equal(await response.text(), JSON.stringify(await getImport(h.ctx, env.accountId, item.id)));
+      assert.equal(await response.text(), JSON.stringify(toDetail(await getImport(h.ctx, env.accountId, item.id))));
     }
   });
 });

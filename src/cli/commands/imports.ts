@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { deleteImport } from '../../services/compliance';
-import { getImport, listImports } from '../../services/imports';
+import { getImport, listImports, toDetail, toListItem, type ImportRowsPage } from '../../services/imports';
 import { printJson, printTable } from '../io';
 import { configOverrides, inFlagTerms } from '../options';
 import { withAccount, type CliRuntime } from '../runtime';
@@ -39,7 +39,7 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
       // The API's own query, so filters mean what they mean there (and a cursor works in both).
       const page = await inFlagTerms(LIST_FLAGS, () =>
         withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
-          await listImports(ctx, accountId, {
+          listedImports(await listImports(ctx, accountId, {
             limit: options.limit,
             cursor: options.cursor,
             environment: options.environment,
@@ -47,7 +47,7 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
             userEmail: options.userEmail,
             startDate: options.since,
             endDate: options.until,
-          }),
+          })),
         ),
       );
       if (options.json) return printJson(runtime.io, page);
@@ -68,7 +68,7 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
     .option('--json', 'print JSON (the GET /v1/imports/{id} response)')
     .action(async (importId: string, options: { account?: string; json?: boolean }, command: Command) => {
       const detail = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
-        await getImport(ctx, accountId, importId),
+        toDetail(await getImport(ctx, accountId, importId)),
       );
       if (options.json) return printJson(runtime.io, detail);
       const fields: [string, string | null][] = [
@@ -105,4 +105,9 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
       if (options.json) return printJson(runtime.io, deleted);
       runtime.io.out(`import ${deleted.id} deleted (${deleted.rows} rows)\n`);
     });
+}
+
+/** A page of stored imports in the GET /v1/imports shape. */
+function listedImports({ rows, pagination }: ImportRowsPage) {
+  return { data: rows.map(toListItem), pagination };
 }

@@ -1,34 +1,20 @@
 import type Database from 'better-sqlite3';
 import { rowStrings } from '../store/row-texts';
-import type { ImportDetailRow } from '../store';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
-import type { ReadCache } from './read-cache';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
-import { insertRowTexts, readFramedRows, readRowChunk, readRowJsonPage } from './queries/import-rows';
+import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
-import { findKeyedImportView } from './queries/keyed-import';
 import { rememberLearnedMappings } from './queries/learned-mappings';
-import { findKeyedImportPage } from './queries/keyed-import-page';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 import { countTemplates } from './queries/templates';
 
-/**
- * What a kept detail read holds, in characters: its key is small, its import's meta and cell statistics may not
- * be, and a view that was read keeps its rendered detail (detailBytes) about as large again.
- */
-function viewBytes(found: { view: ImportDetailRow | undefined } | undefined): number {
-  const view = found?.view;
-  return view ? 2 * (1024 + view.meta.length + view.cellStats.length + (view.file?.length ?? 0)) : 1024;
-}
-
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
 export function createImportStores(
   db: Db,
   sqlite: Database.Database,
-  cache: ReadCache,
   writePause?: () => Promise<void>,
 ): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
   const write = <T>(work: () => T): T => db.transaction(work, WRITE_TRANSACTION);
@@ -53,10 +39,6 @@ export function createImportStores(
       delete: async (id) => deleteImport(db, id),
       find: async (accountId, id) => findImport(db, accountId, id),
       findView: async (accountId, id) => findImportView(db, accountId, id),
-      // The detail and rows reads of a Secret Key, asked again and again while nothing changes: kept by the
-      // key's hash (64 hex digits) and the id.
-      findViewWithKey: async (hash, id) => cache.read(`v${hash}${id}`, () => findKeyedImportView(db, hash, id), viewBytes),
-      pageWithKey: async (hash, after, limit, renderWithin) => findKeyedImportPage(db, hash, after, limit, renderWithin),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
       // One read transaction: the counts and the list describe the same moment.
@@ -78,14 +60,6 @@ export function createImportStores(
       },
       textForm: 'strings',
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
-      jsonPage: async (importId, from, limit, maxBytes) =>
-        cache.read(
-          `p${from},${limit},${maxBytes},${importId}`,
-          () => readRowJsonPage(sqlite, importId, from, limit, maxBytes),
-          (page) => page?.json.byteLength ?? 0,
-        ),
-      // Not through the read cache: an export's chunks are up to 4 MiB each and read once.
-      framedChunk: async (importId, from, limit, maxBytes, frame) => readFramedRows(sqlite, importId, from, limit, maxBytes, frame),
       discard: async () => undefined,
     },
     compliance: {

@@ -2,11 +2,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { WorkerScript } from '../../core/worker-script';
-import { openChangeStamp } from './change-stamp';
 import { IN_COMMIT_CHECKPOINTS, startCheckpointer } from './checkpoints';
 import { prepareDatabaseFile, unusable } from './database-file';
 import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
-import { createReadCache, NO_READ_CACHE, type ReadCache } from './read-cache';
 import * as schema from './schema';
 
 // With the better-sqlite3 handle it wraps, for the raw statements of the hottest reads.
@@ -17,8 +15,6 @@ export interface Storage {
   sqlite: Database.Database;
   /** True when this open created the database file. */
   created: boolean;
-  /** The hottest reads' results, kept until the database changes. */
-  readCache: ReadCache;
   /** Synchronous unless a checkpoint thread runs (it stops first). */
   close(): void | Promise<void>;
   /** Awaited before each slice of a long write: waits while the checkpoint thread restarts the WAL. */
@@ -65,19 +61,15 @@ export function openDatabase(file: string, options: OpenOptions = {}): Storage {
   sqlite.pragma(IN_COMMIT_CHECKPOINTS);
   const db = drizzle({ client: sqlite, schema });
   migrate(db, options.migrations ?? folderMigrationSource());
-  const stamped = target === ':memory:' ? undefined : openChangeStamp(target);
-  const readCache = stamped ? createReadCache(stamped.stamp) : NO_READ_CACHE;
   const closeConnection = () => {
     sqlite.close();
-    stamped?.release();
   };
-  if (options.checkpointWorker === undefined || target === ':memory:') return { db, sqlite, created, readCache, close: closeConnection };
+  if (options.checkpointWorker === undefined || target === ':memory:') return { db, sqlite, created, close: closeConnection };
   const checkpointer = startCheckpointer(sqlite, target, options.checkpointWorker, options.nativeBindingFile);
   return {
     db,
     sqlite,
     created,
-    readCache,
     writePause: checkpointer.pause,
     async close() {
       await checkpointer.stop();

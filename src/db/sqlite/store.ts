@@ -13,12 +13,12 @@ import { releaseLock, tryAcquireLock } from './queries/locks';
  * The store over one SQLite connection. Every method runs its statements synchronously (better-sqlite3) and
  * answers a settled promise; an atomic method is one synchronous transaction, so nothing can interleave.
  */
-export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writePause' | 'readCache'>, nodeId: string = randomUUID()): Store {
+export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writePause'>, nodeId: string = randomUUID()): Store {
   const { db, sqlite } = storage;
   return {
     nodeId,
     ...createKeyedStores(db),
-    ...createImportStores(db, sqlite, storage.readCache, storage.writePause),
+    ...createImportStores(db, sqlite, storage.writePause),
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(sqlite),
     locks: {

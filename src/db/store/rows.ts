@@ -107,37 +107,6 @@ export interface StoredRow {
 /** What checking a presented key reads of its row (services/auth acceptKey). */
 export type KeyCheckRow = Pick<ApiKeyRow, 'id' | 'accountId' | 'environmentId' | 'kind' | 'hash' | 'active' | 'allowedOrigins' | 'expiresAt'>;
 
-/** What the detail and a rows page read of an import: the detail's members and the row count. */
-export type ImportDetailRow = Pick<
-  ImportViewRow,
-  'id' | 'templateId' | 'meta' | 'file' | 'endUserId' | 'endUserEmail' | 'endUserIp' | 'importedFrom' | 'sessionJti' | 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'
->;
-
-/** A page of stored rows rendered by the engine: what a rows page's `data` array holds, as UTF-8 bytes. */
-export interface RowJsonPage {
-  /** Each row as `{"rowIndex":N,"data":<its stored text>}`, in row order, joined by commas. */
-  json: Uint8Array;
-  count: number;
-  /** The rowIndex of the page's last row (undefined for an empty page). */
-  lastRowIndex: number | undefined;
-  /** Whether a row follows the page's last. */
-  hasMore: boolean;
-}
-
-/** A chunk of stored rows framed by the engine: what an NDJSON or JSON export writes of them, as UTF-8 bytes. */
-export interface FramedRows {
-  /** Each row's stored text between the frame's `before` and `after`, in row order, back to back. */
-  bytes: Uint8Array;
-  count: number;
-  /** The rowIndex of the chunk's last row (undefined for an empty chunk). */
-  lastRowIndex: number | undefined;
-}
-
-/** The text an export writes before and after each stored row (RowStore.framedChunk). */
-export interface RowFrame {
-  before: string;
-  after: string;
-}
 
 export interface ThemeRow {
   id: string;

@@ -5,14 +5,9 @@ import type {
   EnvironmentRow,
   ImportListRow,
   ImportRow,
-  ImportDetailRow,
   ImportViewRow,
-  KeyCheckRow,
   LearnedMappingRow,
   SessionRow,
-  RowJsonPage,
-  FramedRows,
-  RowFrame,
   StoredRow,
   TemplateRow,
   TemplateSummaryRow,
@@ -38,20 +33,6 @@ export class UniqueViolationError extends Error {
 export interface KeysetPosition {
   value: string;
   id: string;
-}
-
-/** The plain authenticated list's read (ImportStore.pageWithKey): the key, the account's count, and the page as rows or as JSON. */
-export type KeyedImportPage = { key: ApiKeyRow; total: number } & ({ rows: ImportListRow[] } | { rendered: ImportJsonPage });
-
-/** A page of imports rendered by the engine: what a list page's `data` array holds, as UTF-8 bytes. */
-export interface ImportJsonPage {
-  /** Each import as the list shows it (services/imports/views.ts listItemJson), newest first, joined by commas. */
-  json: Uint8Array;
-  count: number;
-  /** The position of the page's last import (undefined for an empty page). */
-  last: KeysetPosition | undefined;
-  /** Whether an import follows the page's last. */
-  hasMore: boolean;
 }
 
 /** Filters of GET /imports, already normalised (dates as stored ISO strings). */
@@ -170,21 +151,6 @@ export interface ImportStore {
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
   /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
-  /**
-   * The API key with that hash and, when there is one, its account's complete import `importId`, in one statement
-   * (the authenticated detail and rows reads): only the columns those reads use, as findKeyByHash and findView
-   * read them; undefined when no key has that hash.
-   */
-  findViewWithKey(keyHash: string, importId: string): Promise<{ key: KeyCheckRow; view: ImportDetailRow | undefined } | undefined>;
-  /**
-   * The API key with that hash and, when there is one, a page of `limit` of its account's complete imports newest
-   * first (createdAt desc, then id desc) after `after`, unfiltered, with the account's unfiltered count, read at one
-   * point in time (the plain authenticated list: one statement on PostgreSQL); undefined when no key has that hash.
-   * The page comes as `rows` (one more than `limit` when another import follows), or, from an engine that renders
-   * pages (SQLite) and when `renderWithin` is given, as `rendered` JSON when none of its imports' meta and file
-   * together hold more than floor(renderWithin / limit) bytes (so that no byte budget of renderWithin cuts it short).
-   */
-  pageWithKey(keyHash: string, after: KeysetPosition | undefined, limit: number, renderWithin?: number): Promise<KeyedImportPage | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */
@@ -208,20 +174,6 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
-  /**
-   * The first `limit` (>= 1) rows past `from` in ascending order, rendered as a rows page's JSON by the engine
-   * (no string per row on the serving thread); undefined when a row is over its share of `maxBytes`
-   * (floor(maxBytes / limit) bytes), so that `limit` rows always keep within it, or when the engine does not
-   * render pages (PostgreSQL): the caller then reads `chunk`.
-   */
-  jsonPage(importId: string, from: number, limit: number, maxBytes: number): Promise<RowJsonPage | undefined>;
-  /**
-   * Up to `limit` (>= 1) rows past `from` in ascending order, each framed by the engine as an export writes it
-   * (`frame.before`, its stored text, `frame.after`) into one buffer: no string per row on the serving thread,
-   * and nothing to encode on the way out. Undefined when a row is over its share of `maxBytes` (floor(maxBytes /
-   * limit) bytes), or when the engine does not frame rows (PostgreSQL): the caller then reads `chunk`.
-   */
-  framedChunk(importId: string, from: number, limit: number, maxBytes: number, frame: RowFrame): Promise<FramedRows | undefined>;
   /**
    * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY batch,
    * rolled back); nothing on SQLite, where each append commits. For a writer giving up an import it may no

@@ -39,7 +39,7 @@ export function whenAnswered(outgoing: ServerResponse | undefined, done: () => v
   else done();
 }
 
-/** Counts and times one request answered since `started` (performance.now()): the middleware's and the fast lane's. */
+/** Counts and times one request answered since `started` (performance.now()): the middleware's and the app listener's (app-listener.ts). */
 export function requestRecorder(metrics: ImportdMetrics): (method: string, route: string, status: number, started: number) => void {
   const children = new Map<string, Histogram.Internal<'method' | 'route' | 'status'>>();
   return (requestMethod, route, status, started) => {

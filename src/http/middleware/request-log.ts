@@ -11,7 +11,7 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The line of one request answered since `started` (performance.now()): the middleware's and the fast lane's. */
+/** The line of one request answered since `started` (performance.now()): the middleware's and the app listener's (app-listener.ts). */
 export function logRequest(logger: Logger, method: string, path: string, status: number, started: number, requestId: string): void {
   logger.info('request', { method, path, status, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId });
 }

@@ -7,18 +7,17 @@ import {
   CreateImportBody,
   ExportQuery,
   exportRows,
-  getImportJson,
+  getImport,
   ImportDetail,
   ImportListItem,
   ImportPage,
-  listImportsJson,
+  listImports,
   ListImportsQuery,
   listRows,
   ListRowsQuery,
   RowPage,
   type ImportOrigin,
 } from '../../services/imports';
-import { validationFailed, zodDetails } from '../../services/errors';
 import { isImportBodyType, readImportBody } from '../body';
 import { clientAddress } from '../client-address';
 import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
@@ -26,6 +25,7 @@ import { nodeBindings, type AppDeps, type AppEnv } from '../env';
 import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
 import { pullStream } from '../stream';
+import { detailJson, importPageJson, rowPageJson } from '../import-json';
 import { respond, respondJson, setHeader } from '../respond';
 
 /** JSON text a service built in the route's documented shape (stored JSON spliced in), answered as that shape. */
@@ -33,18 +33,7 @@ function jsonText<T>(c: Context, text: string): TypedResponse<T, 200, 'json'> {
   return respond(c, text, 200, 'application/json') as unknown as TypedResponse<T, 200, 'json'>;
 }
 
-const IMPORT_ID_MAX = 100;
-const ImportParams = z.object({ importId: z.string().max(IMPORT_ID_MAX) });
-
-/**
- * The path's import id, checked as ImportParams: the zod-openapi validator is one more async layer and a zod
- * parse per request, for one length check. A refused id gets the validator's own details.
- */
-function importIdOf(c: Context): string {
-  const importId = c.req.param('importId')!;
-  if (importId.length <= IMPORT_ID_MAX) return importId;
-  throw validationFailed(zodDetails(ImportParams.safeParse({ importId }).error!.issues));
-}
+const ImportParams = z.object({ importId: z.string().max(100) });
 
 export function importRoutes(deps: AppDeps) {
   const { ctx } = deps;
@@ -111,8 +100,10 @@ export function importRoutes(deps: AppDeps) {
     request: { query: ListImportsQuery },
     responses: { 200: jsonResponse(ImportPage, 'A page of imports'), ...errorResponses(400) },
   });
-  // The read routes answer JSON text with the stored JSON spliced in (views.ts); the documented shapes are the same.
-  router.openapi(list, async (c) => jsonText(c, await listImportsJson(ctx, c.var.caller.principal.accountId, c.req.query())));
+  // Every route below is validated by the schemas it registers (400 before any read); the services parse their
+  // query again, as the CLI calls them with its flags. The read routes answer JSON text with the stored JSON
+  // spliced in (import-json.ts); the documented shapes are the same.
+  router.openapi(list, async (c) => jsonText(c, importPageJson(await listImports(ctx, c.var.caller.principal.accountId, c.req.query()))));
 
   const detail = defineRoute(deps, 'secret', {
     method: 'get',
@@ -125,12 +116,9 @@ export function importRoutes(deps: AppDeps) {
     request: { params: ImportParams },
     responses: { 200: jsonResponse(ImportDetail, 'The import'), ...errorResponses(404) },
   });
-  const { middleware: detailMiddleware, ...detailDocs } = detail;
-  router.openAPIRegistry.registerPath(detailDocs);
-  router.get('/imports/:importId', ...detailMiddleware, async (c) => jsonText(c, await getImportJson(ctx, c.var.caller.principal.accountId, importIdOf(c))));
+  router.openapi(detail, async (c) => jsonText(c, detailJson(await getImport(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId))));
 
-  // Rows pages are rendered as text with the stored rows spliced in, which the typed handler cannot express.
-  const { middleware: rowsMiddleware, ...rows } = defineRoute(deps, 'secret', {
+  const rows = defineRoute(deps, 'secret', {
     method: 'get',
     path: '/imports/{importId}/rows',
     tags: ['Imports'],
@@ -141,11 +129,9 @@ export function importRoutes(deps: AppDeps) {
     request: { params: ImportParams, query: ListRowsQuery },
     responses: { 200: jsonResponse(RowPage, 'A page of rows'), ...errorResponses(400, 404) },
   });
-  router.openAPIRegistry.registerPath(rows);
-  router.get('/imports/:importId/rows', ...rowsMiddleware, async (c) => {
-    const page = await listRows(ctx, c.var.caller.principal.accountId, importIdOf(c), c.req.query());
-    return respond(c, typeof page === 'string' ? page : Buffer.concat(page), 200, 'application/json');
-  });
+  router.openapi(rows, async (c) =>
+    jsonText(c, rowPageJson(await listRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query()))),
+  );
 
   const exported = defineRoute(deps, 'secret', {
     method: 'get',

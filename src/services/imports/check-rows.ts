@@ -2,6 +2,7 @@ import { rowJsonText } from '../../lib/exact-json';
 import { validationFailed, type ErrorDetail } from '../errors';
 import { utf8Over } from '../limits';
 import { CellStatsCollector, MAX_COLUMNS } from './cell-stats';
+import type { RowTexts } from '../../db/store';
 import type { CellStats } from './schemas';
 
 /** A slice stops being checked once it has this many refusals (its other rows are still parsed). */
@@ -103,4 +104,12 @@ export class RowChecker {
   stats(): CellStats {
     return this.collector.result(this.checked);
   }
+}
+
+/** An import's rows once checked, slice by slice, on this thread or the parse worker's, and their statistics. */
+export interface CheckedRows {
+  slices: Iterable<RowTexts> | AsyncIterable<RowTexts>;
+  stats(): CellStats;
+  /** Stops the producer when the rows will not be read (the import failed before its first slice). */
+  discard?(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { createRowEncoder } from '../../lib/row-encoder';
+import { createRowEncoder } from '../../lib/row-encoders';
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { parseInput } from '../validate';
@@ -37,7 +37,7 @@ export interface ExportPiece {
  * Exports all rows of an import in row order as CSV, NDJSON or a JSON array, read in keyset chunks of at
  * most EXPORT_CHUNK_ROWS rows and about EXPORT_CHUNK_BYTES (a fresh query per chunk, so no statement stays
  * open between pieces and other queries run in between) and encoded chunk by chunk: memory stays bounded
- * whatever the import's size (NDJSON and JSON chunks framed by the store where it can, RowStore.framedChunk).
+ * whatever the import's size.
  * The CSV header is the template's field keys in schema order (from the import's originalSchema), then every
  * other key in first-seen order. Nothing is read or encoded before the first piece is pulled (a HEAD request
  * pulls none). Throws validation_failed, not_found, rate_limited (the account already streams
@@ -60,11 +60,8 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     const columns = format === 'csv' ? csvColumns(imported.originalSchema, imported.cellStats) : [];
     const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
-    const { framed } = encoder;
     /** The chunk after row `from` as the file writes it, with its row count and last rowIndex; undefined past the last row. */
     const chunkAfter = async (from: number) => {
-      const chunk = framed && (await ctx.store.rows.framedChunk(imported.id, from, rowsPerChunk, EXPORT_CHUNK_BYTES, framed));
-      if (chunk) return chunk.count === 0 ? undefined : { data: framed.chunk(chunk.bytes), count: chunk.count, last: chunk.lastRowIndex! };
       const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
       return rows.length === 0 ? undefined : { data: encoder.chunk(rows), count: rows.length, last: rows[rows.length - 1]!.rowIndex };
     };

@@ -1,8 +1,6 @@
 import type { ImportRow, ImportViewRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
-import type { ImportDetail } from './schemas';
-import { detailJson, toDetail } from './views';
 
 /** A complete import of the account; other accounts' imports and unfinished ones do not exist. Throws not_found. */
 export async function findAccountImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportRow> {
@@ -18,12 +16,10 @@ export async function findAccountImportView(ctx: ServiceContext, accountId: stri
   return row;
 }
 
-/** One import in the detail shape. Throws not_found. */
-export async function getImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportDetail> {
-  return toDetail(await findAccountImportView(ctx, accountId, importId));
-}
-
-/** getImport's answer as JSON text (stored JSON spliced in, nothing parsed): the HTTP read path. Throws not_found. */
-export async function getImportJson(ctx: ServiceContext, accountId: string, importId: string): Promise<string> {
-  return detailJson(await findAccountImportView(ctx, accountId, importId));
+/**
+ * One import as stored, its JSON members as the text the service wrote (the CLI renders it with toDetail, the
+ * HTTP route splices the text in). Throws not_found.
+ */
+export async function getImport(ctx: ServiceContext, accountId: string, importId: string): Promise<ImportViewRow> {
+  return findAccountImportView(ctx, accountId, importId);
 }

@@ -4,7 +4,7 @@ import { countRows, type ImportRow, type LearnedMappingsWrite, type RowTexts } f
 import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { keepLease, leaseEnd } from '../leases';
-import { RowChecker, type RowSlice } from './check-rows';
+import { RowChecker, type CheckedRows, type RowSlice } from './check-rows';
 import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
 import type { CellStats, ImportCounts } from './schemas';
@@ -124,13 +124,6 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
 export type RowSlices = Iterable<RowSlice> | AsyncIterable<RowSlice>;
 
 /** Rows checked and encoded slice by slice, and the statistics of them all once every slice has been read. */
-export interface CheckedRows {
-  slices: Iterable<RowTexts> | AsyncIterable<RowTexts>;
-  stats(): CellStats;
-  /** Stops the producer when the rows will not be read (the import failed before its first slice). */
-  discard?(): Promise<void>;
-}
-
 /** Checks rows on this thread as the writer asks for them (the parse worker does the same off-thread). */
 export function checkInThread(slices: RowSlices, maxRowBytes: number): CheckedRows {
   const checker = new RowChecker(maxRowBytes);

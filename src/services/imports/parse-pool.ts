@@ -3,7 +3,7 @@ import type { Limits } from '../../config/config';
 import type { RowTextForm } from '../../db/store';
 import { siblingWorkerScript, type WorkerScript } from '../../core/worker-script';
 import { ServiceError } from '../errors';
-import type { CheckedRows } from './import-writer';
+import type { CheckedRows } from './check-rows';
 import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
 import type { CellStats } from './schemas';
 
@@ -14,7 +14,7 @@ export const MAX_PARSE_THREADS = 4;
  * Bodies from this size on are parsed by the worker; smaller ones are parsed on the request thread, slice by
  * slice between the writes, which costs less: a thread start and the copy of every checked slice back cost
  * the server ~60 ms of CPU per import, more than 10 000 rows (2 MB) take to parse, and 30 000 rows (6 MB)
- * were still stored faster without the worker on the loaded 2-core machine (bench/ingest-ab.ts). A large body
+ * were still stored faster without the worker on the loaded 2-core machine. A large body
  * gains from parsing beside the writes.
  */
 export const PARSE_IN_WORKER_BYTES = 4 * 1024 * 1024;
@@ -163,7 +163,7 @@ export class ParsePool {
 
   private spawn(): Worker {
     // A young generation larger than V8's default: a body's per-row objects and strings die young, and fewer
-    // scavenges of them cost the thread less (bench/ingest-ab.ts --pg: 657-662 vs 675-780 ms of CPU per import).
+    // scavenges of them cost the thread less (PostgreSQL: 657-662 vs 675-780 ms of CPU per import).
     const options = { resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: 64 } };
     const worker = 'file' in this.script ? new Worker(this.script.file, options) : new Worker(this.script.source, { ...options, eval: true });
     worker.unref();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonRecord } from '../json';
 import { ConfirmedMapping } from '../mapping/schemas';
-import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
+import { Direction, PageCursor, pageLimit, pageSchema } from '../page-schemas';
 import { storedText } from '../stored-text';
 
 // Inputs of the imports service (HTTP and CLI both hand it raw strings for query parameters) and the

@@ -4,7 +4,7 @@ import { compileRules, RowValidator, type CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
 import { RowsInvalidError, type RowErrorItem } from '../errors';
 import { CellStatsCollector } from './cell-stats';
-import type { CheckedRows } from './import-writer';
+import type { CheckedRows } from './check-rows';
 import type { ImportCounts } from './schemas';
 
 /** The first this many invalid cells are reported by a refused import (errorCount counts them all). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { jsonObject, JsonRecord } from '../json';
-import { Direction, PageCursor, pageLimit, pageSchema } from '../pagination';
+import { Direction, PageCursor, pageLimit, pageSchema } from '../page-schemas';
 
 export const TEMPLATE_METADATA_MAX_BYTES = 64 * 1024;
 

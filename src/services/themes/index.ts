@@ -1,4 +1,5 @@
 export { ColorSet, COLOR_MEMBERS, CssColor } from './colors';
 export * from './schemas';
 export { createTheme, getTheme, setTheme, updateTheme } from './themes';
-export { openThemeStream, type ThemeSubscription } from './theme-events';
+export { openThemeStream } from './theme-stream';
+export type { ThemeSubscription } from './theme-events';

@@ -5,7 +5,7 @@ import type { ServiceContext } from '../context';
 import { conflictOnUnique, notFound } from '../errors';
 import { parseInput } from '../validate';
 import { ThemeInput, type Theme } from './schemas';
-import { themeChanged } from './theme-events';
+import { themeChanged } from './theme-stream';
 
 /** Creates the account's one theme. Throws validation_failed, conflict (the account already has a theme). */
 export async function createTheme(ctx: ServiceContext, accountId: string, input: ThemeInput): Promise<Theme> {

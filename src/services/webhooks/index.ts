@@ -1,5 +1,5 @@
 export { listDeliveries, redeliverEvent } from './deliveries';
 export { createWebhook, deleteWebhook, listWebhooks } from './endpoints';
-export { WebhookWake } from './events';
+export { WebhookWake } from './webhook-wake';
 export { sendDueDeliveries, startWebhookSender, type SenderReport } from './sender';
 export * from './schemas';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageCursor, pageLimit, pageSchema } from '../pagination';
+import { PageCursor, pageLimit, pageSchema } from '../page-schemas';
 
 export const WEBHOOK_EVENTS = ['import.completed', 'import.deleted', 'end_user.deleted'] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENTS);

@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import type { FramedRows, RowFrame, RowJsonPage } from '../../store';
 
 // Rows are the hot path: raw better-sqlite3 statements, prepared once per connection and reused.
 
@@ -16,15 +15,7 @@ interface RowStatements {
   /** Per row `rowIndex,data` as one text, or the bare rowIndex when the row's JSON is over the first parameter's bytes (plucked). */
   cappedAfter: Database.Statement<[number, string, number, number], string | number>;
   cappedBefore: Database.Statement<[number, string, number, number], string | number>;
-  jsonPage: Database.Statement<[string, number, string, number, number], JsonPageColumns>;
-  framed: Database.Statement<[string, string, number, string, number, number], FramedColumns>;
 }
-
-/** The page's JSON (null when empty), its row count, how many rows are within their share, its last rowIndex, 1 if a row follows. */
-type JsonPageColumns = [Buffer | null, number, number, number | null, number];
-
-/** The framed rows (null when none), their count, how many are within their share, the last rowIndex. */
-type FramedColumns = [Buffer | null, number, number, number | null];
 
 // `LIMIT ? + 0`, not `LIMIT ?`: SQLite (3.53, bundled by better-sqlite3 12) reads a bare LIMIT parameter's
 // value when it plans a statement, and so marks the statement expired whenever that parameter is bound again:
@@ -50,57 +41,10 @@ function statements(sqlite: Database.Database): RowStatements {
           "SELECT CASE WHEN octet_length(data) <= ? THEN row_index || ',' || data ELSE row_index END FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC LIMIT ? + 0",
         )
         .pluck(),
-      // The rows are read in order by the subquery (a co-routine: a subquery with LIMIT is never flattened into
-      // an aggregate), which group_concat joins in that order (test/db/sqlite-json-page.test.ts checks both); a
-      // row over its share comes out of the subquery without its text, which keeps the blob within the budget.
-      jsonPage: sqlite
-        .prepare<[string, number, string, number, number], JsonPageColumns>(
-          `SELECT json, n, fitting, last, EXISTS (SELECT 1 FROM import_rows WHERE import_id = ? AND row_index > last)
-           FROM (SELECT CAST(group_concat('{"rowIndex":' || row_index || ',"data":' || data || '}', ',') AS BLOB) AS json,
-                   count(*) AS n, count(data) AS fitting, max(row_index) AS last
-                 FROM (SELECT row_index, CASE WHEN octet_length(data) <= ? THEN data END AS data
-                       FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0))`,
-        )
-        .raw(),
-      // Ordered and kept within its budget as jsonPage is.
-      framed: sqlite
-        .prepare<[string, string, number, string, number, number], FramedColumns>(
-          `SELECT CAST(group_concat(? || data || ?, '') AS BLOB), count(*), count(data), max(row_index)
-           FROM (SELECT row_index, CASE WHEN octet_length(data) <= ? THEN data END AS data
-                 FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0)`,
-        )
-        .raw(),
     };
     cache.set(sqlite, prepared);
   }
   return prepared;
-}
-
-const EMPTY = new Uint8Array(0);
-
-/**
- * The first `limit` rows past `from` as a rows page's JSON, built by SQLite as one blob: better-sqlite3 then
- * makes one Buffer instead of a string per row, and the answer writes those bytes as they are (a rows page of
- * strings was also encoded back to UTF-8 on its way out). Undefined when a row is over floor(maxBytes / limit)
- * bytes (the page is then left out of the blob, and the caller reads it with readRowChunk).
- */
-export function readRowJsonPage(sqlite: Database.Database, importId: string, from: number, limit: number, maxBytes: number): RowJsonPage | undefined {
-  const share = Math.floor(maxBytes / limit);
-  const [json, count, fitting, last, more] = statements(sqlite).jsonPage.get(importId, share, importId, from, limit)!;
-  if (fitting < count) return undefined;
-  return { json: json ?? EMPTY, count, lastRowIndex: last ?? undefined, hasMore: more === 1 };
-}
-
-/**
- * The first `limit` rows past `from`, each as `frame.before`, its text, `frame.after`, joined by SQLite into one
- * blob (RowStore.framedChunk): an export's chunk of 1 000 rows was a string per row, joined, then encoded back
- * to UTF-8 on its way out (100 000 rows: 300-410 ms in process, 50-80 ms framed). Undefined when a row is over
- * floor(maxBytes / limit) bytes.
- */
-export function readFramedRows(sqlite: Database.Database, importId: string, from: number, limit: number, maxBytes: number, frame: RowFrame): FramedRows | undefined {
-  const [bytes, count, fitting, last] = statements(sqlite).framed.get(frame.before, frame.after, Math.floor(maxBytes / limit), importId, from, limit)!;
-  if (fitting < count) return undefined;
-  return { bytes: bytes ?? EMPTY, count, lastRowIndex: last ?? undefined };
 }
 
 /** Inserts rows `first`, `first + 1`, ... of an import; the caller owns the transaction. */
