@@ -68,13 +68,14 @@ async function prepareImport(
     importedFrom: origin.importedFrom,
     sessionJti: session?.jti ?? null,
   };
-  return { header, learned: learnedWrite(ctx, origin.accountId, parsed.meta?.mapping) };
+  return { header, learned: learnedWrite(ctx, { accountId: origin.accountId, templateId, endUserId: session?.endUserId }, parsed.meta?.mapping) };
 }
 
 /**
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
- * already checked (by the parse worker). A `meta.mapping` is remembered for the account as the import completes.
+ * already checked (by the parse worker). A `meta.mapping` is remembered for the template, as its end-user's
+ * (or the Secret Key's) confirmation, as the import completes.
  * Returns the create shape. Throws validation_failed (a row's index in `details[].path`), and whatever
  * producing a slice throws.
  */
