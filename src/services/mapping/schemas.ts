@@ -50,7 +50,16 @@ export const MapHeadersInput = z
           "The template the file is imported into: mappings its imports confirmed (`meta.mapping`) are suggested (`source: \"learned\"`). A session token bound to a template stands for it (naming another answers 403 template_not_allowed). Without either, nothing learned is used.",
       }),
   })
-  .meta({ id: 'MapHeadersInput' });
+  .meta({
+    id: 'MapHeadersInput',
+    examples: [
+      {
+        schemaHeaders: [{ key: 'email', label: 'Email' }, { key: 'first_name', label: 'First name' }],
+        fileHeaders: [{ key: 'E-mail address', label: 'E-mail address', samples: ['ada@example.com'] }, { key: 'Given name', label: 'Given name' }],
+        templateId: '01890f2e-8d3c-7b1a-9f00-3c5d2e1a4b6c',
+      },
+    ],
+  });
 export type MapHeadersInput = z.infer<typeof MapHeadersInput>;
 
 export const HeaderMapping = z
