@@ -5,6 +5,7 @@ import { siblingWorkerScript, type WorkerScript } from './core/worker-script';
 import { openStore, type OpenStoreOptions } from './db/open-store';
 import { DatabaseFileError } from './db/sqlite/database-file';
 import { createApp } from './http/app';
+import { serveBanner } from './cli/serve-banner';
 import { startMetricsListener } from './http/metrics/listener';
 import { createMetrics } from './http/metrics/registry';
 import { startServer } from './http/server';
@@ -66,6 +67,9 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         void close();
         throw error;
       });
+      // A person at a terminal gets one line saying where to go; piped or collected output stays JSON lines only.
+      const human = io.outIsTTY ? io.out : io.errIsTTY ? io.err : undefined;
+      human?.(serveBanner(VERSION, settings.host, server.port));
       // At start and then every lease: imports whose writer stopped renewing its lease (a node that died).
       const cleanupReport = {
         done: (count: number) => {
@@ -130,6 +134,7 @@ export function main(argv: string[] = process.argv.slice(2), platform: Platform 
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     errIsTTY: Boolean(process.stderr.isTTY),
+    outIsTTY: Boolean(process.stdout.isTTY),
     outStream: process.stdout,
     errStream: process.stderr,
     // Read only by commands that take `-`: touching process.stdin opens it.

@@ -25,6 +25,7 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   origin_not_allowed: 5,
   secret_key_in_browser: 5,
   template_not_allowed: 5,
+  host_not_allowed: 5,
   headers_too_large: 2,
   request_timeout: 1,
   method_not_allowed: 1,
@@ -33,23 +34,26 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
 };
 
 /**
- * Prints an error to stderr as `error [code]: message` (then any details the message does not already say)
- * and returns the exit code. Commander's usage errors get the same one-line form, as `validation_failed`.
+ * Prints an error to stderr as ONE line, `error [code]: message` (then, in parentheses, any details the
+ * message does not already say), and returns the exit code. Commander's usage errors get the same one-line form, as `validation_failed`.
  */
 export function reportCliError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) return reportCommanderError(error, io);
   if (error instanceof ConfigError) {
-    io.err(`error [invalid_config]: ${error.message}\n`);
+    io.err(`${oneLine(`error [invalid_config]: ${error.message}`)}\n`);
     return USAGE_EXIT_CODE;
   }
   const serviceError =
     error instanceof ServiceError ? error : new ServiceError('internal_error', error instanceof Error ? error.message : String(error));
-  io.err(`error [${serviceError.code}]: ${serviceError.message}\n`);
-  for (const detail of serviceError.details ?? []) {
-    const line = detail.path ? `${detail.path}: ${detail.message}` : detail.message;
-    if (line !== serviceError.message) io.err(`  ${line}\n`);
-  }
+  // Details the message does not already say follow it in parentheses: one failure, one line.
+  const details = (serviceError.details ?? []).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).filter((line) => line !== serviceError.message);
+  io.err(`${oneLine(`error [${serviceError.code}]: ${serviceError.message}${details.length > 0 ? ` (${details.join('; ')})` : ''}`)}\n`);
   return EXIT_CODES[serviceError.code];
+}
+
+/** Line breaks (a message's own, or a value quoted in it) become spaces: every failure is one line on stderr. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ');
 }
 
 function reportCommanderError(error: CommanderError, io: CliIo): number {
@@ -57,7 +61,8 @@ function reportCommanderError(error: CommanderError, io: CliIo): number {
   if (error.exitCode === 0) return 0;
   // `importd` or `importd env` without a subcommand: commander has printed that command's help to stderr.
   if (error.code === 'commander.help') return USAGE_EXIT_CODE;
+  // Commander puts its suggestion on a second line ("(Did you mean --origin?)"): folded into the one line.
   const message = error.message.replace(/^error: /, '');
-  io.err(`error [validation_failed]: ${message} (see --help)\n`);
+  io.err(`${oneLine(`error [validation_failed]: ${message} (see --help)`)}\n`);
   return USAGE_EXIT_CODE;
 }

@@ -4,6 +4,8 @@ export interface CliIo {
   err(text: string): void;
   /** True when stderr is a terminal (progress bars are drawn only then). */
   errIsTTY: boolean;
+  /** True when stdout is a terminal (`serve` then also prints one human line with its URL). */
+  outIsTTY?: boolean;
   errStream?: NodeJS.WritableStream;
   outStream?: NodeJS.WritableStream;
   /** Standard input, for commands that read a document from `-`. */

@@ -127,6 +127,7 @@ export const ConfigSchema = z.object({
   IMPORTD_LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(5000),
   IMPORTD_LLM_SEND_SAMPLES: booleanText.default(false),
   IMPORTD_LLM_MAX_PROMPT: byteSize.default(64 * 1024),
+  IMPORTD_LEARN_MIN_END_USERS: z.coerce.number().int().min(1).max(1000).default(2),
   IMPORTD_LLM_CACHE_ENTRIES: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   IMPORTD_MAP_HEADERS_BUDGET: z.coerce.number().int().min(1000).default(20_000_000),
   IMPORTD_MAP_HEADERS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
@@ -246,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     /** Long map-headers calls working at once in this process (services/mapping/work-limiter.ts). */
     mapHeadersConcurrency: c.IMPORTD_MAP_HEADERS_CONCURRENCY,
     /** Exports one account streams at once from this process (services/imports/export-slots.ts). */
+    /** Distinct end-users who must confirm a learned pair before it is preferred (services/mapping/learned-mappings.ts). */
+    learnMinEndUsers: c.IMPORTD_LEARN_MIN_END_USERS,
     exportsPerAccount: c.IMPORTD_MAX_EXPORTS,
     limits: {
       /** An import's `meta`, as JSON. */

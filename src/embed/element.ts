@@ -186,7 +186,10 @@ export class ImporterElement extends HTMLElement {
 
   private async suggestMapping(headers: string[], rows: string[][]): Promise<Mapping> {
     const samples = (column: number) => rows.slice(1).map((row) => row[column] ?? '').filter((cell) => cell.trim() !== '').slice(0, SAMPLES).map((cell) => cell.slice(0, 200));
-    const answer = await requestJson<Record<string, { fileKey: string }>>(this.credentials()!, 'POST', '/v1/intelligence/map-headers', {
+    const credentials = this.credentials()!;
+    const answer = await requestJson<Record<string, { fileKey: string }>>(credentials, 'POST', '/v1/intelligence/map-headers', {
+      // The template's learned mappings count only when the call names it (the session may be bound to it anyway).
+      templateId: this.template?.id ?? credentials.templateId,
       schemaHeaders: this.fields.map((field) => ({ key: field.key, label: field.label })),
       fileHeaders: headers.map((label, column) => ({ key: label, label, samples: samples(column) })),
     });

@@ -15,6 +15,7 @@ import { complianceRoutes } from './routes/compliance';
 import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
+import { homeRoutes } from './routes/home';
 import { importRoutes } from './routes/imports';
 import { mappingRoutes } from './routes/mapping';
 import { sessionRoutes } from './routes/sessions';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     });
   });
 
+  app.route('/', homeRoutes());
   app.route('/', healthRoutes(deps));
   app.route('/', embedRoutes(deps));
   app.route('/v1', environmentRoutes(deps));

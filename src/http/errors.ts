@@ -17,6 +17,8 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   origin_not_allowed: 403,
   secret_key_in_browser: 403,
   template_not_allowed: 403,
+  // Misdirected Request: asked for by a name this server does not answer to (embed demo's DNS-rebinding guard).
+  host_not_allowed: 421,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -21,7 +21,7 @@ export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 413 |
   const descriptions: Record<number, string> = {
     400: 'invalid_json or validation_failed',
     401: 'missing_credentials, invalid_api_key or invalid_session',
-    403: 'wrong_key_kind, origin_not_allowed, secret_key_in_browser (a Secret Key sent with an Origin) or template_not_allowed (POST /v1/imports with a session bound to another template)',
+    403: 'wrong_key_kind, origin_not_allowed, secret_key_in_browser (a Secret Key sent with an Origin) or template_not_allowed (POST /v1/imports, or map-headers with a templateId, from a session bound to another template)',
     404: 'not_found',
     409: 'conflict',
     413: 'payload_too_large',

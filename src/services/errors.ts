@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'origin_not_allowed',
   'secret_key_in_browser',
   'template_not_allowed',
+  'host_not_allowed',
   'not_found',
   'method_not_allowed',
   'conflict',

@@ -81,7 +81,13 @@ describe('configuration', () => {
     [{ IMPORTD_LLM_MAX_PROMPT: '10' }, 'IMPORTD_LLM_MAX_PROMPT'],
     [{ IMPORTD_LLM_CACHE_ENTRIES: '-1' }, 'IMPORTD_LLM_CACHE_ENTRIES'],
     [{ IMPORTD_MAP_HEADERS_BUDGET: 'many' }, 'IMPORTD_MAP_HEADERS_BUDGET'],
+    [{ IMPORTD_LEARN_MIN_END_USERS: '0' }, 'IMPORTD_LEARN_MIN_END_USERS'],
   ];
+  it('asks 2 distinct end-users to confirm a learned pair unless told otherwise', () => {
+    assert.equal(loadConfig({}).learnMinEndUsers, 2);
+    assert.equal(loadConfig({ IMPORTD_LEARN_MIN_END_USERS: '3' }).learnMinEndUsers, 3);
+  });
+
   for (const [env, name] of bad) {
     it(`fails fast naming ${name} for ${JSON.stringify(env)}`, () => {
       assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.includes(name));

@@ -24,6 +24,9 @@ const cases: Case[] = [
   { args: ['env', 'create'], code: 2, stderr: "error [validation_failed]: missing required argument 'name' (see --help)\n" },
   { args: ['env', 'list', '--bogus'], code: 2, stderr: "error [validation_failed]: unknown option '--bogus' (see --help)\n" },
   { args: ['session', 'issue', '--env', 'x'], code: 2, stderr: "error [validation_failed]: required option '--end-user <id>' not specified (see --help)\n" },
+  // commander's suggestion, which it puts on a second line, folded into the one
+  { args: ['env', 'create', 'x', '--orign', 'https://a.example.com'], code: 2, stderr: "error [validation_failed]: unknown option '--orign' (Did you mean --origin?) (see --help)\n" },
+  { args: ['env', 'lst'], code: 2, stderr: "error [validation_failed]: unknown command 'lst' (Did you mean list?) (see --help)\n" },
   { args: ['env', 'list', 'extra'], code: 2, stderr: /^error \[validation_failed\]: too many arguments .*\n$/ },
   { args: ['nope'], code: 2, stderr: "error [validation_failed]: unknown command 'nope' (see --help)\n" },
   { args: ['imports', 'show'], code: 2, stderr: "error [validation_failed]: missing required argument 'importId' (see --help)\n" },
@@ -33,6 +36,12 @@ const cases: Case[] = [
     args: ['env', 'create', 'x', '--origin', 'bad'],
     code: 2,
     stderr: 'error [validation_failed]: allowedOrigins.0: "bad" is not an allowed origin form (https://<domain>, https://*.<domain>, http://localhost:<port> with a port other than 80)\n',
+  },
+  // several details: on the same line, after the message
+  {
+    args: ['env', 'create', 'x', '--origin', 'bad', '--origin', 'http://x'],
+    code: 2,
+    stderr: /^error \[validation_failed\]: allowedOrigins\.0: "bad" is not an allowed origin form .* \(allowedOrigins\.1: "http:\/\/x" is not an allowed origin form .*\)\n$/,
   },
   { args: ['healthcheck', '--url', 'notaurl'], code: 2, stderr: 'error [validation_failed]: --url: "notaurl" is not an http:// or https:// URL\n' },
   { args: ['healthcheck', '--url', 'ftp://x/healthz'], code: 2, stderr: /^error \[validation_failed\]: --url: .*\n$/ },

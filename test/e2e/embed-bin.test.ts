@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,18 @@ after(async () => {
   await databases.drop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** GET / of the demo page with this Host header (fetch cannot set one). */
+function getWithHost(port: number, host: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { Host: host } }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }));
+    });
+    request.on('error', reject).end();
+  });
+}
 
 /** An environment with a theme and a template, through the real binary and API. */
 async function setUp(db: string, url: string) {
@@ -70,6 +83,19 @@ describe('importd embed demo', () => {
       assert.match(first, new RegExp(`public-key="${keys.publicKey.key}"`));
       assert.match(first, new RegExp(`<script src="${server.url}/embed/importer.js">`));
       assert.equal((await fetch(`${pageUrl}/other`)).status, 404);
+      // DNS rebinding: a page of another name resolved to 127.0.0.1 gets no token and no key.
+      const port = Number(new URL(pageUrl).port);
+      assert.equal((await getWithHost(port, `127.0.0.1:${port}`)).status, 200);
+      assert.equal((await getWithHost(port, `LOCALHOST:${port}`)).status, 200);
+      for (const host of [`attacker.example:${port}`, 'localhost', `localhost:${port + 1}`, `127.0.0.1:${port}.attacker.example`, `[::1]:${port}`]) {
+        const refused = await getWithHost(port, host);
+        assert.equal(refused.status, 421, host);
+        assert.equal(refused.type, 'application/json', host);
+        const { error } = JSON.parse(refused.body);
+        assert.equal(error.code, 'host_not_allowed');
+        assert.match(error.requestId, /^req_/);
+        assert.doesNotMatch(refused.body, /pk_|session-token|eyJ/, host);
+      }
     } finally {
       demo.kill('SIGTERM');
       assert.equal(await exited, 0, output);

@@ -14,7 +14,7 @@ after(async () => {
 });
 
 describe('./bin/importd mappings', () => {
-  it('lists and forgets what imports of the served API taught, per account', async () => {
+  it('lists and forgets what imports of the served API taught, per account and template, with who confirmed it', async () => {
     const db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
     assert.equal(runBin(['account', 'create', 'acme', '--db', db]).code, 0);
@@ -35,33 +35,39 @@ describe('./bin/importd mappings', () => {
 
     const listed = runBin(['mappings', 'list', '--json', '--db', db]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(JSON.parse(listed.stdout).data.map((m: { schemaKey: string; fileLabel: string }) => [m.schemaKey, m.fileLabel]), [
-      ['email', 'Work mail'],
-      ['phone', 'Tel.\nfake  row\u001b[31m'],
-      ['segment', 'Bucket X7'],
+    const data = JSON.parse(listed.stdout).data;
+    assert.deepEqual(data.map((m: { templateKey: string; schemaKey: string; fileLabel: string; endUsers: number; secretKey: boolean; preferred: boolean }) => [m.templateKey, m.schemaKey, m.fileLabel, m.endUsers, m.secretKey, m.preferred]), [
+      ['contacts', 'email', 'Work mail', 0, true, true],
+      ['contacts', 'phone', 'Tel.\nfake  row\u001b[31m', 0, true, true],
+      ['contacts', 'segment', 'Bucket X7', 0, true, true],
     ]);
     const table = runBin(['mappings', 'list', '--db', db]);
-    assert.match(table.stdout, /^SCHEMA KEY\s+FILE LABEL\s+UPDATED\n/);
-    assert.match(table.stdout, /segment\s+Bucket X7/);
+    assert.match(table.stdout, /^TEMPLATE\s+SCHEMA KEY\s+FILE LABEL\s+END-USERS\s+SECRET KEY\s+PREFERRED\s+UPDATED\n/);
+    assert.match(table.stdout, /contacts\s+segment\s+Bucket X7\s+0\s+yes\s+yes\s+\d{4}-/);
     // A label an end-user typed can neither forge a row nor reach the terminal as an escape sequence.
-    assert.match(table.stdout, /\nphone\s+Tel\.\\u000afake  row\\u001b\[31m\s+\d{4}-/);
+    assert.match(table.stdout, /\ncontacts\s+phone\s+Tel\.\\u000afake  row\\u001b\[31m\s+0\s+yes/);
     assert.equal(table.stdout.split('\n').length, 5);
     assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--account', 'acme', '--json', '--db', db]).stdout).data, []);
+    assert.equal(JSON.parse(runBin(['mappings', 'list', '--template', 'contacts', '--json', '--db', db]).stdout).data.length, 3);
+    const unknown = runBin(['mappings', 'list', '--template', 'nope', '--db', db]);
+    assert.equal(unknown.code, 3);
+    assert.match(unknown.stderr, /error \[not_found\]: template nope not found/);
 
-    const forgot = runBin(['mappings', 'forget', 'email', '--db', db]);
+    const forgot = runBin(['mappings', 'forget', 'email', '--template', 'contacts', '--db', db]);
     assert.equal(forgot.code, 0, forgot.stderr);
     assert.match(forgot.stdout, /forgot 1 learned mapping\n/);
-    const again = runBin(['mappings', 'forget', 'email', '--db', db]);
+    const again = runBin(['mappings', 'forget', 'email', '--template', 'contacts', '--db', db]);
     assert.equal(again.code, 3);
     assert.match(again.stderr, /error \[not_found\]/);
-    const neither = runBin(['mappings', 'forget', '--db', db]);
+    const neither = runBin(['mappings', 'forget', 'email', '--db', db]);
     assert.equal(neither.code, 2);
-    assert.match(neither.stderr, /error \[validation_failed\]: give either a schema key or --all/);
+    assert.match(neither.stderr, /error \[validation_failed\]: give either --template \(and optionally a schema key\) or --all/);
     assert.equal(runBin(['mappings', 'forget', 'segment', '--all', '--db', db]).code, 2);
+    assert.equal(runBin(['mappings', 'forget', '--all', '--template', 'contacts', '--db', db]).code, 2);
     assert.equal(runBin(['mappings', 'forget', '--all', '--account', 'nope', '--db', db]).code, 3);
 
-    const all = runBin(['mappings', 'forget', '--all', '--json', '--db', db]);
-    assert.deepEqual(JSON.parse(all.stdout), { deleted: 2 });
+    const template = runBin(['mappings', 'forget', '--template', 'contacts', '--json', '--db', db]);
+    assert.deepEqual(JSON.parse(template.stdout), { deleted: 2 });
     assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--json', '--db', db]).stdout).data, []);
     const none = runBin(['mappings', 'forget', '--all', '--db', db]);
     assert.equal(none.code, 3);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, createServer } from 'node:net';
@@ -178,6 +179,20 @@ describe('metrics of ./bin/importd serve on IMPORTD_METRICS_ADDR', () => {
   it('exports the process default metrics', () => {
     for (const name of ['process_resident_memory_bytes', 'process_cpu_seconds_total', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']) {
       assert.ok(value(name) > 0, name);
+    }
+  });
+
+  it('passes promtool check metrics (and, without promtool, its counter-suffix rule)', async () => {
+    const text = await (await fetch(`http://${metricsAddr}/metrics`)).text();
+    // prom-client's own nodejs_active_*_total gauges broke the rule that only counters end in _total.
+    const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!] as const);
+    assert.ok(types.length > 20, String(types.length));
+    assert.deepEqual(types.filter(([name, type]) => name.endsWith('_total') && type !== 'counter'), []);
+    // .ci/run installs Debian's prometheus package, which brings promtool, when the image lacks it.
+    const promtool = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((file) => existsSync(file));
+    if (promtool) {
+      const checked = spawnSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+      assert.equal(checked.status, 0, `${checked.stdout}${checked.stderr}`);
     }
   });
 

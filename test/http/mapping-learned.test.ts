@@ -4,6 +4,7 @@ import { call, json, testClock, type TestEnvironment } from '../helpers/harness'
 import { injectFailure } from '../helpers/inject-failure';
 import { useHarness } from '../helpers/use-harness';
 import { postImport } from '../imports/helpers';
+import { templateIdOf } from './learned-helpers';
 
 // Learned mappings end to end: an import's meta.mapping, then map-headers of the same and of another account.
 const PATH = '/v1/intelligence/map-headers';
@@ -17,8 +18,9 @@ type Answer = Record<string, { fileKey: string; confidence: number; source?: str
 describe('mappings learned from imports', () => {
   const { h, env, other } = useHarness({ environments: { other: { account: 'other-account' } } });
 
-  const mapFor = async (e: TestEnvironment, body: unknown = request) => {
-    const response = await call(h, 'POST', PATH, { key: e.secretKey, body });
+  const mapFor = async (e: TestEnvironment, body: Record<string, unknown> = request, templateKey: string | null = 'contacts') => {
+    const templateId = templateKey === null ? undefined : await templateIdOf(h, e, templateKey);
+    const response = await call(h, 'POST', PATH, { key: e.secretKey, body: { ...body, templateId } });
     assert.equal(response.status, 200);
     return json<Answer>(response);
   };
@@ -66,7 +68,7 @@ describe('mappings learned from imports', () => {
   });
 
   it('remembers a "__proto__" schema key like any other', async () => {
-    const offline = await mapFor(env, { schemaHeaders: [item('__proto__', 'Email')], fileHeaders: [item('c0', 'E-mail')] });
+    const offline = await mapFor(env, { schemaHeaders: [item('__proto__', 'Email')], fileHeaders: [item('c0', 'E-mail')] }, null);
     assert.deepEqual(Object.entries(offline).map(([k, v]) => [k, v.fileKey, v.source]), [['__proto__', 'c0', undefined]]);
     const created = await postMapping('{"__proto__":"Mail address"}');
     assert.equal(created.status, 201, await created.clone().text());
@@ -89,11 +91,13 @@ describe('mappings learned from imports', () => {
     }
   });
 
-  it("prefers the labels an import confirmed, for that account only", async () => {
-    const before = await mapFor(env);
+  it('prefers the labels a Secret Key import confirmed, for that template and account only', async () => {
+    const before = await mapFor(env, request, null);
     assert.equal(before.email?.fileKey, 'c0');
     assert.equal(before.segment, undefined);
     assert.ok(Object.values(before).every((m) => m.source === undefined));
+    const otherTemplate = await postImport(h, env, { meta: { schemaKey: 'orders' }, rows: [{ email: 'a@example.com' }] });
+    assert.equal(otherTemplate.status, 201);
 
     const mapping = { email: 'work mail addr', segment: 'Bucket X7', phone: 'Tel.' };
     const created = await postImport(h, env, { meta: { schemaKey: 'contacts', mapping }, rows: [{ email: 'a@example.com' }] });
@@ -116,7 +120,11 @@ describe('mappings learned from imports', () => {
     assert.equal(without.email?.fileKey, 'c0');
     assert.equal(without.email?.source, undefined);
 
-    assert.deepEqual(await mapFor(other), before);
+    // Only the template's own imports count: not another template's, not a call that names none, not another account's.
+    assert.deepEqual(await mapFor(env, request, 'orders'), before);
+    assert.deepEqual(await mapFor(env, request, null), before);
+    const foreign = await call(h, 'POST', PATH, { key: other.secretKey, body: { ...request, templateId: await templateIdOf(h, env, 'contacts') } });
+    assert.deepEqual(await json(foreign), before);
   });
 
   it('documents source in the OpenAPI schema', async () => {
@@ -140,7 +148,10 @@ describe('learned mappings over time', () => {
 
   it('gives a label two schema keys learned to the one confirmed last', async () => {
     const body = { schemaHeaders: [item('email', 'E-mail'), item('work_email', 'Work e-mail')], fileHeaders: [item('c0', 'Email')] };
-    const learnedKey = async () => Object.keys(await json<Answer>(await call(h, 'POST', PATH, { key: env.secretKey, body })));
+    const learnedKey = async () => {
+      const templateId = await templateIdOf(h, env, 'contacts');
+      return Object.keys(await json<Answer>(await call(h, 'POST', PATH, { key: env.secretKey, body: { ...body, templateId } })));
+    };
     clock.advance(1000);
     await confirm({ work_email: 'Email' });
     clock.advance(1000);
@@ -152,7 +163,7 @@ describe('learned mappings over time', () => {
     await h.sql('DELETE FROM learned_mappings');
   });
 
-  it('keeps the 5 000 most recently confirmed, however many share a moment', async () => {
+  it('keeps the 5 000 most recently confirmed of a template, however many share a moment', async () => {
     // Every import at the same millisecond: ties go by schema key, so exactly the 5 000 greatest stay.
     for (let i = 0; i < 11; i++) await confirm(Object.fromEntries(keys(`t${String(i).padStart(2, '0')}_`, 500).map((k) => [k, 'Label'])));
     const stored = await storedKeys();

@@ -58,13 +58,14 @@ describe('webhooks: the SSRF guard', () => {
   it('refuses at delivery a name that resolves to loopback (checked in the lookup the socket connects with)', async () => {
     const outcome = await postWebhook(`http://localhost:${receiver.port}/hook`, secret, 'evt_1', '{}', options);
     assert.equal(outcome.ok, false);
-    assert.match(outcome.error!, /localhost resolves to (127\.0\.0\.1|::1), not a public address/);
+    // Never the resolved address: a tenant could map internal names to private addresses with it.
+    assert.equal(outcome.error, 'not a public address');
     assert.equal(receiver.received.length, 0);
   });
 
   it('refuses at delivery a literal private address', async () => {
     const outcome = await postWebhook(`http://127.0.0.1:${receiver.port}/hook`, secret, 'evt_1', '{}', options);
-    assert.match(outcome.error!, /127\.0\.0\.1 is not a public address/);
+    assert.equal(outcome.error, 'not a public address');
     assert.equal(receiver.received.length, 0);
   });
 
@@ -86,7 +87,7 @@ describe('webhooks: an endpoint failing for IMPORTD_WEBHOOK_DISABLE_AFTER_SECOND
       await sendDueDeliveries(h.ctx);
       const [log] = await deliveries(h, env, hook.id);
       assert.equal(log!.status, 'pending');
-      assert.match(log!.lastError, /not a public address/);
+      assert.equal(log!.lastError, 'not a public address');
       assert.equal(receiver.received.length, 0);
     } finally {
       await receiver.close();

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import { createServer } from 'node:http';
-import { demoPage, prepareEmbedDemo } from '../../services/embed';
+import { newRequestId } from '../../core/ids';
+import { errorAnswer } from '../../http/errors';
+import { checkDemoHost, demoPage, prepareEmbedDemo } from '../../services/embed';
 import { ServiceError } from '../../services/errors';
 import type { CliRuntime } from '../runtime';
 
@@ -55,15 +57,22 @@ export function registerEmbed(program: Command, runtime: CliRuntime): void {
     });
 }
 
-/** A minimal page server on localhost: GET / renders a fresh page, anything else is 404. */
+/** A minimal page server on localhost: GET / renders a fresh page, anything else is 404; only its own Host is answered. */
 function servePage(port: number, render: (origin: string) => Promise<string>): Promise<{ port: number; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const server = createServer((request, response) => {
+      const { port: actual } = server.address() as { port: number };
+      try {
+        checkDemoHost(request.headers.host, actual);
+      } catch (error) {
+        const { status, body } = errorAnswer(error as ServiceError, newRequestId());
+        response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+        return;
+      }
       if (request.method !== 'GET' || (request.url !== '/' && !request.url?.startsWith('/?'))) {
         response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
         return;
       }
-      const { port: actual } = server.address() as { port: number };
       render(`http://localhost:${actual}`).then(
         (html) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html),
         (error: unknown) => response.writeHead(500, { 'Content-Type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),

@@ -193,11 +193,19 @@ export const learnedMappings = pgTable(
     accountId: text('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
+    templateId: text('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
     schemaKey: text('schema_key').notNull(),
+    // '' for a Secret Key (or operator) import, else the SHA-256 of the end-user id: one label per confirmer and key.
+    confirmer: text('confirmer').notNull(),
     fileLabel: text('file_label').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.schemaKey] }), index('learned_mappings_account_recent').on(t.accountId, t.updatedAt, t.schemaKey)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.templateId, t.schemaKey, t.confirmer] }),
+    index('learned_mappings_confirmer_recent').on(t.accountId, t.confirmer, t.templateId, t.updatedAt, t.schemaKey),
+  ],
 );
 
 /** A webhook endpoint (src/db/sqlite/schema.ts says why the secret is kept as issued). */

@@ -3,3 +3,4 @@ export * from './rows';
 export * from './delivery-status';
 export * from './store';
 export * from './fan-out';
+export * from './learned-trims';

@@ -90,13 +90,28 @@ export function importListRowOf(row: ImportListColumns): ImportListRow {
 /** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */
 export type ImportViewRow = Omit<ImportRow, 'originalSchema'>;
 
-/** A header mapping an account's end-users confirmed: schema key -> file label. */
+/** One confirmer's label for a schema key of an account's template (`confirmer`: '' for a Secret Key import). */
 export interface LearnedMappingRow {
   accountId: string;
+  templateId: string;
   schemaKey: string;
+  confirmer: string;
   fileLabel: string;
   updatedAt: string;
 }
+
+/** A learned pair with who confirmed it: distinct end-users, and whether a Secret Key import did. */
+export interface LearnedPairRow {
+  templateId: string;
+  schemaKey: string;
+  fileLabel: string;
+  endUsers: number;
+  secretKey: boolean;
+  updatedAt: string;
+}
+
+/** A learned pair as listed for the operator, with its template's key. */
+export type LearnedListRow = LearnedPairRow & { templateKey: string };
 
 export interface StoredRow {
   rowIndex: number;

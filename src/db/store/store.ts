@@ -7,6 +7,8 @@ import type {
   ImportRow,
   ImportViewRow,
   LearnedMappingRow,
+  LearnedPairRow,
+  LearnedListRow,
   SessionRow,
   StoredRow,
   TemplateRow,
@@ -226,23 +228,33 @@ export interface ComplianceStore {
 }
 
 /**
- * The labels an import's end-user confirmed, remembered in the transaction that completes the import: each
- * entry inserted or replaced, then the account's `keep` most recent kept (ties by schema key), so an import
- * is never stored without them nor they without it.
+ * The labels one confirmer gave with an import, remembered in the transaction that completes the import: each
+ * entry inserted or replaced (one label per confirmer and schema key), then the confirmer's `keepPerEndUser`
+ * most recent of the template kept (end-users only; ties by schema key), then, past `keepPerTemplate`, the
+ * template trimmed from its largest confirmers down (`learnedTrims`), so one confirmer never pushes out another
+ * that holds fewer entries. An import is never stored without them nor they without it.
  */
 export interface LearnedMappingsWrite {
   accountId: string;
+  templateId: string;
+  confirmer: string;
   rows: LearnedMappingRow[];
-  keep: number;
+  keepPerEndUser: number;
+  keepPerTemplate: number;
 }
 
+/** What to forget: one template's entries (or one schema key's of it), or every entry of the account. */
+export type LearnedScope = { templateId: string; schemaKey?: string } | { all: true };
+
 export interface LearnedMappingStore {
-  /** Most recently confirmed first (ties by schema key). */
-  find(accountId: string, schemaKeys: string[]): Promise<LearnedMappingRow[]>;
-  /** By schema key. */
-  list(accountId: string): Promise<LearnedMappingRow[]>;
-  /** One schema key's entry, or every entry of the account; returns how many went. */
-  delete(accountId: string, schemaKey?: string): Promise<number>;
+  /** The template's pairs for these schema keys, one per (schema key, label), in no particular order. */
+  find(accountId: string, templateId: string, schemaKeys: string[]): Promise<LearnedPairRow[]>;
+  /** The account's pairs (of one template when given), by template, schema key and label. */
+  list(accountId: string, templateId?: string): Promise<LearnedListRow[]>;
+  /** Deletes what `scope` names; returns how many entries went. */
+  delete(accountId: string, scope: LearnedScope): Promise<number>;
+  /** Deletes every entry one confirmer gave in the account (end-user erasure); returns how many. */
+  deleteConfirmer(accountId: string, confirmer: string): Promise<number>;
 }
 
 /** Whether an end-user's erasure removed anything (else it reports no event). */

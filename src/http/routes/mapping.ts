@@ -19,10 +19,10 @@ export function mappingRoutes(deps: AppDeps) {
     request: { body: jsonBody(MapHeadersInput) },
     responses: {
       200: jsonResponse(MapHeadersOutput, 'One `{ fileKey, confidence }` per matched schema key; unmatched keys are left out'),
-      ...errorResponses(400, 413, 415),
+      ...errorResponses(400, 403, 413, 415),
     },
   });
-  router.openapi(map, async (c) => respondJson(c, await mapHeaders(ctx, c.var.caller.principal.accountId, c.req.valid('json')), 200));
+  router.openapi(map, async (c) => respondJson(c, await mapHeaders(ctx, c.var.caller.principal.accountId, c.req.valid('json'), c.var.caller.session?.templateId), 200));
 
   return router;
 }

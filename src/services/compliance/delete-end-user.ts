@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { removeHiddenImport } from '../imports/remove-import';
+import { forgetEndUserMappings } from '../mapping/learned-mappings';
 import { endUserDeletedEvent } from '../webhooks/events';
 import { parseInput } from '../validate';
 import { EndUserId, type DeletedEndUser } from './schemas';
@@ -11,13 +12,14 @@ import { EndUserId, type DeletedEndUser } from './schemas';
  * small transactions with other requests served in between, so the work never holds the server however
  * much the end-user stored. A process stopped midway leaves only hidden imports, removed at the next start.
  * The webhook events about the end-user are erased and an `end_user.deleted` (for every environment's
- * endpoints) is written in that same transaction. Other accounts and other end-users are untouched. Answers the counts removed; an end-user with nothing
+ * endpoints) is written in that same transaction. The header mappings the end-user confirmed are forgotten too. Other accounts and other end-users are untouched. Answers the counts removed; an end-user with nothing
  * stored answers zeros (the request is fulfilled). Throws validation_failed.
  */
 export async function deleteEndUserData(ctx: ServiceContext, accountId: string, endUserId: string): Promise<DeletedEndUser> {
   const id = parseInput(EndUserId, endUserId);
   const { hidden, sessions } = await ctx.store.compliance.hideEndUser(accountId, id, endUserDeletedEvent(ctx, accountId, id));
   ctx.webhookWake.notify();
+  await forgetEndUserMappings(ctx, accountId, id);
   let rows = 0;
   for (const importId of hidden) rows += await removeHiddenImport(ctx, importId);
   return { endUserId: id, deleted: { imports: hidden.length, rows, sessions } };

@@ -71,7 +71,7 @@ async function prepareImport(
     importedFrom: origin.importedFrom,
     sessionJti: session?.jti ?? null,
   };
-  return { header, learned: learnedWrite(ctx, origin.accountId, parsed.meta?.mapping) };
+  return { header, learned: learnedWrite(ctx, { accountId: origin.accountId, templateId, endUserId: session?.endUserId }, parsed.meta?.mapping) };
 }
 
 /**
@@ -90,8 +90,9 @@ async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrig
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
  * already checked (by the parse worker), then checked against the template's rules when it declares fields
  * (validateRows: its onInvalid policy decides what is stored; meta.counts are the server's). A `meta.mapping`
- * is remembered for the account as the import completes. Returns the create shape. Throws validation_failed
- * (a row's index in `details[].path`; RowsInvalidError under `reject`), and whatever producing a slice throws.
+ * is remembered for the template, as its end-user's (or the Secret Key's) confirmation, as the import
+ * completes. Returns the create shape. Throws validation_failed (a row's index in `details[].path`;
+ * RowsInvalidError under `reject`), and whatever producing a slice throws.
  */
 export async function createImport(
   ctx: ServiceContext,

@@ -1,78 +1,93 @@
 /**
- * Mappings learned from imports: the labels an account's end-users confirmed for schema keys
- * (POST /imports `meta.mapping`), preferred by later map-headers calls of the same account only.
+ * Mappings learned from imports: the labels confirmed for a template's schema keys (POST /imports
+ * `meta.mapping`), kept per account, template and confirmer (each end-user, and the Secret Key), so that
+ * map-headers can tell a pair many confirmed from one a single end-user sent (learned-suggestions.ts).
  */
+import { createHash } from 'node:crypto';
 import { isoTime } from '../../core/clock';
 import type { LearnedMappingsWrite } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { parseInput } from '../validate';
-import { ForgetLearnedInput, type ConfirmedMapping, type HeaderMapping, type LearnedMapping, type MapHeadersInput } from './schemas';
+import { ForgetLearnedInput, type ConfirmedMapping, type LearnedMapping } from './schemas';
 
-/** Entries one account keeps; past it the least recently confirmed are dropped. */
-export const MAX_LEARNED_PER_ACCOUNT = 5000;
-/** Confidence of a learned pair: above any offline score a guess would need to compete with. */
-export const LEARNED_CONFIDENCE = 0.97;
+/** Entries one template keeps; past it the largest confirmers are trimmed first (db/store/learned-trims.ts). */
+export const MAX_LEARNED_PER_TEMPLATE = 5000;
+/** Entries one end-user keeps per template (a whole mapping of MAX_HEADERS fits); their oldest go first. */
+export const MAX_LEARNED_PER_END_USER = 500;
+
+/** Who confirmed a mapping: '' for a Secret Key or operator import, else a digest of the end-user id (never the id). */
+export function confirmerOf(endUserId: string | undefined): string {
+  return endUserId === undefined ? '' : createHash('sha256').update(endUserId).digest('hex');
+}
+
+/** Whether a pair is offered at the preferred confidence: a Secret Key import, or enough distinct end-users. */
+export function isPreferred(ctx: ServiceContext, pair: { secretKey: boolean; endUsers: number }): boolean {
+  return pair.secretKey || pair.endUsers >= ctx.config.learnMinEndUsers;
+}
 
 /**
- * What a confirmed mapping (validated as `ConfirmedMapping`) has the account remember; the store writes it
- * with the import's completion (`ImportStore.complete`).
+ * What a confirmed mapping (validated as `ConfirmedMapping`) of an import into `templateId` has the account
+ * remember, as `endUserId` (undefined: a Secret Key import); the store writes it with the import's completion.
  */
-export function learnedWrite(ctx: ServiceContext, accountId: string, mapping: ConfirmedMapping | undefined): LearnedMappingsWrite | undefined {
+export function learnedWrite(
+  ctx: ServiceContext,
+  at: { accountId: string; templateId: string; endUserId?: string },
+  mapping: ConfirmedMapping | undefined,
+): LearnedMappingsWrite | undefined {
   const entries = mapping ? Object.entries(mapping) : [];
   if (entries.length === 0) return undefined;
+  const { accountId, templateId } = at;
+  const confirmer = confirmerOf(at.endUserId);
   const updatedAt = isoTime(ctx.clock);
-  return { accountId, rows: entries.map(([schemaKey, fileLabel]) => ({ accountId, schemaKey, fileLabel, updatedAt })), keep: MAX_LEARNED_PER_ACCOUNT };
+  return {
+    accountId,
+    templateId,
+    confirmer,
+    rows: entries.map(([schemaKey, fileLabel]) => ({ accountId, templateId, schemaKey, confirmer, fileLabel, updatedAt })),
+    keepPerEndUser: MAX_LEARNED_PER_END_USER,
+    keepPerTemplate: MAX_LEARNED_PER_TEMPLATE,
+  };
 }
 
-/** The account's learned mappings, by schema key. */
-export async function listLearnedMappings(ctx: ServiceContext, accountId: string): Promise<LearnedMapping[]> {
-  return (await ctx.store.learnedMappings.list(accountId)).map(({ schemaKey, fileLabel, updatedAt }) => ({ schemaKey, fileLabel, updatedAt }));
+/** The template (a key or an id) of the account; throws not_found. */
+async function templateOf(ctx: ServiceContext, accountId: string, ref: string): Promise<{ id: string }> {
+  const found = (await ctx.store.templates.findByKey(accountId, ref)) ?? (await ctx.store.templates.find(accountId, ref));
+  if (!found) throw notFound(`template ${ref}`);
+  return found;
+}
+
+/** The account's learned pairs (of one template, a key or an id, when given) with who confirmed them. Throws not_found. */
+export async function listLearnedMappings(ctx: ServiceContext, accountId: string, template?: string): Promise<LearnedMapping[]> {
+  const templateId = template === undefined ? undefined : (await templateOf(ctx, accountId, template)).id;
+  return (await ctx.store.learnedMappings.list(accountId, templateId)).map((pair) => ({
+    templateId: pair.templateId,
+    templateKey: pair.templateKey,
+    schemaKey: pair.schemaKey,
+    fileLabel: pair.fileLabel,
+    endUsers: pair.endUsers,
+    secretKey: pair.secretKey,
+    preferred: isPreferred(ctx, pair),
+    updatedAt: pair.updatedAt,
+  }));
 }
 
 /**
- * Forgets one schema key's learned label, or all of the account's. Returns how many were forgotten.
- * Throws validation_failed, and not_found when there was nothing to forget.
+ * Forgets a template's learned mappings (or one schema key's of it), or all of the account's. Returns how many
+ * entries (one per confirmer) were forgotten. Throws validation_failed, and not_found for an unknown template
+ * or when there was nothing to forget.
  */
 export async function forgetLearnedMappings(ctx: ServiceContext, accountId: string, input: ForgetLearnedInput): Promise<{ deleted: number }> {
   const what = parseInput(ForgetLearnedInput, input);
-  const deleted = await ctx.store.learnedMappings.delete(accountId, 'schemaKey' in what ? what.schemaKey : undefined);
-  if (deleted === 0) throw notFound('schemaKey' in what ? `learned mapping for ${what.schemaKey}` : 'learned mappings of the account');
+  const scope = 'all' in what ? what : { templateId: (await templateOf(ctx, accountId, what.template)).id, schemaKey: what.schemaKey };
+  const deleted = await ctx.store.learnedMappings.delete(accountId, scope);
+  if (deleted === 0) {
+    throw notFound('all' in what ? 'learned mappings of the account' : `learned mapping${what.schemaKey === undefined ? 's' : ` for ${what.schemaKey}`} of template ${what.template}`);
+  }
   return { deleted };
 }
 
-const sameLabel = (label: string) => label.trim().toLowerCase();
-
-/**
- * Splits a map-headers input into the pairs the account has learned (a remembered label present among the
- * file headers; of two schema keys that learned one label, the more recently confirmed takes it) and the
- * headers left for the matcher.
- */
-export async function applyLearned(
-  ctx: ServiceContext,
-  accountId: string,
-  input: MapHeadersInput,
-): Promise<{ learned: Map<string, HeaderMapping>; rest: MapHeadersInput }> {
-  const remembered = await ctx.store.learnedMappings.find(accountId, input.schemaHeaders.map((h) => h.key));
-  if (remembered.length === 0) return { learned: new Map(), rest: input };
-  const fileByLabel = new Map<string, string[]>();
-  for (const h of input.fileHeaders) {
-    const label = sameLabel(h.label || h.key);
-    (fileByLabel.get(label) ?? fileByLabel.set(label, []).get(label)!).push(h.key);
-  }
-  const learned = new Map<string, HeaderMapping>();
-  const usedFiles = new Set<string>();
-  for (const { schemaKey, fileLabel } of remembered) {
-    const fileKey = fileByLabel.get(sameLabel(fileLabel))?.find((k) => !usedFiles.has(k));
-    if (fileKey === undefined) continue;
-    usedFiles.add(fileKey);
-    learned.set(schemaKey, { fileKey, confidence: LEARNED_CONFIDENCE, source: 'learned' });
-  }
-  return {
-    learned,
-    rest: {
-      schemaHeaders: input.schemaHeaders.filter((h) => !learned.has(h.key)),
-      fileHeaders: input.fileHeaders.filter((h) => !usedFiles.has(h.key)),
-    },
-  };
+/** Forgets what one end-user confirmed in the account (their erasure); returns how many entries went. */
+export async function forgetEndUserMappings(ctx: ServiceContext, accountId: string, endUserId: string): Promise<number> {
+  return await ctx.store.learnedMappings.deleteConfirmer(accountId, confirmerOf(endUserId));
 }

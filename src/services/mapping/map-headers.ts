@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context';
 import { parseInput } from '../validate';
-import { applyLearned } from './learned-mappings';
+import { planLearned, withSuggestions } from './learned-suggestions';
 import { resolveWithLlm } from './llm-resolver';
 import { matchHeaderSteps } from './match-headers';
 import { MapHeadersInput, type HeaderMapping, type MapHeadersOutput } from './schemas';
@@ -17,9 +17,10 @@ const NEVER_QUEUED_COST = 1_000_000;
 /**
  * Map an uploaded file's column headers to a template's headers for the account.
  *
- * A schema key whose label the account learned from a confirmed import
- * (`meta.mapping`) takes the file header of that label when present
- * (confidence 0.97, `source: "learned"`); the other headers are matched:
+ * Labels confirmed for the template (`meta.mapping` of its imports) are
+ * weighed first (learned-suggestions.ts: preferred at 0.97 once confirmed by
+ * a Secret Key import or several end-users, else a 0.9 suggestion, never over
+ * an exact-name match; `source: "learned"`); the other headers are matched:
  * Runs the offline matcher (deterministic, no network) in slices on the
  * request thread, after checking its pairwise cost against
  * `config.mapHeadersBudget` (a call longer than one slice waits its turn
@@ -31,12 +32,13 @@ const NEVER_QUEUED_COST = 1_000_000;
  *
  * Throws validation_failed (with each issue's path, e.g. `schemaHeaders.3.key`)
  * when `input` does not satisfy `MapHeadersInput` or is too much work,
- * rate_limited when too many long calls already wait in this process; never
- * fails because of the LLM.
+ * rate_limited when too many long calls already wait in this process,
+ * template_not_allowed when a session bound to a template (`boundTemplateId`)
+ * names another; never fails because of the LLM.
  */
-export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput): Promise<MapHeadersOutput> {
+export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput, boundTemplateId?: string | null): Promise<MapHeadersOutput> {
   const data = parseInput(MapHeadersInput, input);
-  const { learned, rest } = await applyLearned(ctx, accountId, data);
+  const { learned, rest, suggestions } = await planLearned(ctx, accountId, data, boundTemplateId);
   // Small calls never queue: whether work outlasts its first slice depends on the machine's load, and an
   // importer's ordinary call must not get a 429 because long calls of others fill the queue. A small call
   // whose cost, known once its headers are analysed, proves large queues from then on.
@@ -46,11 +48,11 @@ export async function mapHeaders(ctx: ServiceContext, accountId: string, input: 
   const queued = () => pairs > NEVER_QUEUED_PAIRS || (cost !== undefined && cost > NEVER_QUEUED_COST);
   const offline = await runInSlices(steps, { limiter: ctx.mappingWork, queued });
   const { llm } = ctx.config;
-  const matched = llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings;
+  const matched = withSuggestions(llm ? await resolveWithLlm(offline, rest, { ...llm, cache: ctx.llmAnswers }) : offline.mappings, suggestions);
   // Entries, not assignments: a schema key may be "__proto__".
   const entries: [string, HeaderMapping][] = [];
   for (const { key } of data.schemaHeaders) {
-    const mapping = learned.get(key) ?? (Object.hasOwn(matched, key) ? matched[key] : undefined);
+    const mapping = learned.get(key) ?? matched.get(key);
     if (mapping) entries.push([key, mapping]);
   }
   return Object.fromEntries(entries);

@@ -40,8 +40,26 @@ export const MapHeadersInput = z
   .object({
     schemaHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys).meta({ description: UNIQUE_KEYS }),
     fileHeaders: z.array(HeaderItem).max(MAX_HEADERS).superRefine(uniqueKeys).meta({ description: UNIQUE_KEYS }),
+    templateId: z
+      .string()
+      .min(1)
+      .max(MAX_LABEL_CHARS)
+      .optional()
+      .meta({
+        description:
+          "The template the file is imported into: mappings its imports confirmed (`meta.mapping`) are suggested (`source: \"learned\"`). A session token bound to a template stands for it (naming another answers 403 template_not_allowed). Without either, nothing learned is used.",
+      }),
   })
-  .meta({ id: 'MapHeadersInput' });
+  .meta({
+    id: 'MapHeadersInput',
+    examples: [
+      {
+        schemaHeaders: [{ key: 'email', label: 'Email' }, { key: 'first_name', label: 'First name' }],
+        fileHeaders: [{ key: 'E-mail address', label: 'E-mail address', samples: ['ada@example.com'] }, { key: 'Given name', label: 'Given name' }],
+        templateId: '01890f2e-8d3c-7b1a-9f00-3c5d2e1a4b6c',
+      },
+    ],
+  });
 export type MapHeadersInput = z.infer<typeof MapHeadersInput>;
 
 export const HeaderMapping = z
@@ -51,7 +69,10 @@ export const HeaderMapping = z
     source: z
       .enum(['learned'])
       .optional()
-      .meta({ description: '`learned`: the label an end-user of this account confirmed for this schema key in an earlier import (`meta.mapping`)' }),
+      .meta({
+        description:
+          '`learned`: a label confirmed for this schema key by earlier imports into the template (`meta.mapping`). Preferred (confidence 0.97) once confirmed by a Secret Key import or by IMPORTD_LEARN_MIN_END_USERS distinct end-users; before that a suggestion (0.9) that fills in only where the matcher is less sure. Never taken over an exact-name match.',
+      }),
   })
   .meta({ id: 'HeaderMapping' });
 export type HeaderMapping = z.infer<typeof HeaderMapping>;
@@ -93,8 +114,25 @@ export const ConfirmedMapping = z
   } as Record<string, unknown>);
 export type ConfirmedMapping = z.infer<typeof ConfirmedMapping>;
 
-export const LearnedMapping = z.object({ schemaKey: z.string(), fileLabel: z.string(), updatedAt: z.string() });
+export const LearnedMapping = z.object({
+  templateId: z.string(),
+  templateKey: z.string(),
+  schemaKey: z.string(),
+  fileLabel: z.string(),
+  /** Distinct end-users who confirmed the pair. */
+  endUsers: z.number().int(),
+  /** A Secret Key (or operator) import confirmed it. */
+  secretKey: z.boolean(),
+  /** Offered at the preferred confidence (0.97) rather than as a suggestion. */
+  preferred: z.boolean(),
+  updatedAt: z.string(),
+});
 export type LearnedMapping = z.infer<typeof LearnedMapping>;
 
-export const ForgetLearnedInput = z.union([z.object({ schemaKey: z.string().min(1).max(MAX_LABEL_CHARS) }), z.object({ all: z.literal(true) })]);
+const TemplateRef = z.string().min(1).max(MAX_LABEL_CHARS);
+/** One template's learned mappings (a key or an id), or one schema key's of it; or the whole account's. */
+export const ForgetLearnedInput = z.union([
+  z.object({ template: TemplateRef, schemaKey: z.string().min(1).max(MAX_LABEL_CHARS).optional() }),
+  z.object({ all: z.literal(true) }),
+]);
 export type ForgetLearnedInput = z.infer<typeof ForgetLearnedInput>;

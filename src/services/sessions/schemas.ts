@@ -24,7 +24,10 @@ export const IssueSessionInput = z.object({
     .max(MAX_SESSION_SECONDS, `must be a whole number of seconds from 60 to ${MAX_SESSION_SECONDS}`)
     .default(3600),
   metadata: jsonObject(SESSION_METADATA_MAX_BYTES).optional(),
-}).meta({ id: 'IssueSessionInput' });
+}).meta({
+  id: 'IssueSessionInput',
+  examples: [{ endUserId: 'user-42', templateId: '01890f2e-8d3c-7b1a-9f00-3c5d2e1a4b6c', endUserEmail: 'ada@example.com', endUserIp: '203.0.113.7', expiresIn: 3600, metadata: { plan: 'pro' } }],
+});
 export type IssueSessionInput = z.input<typeof IssueSessionInput>;
 
 export const IssuedSession = z.object({ sessionToken: z.string(), expiresAt: z.string() }).meta({ id: 'Session' });

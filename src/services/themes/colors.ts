@@ -7,12 +7,17 @@ import { z } from 'zod';
 // The shape is this module's; whether the arguments make a valid CSS Color 4 value (an angle only as a hue,
 // no legacy rgb() mixing numbers and percentages...) is culori's parser's call.
 
-const NUM = String.raw`[+-]?(?:\d{1,10}(?:\.\d{1,10})?|\.\d{1,10})(?:%|deg|grad|rad|turn)?`;
+// Written without the `i` flag: the pattern is also the OpenAPI document's (JSON Schema patterns are ECMA-262
+// regexes with no flags, and a flag would reach validating clients as literal text), so case-insensitivity is
+// spelled out as character classes.
+const anyCase = (word: string) => [...word].map((ch) => `[${ch.toUpperCase()}${ch}]`).join('');
+const UNIT = `(?:%|${['deg', 'grad', 'rad', 'turn'].map(anyCase).join('|')})`;
+const NUM = String.raw`[+-]?(?:\d{1,10}(?:\.\d{1,10})?|\.\d{1,10})${UNIT}?`;
 const COMMA_ARGS = String.raw`\( *${NUM} *, *${NUM} *, *${NUM} *(?:, *${NUM} *)?\)`;
 const SPACE_ARGS = String.raw`\( *${NUM} +${NUM} +${NUM} *(?:\/ *${NUM} *)?\)`;
+const HEX = '[0-9a-fA-F]';
 const COLOR = new RegExp(
-  String.raw`^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|(?:rgba?|hsla?)(?:${COMMA_ARGS}|${SPACE_ARGS})|oklch${SPACE_ARGS})$`,
-  'i',
+  String.raw`^(?:#(?:${HEX}{3,4}|${HEX}{6}|${HEX}{8})|(?:${anyCase('rgb')}|${anyCase('hsl')})${anyCase('a')}?(?:${COMMA_ARGS}|${SPACE_ARGS})|${anyCase('oklch')}${SPACE_ARGS})$`,
 );
 
 export const CssColor = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storedText } from '../stored-text';
 import { ColorSet } from './colors';
+import { THEME_EXAMPLE } from './example';
 
 const between = (min: number, max: number) =>
   z.number().min(min, `must be a number from ${min} to ${max}`).max(max, `must be a number from ${min} to ${max}`);
@@ -20,7 +21,7 @@ export const ThemeInput = z.object({
   name: storedText(z.string().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters')),
   description: storedText(z.string().max(1000, 'must be at most 1000 characters')),
   ...themeStyle,
-}).meta({ id: 'ThemeInput' });
+}).meta({ id: 'ThemeInput', examples: [THEME_EXAMPLE] });
 export type ThemeInput = z.input<typeof ThemeInput>;
 
 export const Theme = z.object({

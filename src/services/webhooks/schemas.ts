@@ -25,7 +25,7 @@ export const CreateWebhookInput = z
       .optional(),
   })
   .strict()
-  .meta({ id: 'CreateWebhookInput' });
+  .meta({ id: 'CreateWebhookInput', examples: [{ url: 'https://hooks.example.com/importd', events: ['import.completed'], description: 'CRM sync' }] });
 export type CreateWebhookInput = z.input<typeof CreateWebhookInput>;
 
 export const ListWebhooksInput = z.object({ limit: pageLimit(0), cursor: PageCursor });

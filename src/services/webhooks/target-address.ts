@@ -61,23 +61,29 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): string {
   return url.href;
 }
 
+/**
+ * A delivery refused by the address guard. Its message (stored as the delivery's last error, shown to the
+ * tenant) never names the address: a resolved one would let a tenant map internal names to private addresses.
+ */
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
+  constructor() {
+    super('not a public address');
+  }
 }
 
 /** Throws BlockedAddressError when the URL's literal host is not public (a name is checked by `guardedLookup`). */
 export function checkLiteralTarget(url: URL): void {
   const address = literalAddress(url);
-  if (address !== undefined && !isPublicAddress(address)) throw new BlockedAddressError(`${address} is not a public address`);
+  if (address !== undefined && !isPublicAddress(address)) throw new BlockedAddressError();
 }
 
 /** A socket lookup that resolves the name and fails unless every address it answers is public. */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 0);
-    const blocked = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (blocked || addresses.length === 0) {
-      return callback(new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'no address'}, not a public address`), '', 0);
+    if (addresses.length === 0 || addresses.some((entry) => !isPublicAddress(entry.address))) {
+      return callback(new BlockedAddressError(), '', 0);
     }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     callback(null, addresses[0]!.address, addresses[0]!.family);

@@ -1,65 +1,97 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { LearnedMappingRow, LearnedMappingsWrite } from '../../store';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { learnedTrims, type LearnedListRow, type LearnedMappingsWrite, type LearnedPairRow, type LearnedScope } from '../../store';
 import type { PgExecutor } from '../open-database';
-import { learnedMappings } from '../schema';
+import { learnedMappings, templates } from '../schema';
 
 // Most recent first; entries confirmed at the same moment (one import's) by schema key, so trimming is exact.
 const RECENT_FIRST = [desc(learnedMappings.updatedAt), desc(learnedMappings.schemaKey)];
 
+const PAIR = {
+  templateId: learnedMappings.templateId,
+  schemaKey: learnedMappings.schemaKey,
+  fileLabel: learnedMappings.fileLabel,
+  endUsers: sql<number>`count(*) FILTER (WHERE ${learnedMappings.confirmer} <> '')`.mapWith(Number),
+  secretKey: sql<boolean>`bool_or(${learnedMappings.confirmer} = '')`,
+  updatedAt: sql<string>`max(${learnedMappings.updatedAt})`,
+};
+
 /**
  * Takes the account's learned-mapping lock until the transaction ends: two imports of one account remembering
- * their labels (or a forget) would otherwise lock the same rows in different orders and deadlock.
+ * their labels (or a forget) would otherwise lock the same rows in different orders and deadlock, and two
+ * trims of one template would each count the other's entries.
  */
 async function lockAccountEntries(tx: PgExecutor, accountId: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`importd.learned.${accountId}`}))`);
 }
 
-/** Inserts or replaces each entry, then keeps the account's `keep` most recent; run inside the caller's transaction. */
-export async function rememberLearnedMappings(tx: PgExecutor, { accountId, rows, keep }: LearnedMappingsWrite): Promise<void> {
+/** Keeps the confirmer's `keep` most recent entries of the template. */
+async function keepRecent(tx: PgExecutor, accountId: string, templateId: string, confirmer: string, keep: number): Promise<void> {
+  const mine = and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.confirmer, confirmer), eq(learnedMappings.templateId, templateId));
+  const [lastKept] = await tx
+    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey })
+    .from(learnedMappings)
+    .where(mine)
+    .orderBy(...RECENT_FIRST)
+    .limit(1)
+    .offset(Math.max(keep - 1, 0));
+  if (!lastKept) return;
+  const older = sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}) ${keep === 0 ? sql`<=` : sql`<`} (${lastKept.updatedAt}, ${lastKept.schemaKey})`;
+  await tx.delete(learnedMappings).where(and(mine, older));
+}
+
+/** Inserts or replaces each entry, then applies the caps (LearnedMappingsWrite); run inside the caller's transaction. */
+export async function rememberLearnedMappings(tx: PgExecutor, write: LearnedMappingsWrite): Promise<void> {
+  const { accountId, templateId, confirmer, rows } = write;
   if (rows.length === 0) return;
   await lockAccountEntries(tx, accountId);
   await tx
     .insert(learnedMappings)
     .values(rows)
     .onConflictDoUpdate({
-      target: [learnedMappings.accountId, learnedMappings.schemaKey],
+      target: [learnedMappings.accountId, learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.confirmer],
       set: { fileLabel: sql`excluded.file_label`, updatedAt: sql`excluded.updated_at` },
     });
-  const [lastKept] = await tx
-    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey })
-    .from(learnedMappings)
-    .where(eq(learnedMappings.accountId, accountId))
-    .orderBy(...RECENT_FIRST)
-    .limit(1)
-    .offset(keep - 1);
-  if (!lastKept) return;
-  await tx
-    .delete(learnedMappings)
-    .where(
-      and(
-        eq(learnedMappings.accountId, accountId),
-        sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}) < (${lastKept.updatedAt}, ${lastKept.schemaKey})`,
-      ),
-    );
+  if (confirmer !== '') await keepRecent(tx, accountId, templateId, confirmer, write.keepPerEndUser);
+  const ofTemplate = and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.templateId, templateId));
+  const counts = await tx.select({ confirmer: learnedMappings.confirmer, entries: sql<number>`count(*)`.mapWith(Number) }).from(learnedMappings).where(ofTemplate).groupBy(learnedMappings.confirmer);
+  const excess = counts.reduce((sum, c) => sum + c.entries, 0) - write.keepPerTemplate;
+  if (excess > 0) for (const trim of learnedTrims(counts, excess)) await keepRecent(tx, accountId, templateId, trim.confirmer, trim.keep);
 }
 
-export async function findLearnedMappings(db: PgExecutor, accountId: string, schemaKeys: string[]): Promise<LearnedMappingRow[]> {
+export async function findLearnedPairs(db: PgExecutor, accountId: string, templateId: string, schemaKeys: string[]): Promise<LearnedPairRow[]> {
   if (schemaKeys.length === 0) return [];
   return await db
-    .select()
+    .select(PAIR)
     .from(learnedMappings)
-    .where(and(eq(learnedMappings.accountId, accountId), inArray(learnedMappings.schemaKey, schemaKeys)))
-    .orderBy(...RECENT_FIRST);
+    .where(and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.templateId, templateId), inArray(learnedMappings.schemaKey, schemaKeys)))
+    .groupBy(learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileLabel);
 }
 
-export async function listLearnedMappingsOfAccount(db: PgExecutor, accountId: string): Promise<LearnedMappingRow[]> {
-  return await db.select().from(learnedMappings).where(eq(learnedMappings.accountId, accountId)).orderBy(asc(learnedMappings.schemaKey));
+export async function listLearnedPairs(db: PgExecutor, accountId: string, templateId?: string): Promise<LearnedListRow[]> {
+  const where = templateId === undefined ? eq(learnedMappings.accountId, accountId) : and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.templateId, templateId));
+  return await db
+    .select({ ...PAIR, templateKey: templates.key })
+    .from(learnedMappings)
+    .innerJoin(templates, eq(templates.id, learnedMappings.templateId))
+    .where(where)
+    .groupBy(learnedMappings.templateId, templates.key, learnedMappings.schemaKey, learnedMappings.fileLabel)
+    .orderBy(asc(templates.key), asc(learnedMappings.schemaKey), asc(learnedMappings.fileLabel));
 }
 
-/** Deletes one schema key's entry, or every entry of the account (under its lock); returns how many were deleted. */
-export async function deleteLearnedMappings(tx: PgExecutor, accountId: string, schemaKey?: string): Promise<number> {
+function scopeCondition(accountId: string, scope: LearnedScope): SQL | undefined {
+  if ('all' in scope) return eq(learnedMappings.accountId, accountId);
+  const template = and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.templateId, scope.templateId));
+  return scope.schemaKey === undefined ? template : and(template, eq(learnedMappings.schemaKey, scope.schemaKey));
+}
+
+/** Deletes what the scope names (under the account's lock); returns how many entries were deleted. */
+export async function deleteLearnedMappings(tx: PgExecutor, accountId: string, scope: LearnedScope): Promise<number> {
   await lockAccountEntries(tx, accountId);
-  const where =
-    schemaKey === undefined ? eq(learnedMappings.accountId, accountId) : and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.schemaKey, schemaKey));
-  return (await tx.delete(learnedMappings).where(where)).rowCount ?? 0;
+  return (await tx.delete(learnedMappings).where(scopeCondition(accountId, scope))).rowCount ?? 0;
+}
+
+/** Deletes one confirmer's entries in the account (under its lock); returns how many. */
+export async function deleteLearnedOfConfirmer(tx: PgExecutor, accountId: string, confirmer: string): Promise<number> {
+  await lockAccountEntries(tx, accountId);
+  return (await tx.delete(learnedMappings).where(and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.confirmer, confirmer)))).rowCount ?? 0;
 }
