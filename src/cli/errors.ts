@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/config';
-import { ServiceError, type ErrorCode } from '../services/errors';
+import { databaseFaultError, ServiceError, type ErrorCode } from '../services/errors';
 import type { CliIo } from './io';
 
 /** Exit code of usage errors (unknown or missing options and arguments) and bad settings. */
@@ -29,6 +29,8 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   method_not_allowed: 1,
   rate_limited: 1,
   internal_error: 1,
+  database_unavailable: 1,
+  insufficient_storage: 1,
 };
 
 /**
@@ -42,7 +44,9 @@ export function reportCliError(error: unknown, io: CliIo): number {
     return USAGE_EXIT_CODE;
   }
   const serviceError =
-    error instanceof ServiceError ? error : new ServiceError('internal_error', error instanceof Error ? error.message : String(error));
+    error instanceof ServiceError
+      ? error
+      : (databaseFaultError(error) ?? new ServiceError('internal_error', error instanceof Error ? error.message : String(error)));
   io.err(`error [${serviceError.code}]: ${serviceError.message}\n`);
   for (const detail of serviceError.details ?? []) {
     const line = detail.path ? `${detail.path}: ${detail.message}` : detail.message;

@@ -2,3 +2,4 @@ export * from './row-texts';
 export * from './rows';
 export * from './delivery-status';
 export * from './store';
+export * from './faults';
