@@ -1,4 +1,4 @@
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener, Server, ServerResponse } from 'node:http';
 
 /** How often a drain closes the keep-alive connections that have gone idle since it began. */
 const IDLE_SWEEP_MS = 100;
@@ -12,13 +12,21 @@ const IDLE_SWEEP_MS = 100;
  */
 export function drainable(app: RequestListener): { listener: RequestListener; drain(server: Server, graceMs?: number): Promise<void> } {
   let draining = false;
+  // Answers not yet begun when the drain starts are told then: their heads still can say it.
+  const unanswered = new Set<ServerResponse>();
   return {
     listener(request, response) {
       if (draining) response.shouldKeepAlive = false;
+      else {
+        unanswered.add(response);
+        response.once('close', () => unanswered.delete(response));
+      }
       app(request, response);
     },
     drain(server, graceMs) {
       draining = true;
+      for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
+      unanswered.clear();
       return new Promise<void>((done) => {
         const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
         const cut = graceMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), graceMs);
