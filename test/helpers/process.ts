@@ -46,7 +46,8 @@ export async function startServe(dbPath: string, env: Record<string, string> = {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      if (attempt > 100 || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+      // 20 s: a loaded CI machine (two cores, several suites) takes more than 5 s to start a node at times.
+      if (attempt > 400 || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
