@@ -2,7 +2,7 @@
 // the bench: a private data folder and socket folder, a free port on 127.0.0.1, no durability (fsync off).
 // The server refuses to run as root: as root, every server command runs as the `postgres` user.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,8 @@ function freePort() {
 /**
  * Starts a server; returns its URL (user `postgres`, trust authentication on 127.0.0.1 only) and a stop()
  * that stops it and removes its folder. Call stop() also on failure (the caller's finally and signals).
+ * For tests of a database's faults: restart() (a fast restart, as a failover looks to a client) and pids()
+ * (the postmaster's and its backends', to freeze them with SIGSTOP).
  */
 export async function startPgServer() {
   const bin = serverBinaries();
@@ -72,5 +74,11 @@ export async function startPgServer() {
     stop();
     throw error;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}`, dir, stop };
+  const restart = () => run('pg_ctl', ['restart', '-D', data, '-m', 'fast', '-w', '-l', path.join(dir, 'server.log')]);
+  const pids = () => {
+    const postmaster = readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0];
+    const children = spawnSync('pgrep', ['-P', postmaster], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    return [postmaster, ...children].map(Number);
+  };
+  return { url: `postgres://postgres@127.0.0.1:${port}`, dir, stop, restart, pids };
 }

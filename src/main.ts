@@ -34,7 +34,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
     const settings = config(overrides);
     // Only the serving process checkpoints on a thread: a CLI command's few commits checkpoint as they go.
     const checkpointWorker = serving ? (platform.checkpointWorker ?? siblingWorkerScript('checkpoint-worker.cjs')) : undefined;
-    const storage = await openStorage(settings.dbPath, { ...platform, create, checkpointWorker, pgConnections: settings.postgres });
+    const storage = await openStorage(settings.dbPath, { ...platform, create, checkpointWorker, reserveSpace: serving, pgConnections: settings.postgres });
     const ctx = await createServiceContext(storage.store, settings, undefined, platform.parseWorker).catch(async (error: unknown) => {
       await storage.close();
       throw error;
@@ -102,7 +102,9 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       });
       // Open theme streams never end by themselves: ending them lets the drain below finish.
       ctx.themeEvents.closeAll();
-      await server.close();
+      // Past the grace, what is still open is cut: an orchestrator's own deadline (Kubernetes: 30 s) must not
+      // find the process still draining and kill it before the database is closed.
+      await server.close(settings.shutdownGraceSeconds * 1000);
       await metricsListener?.close();
       await retention.stop();
       await webhooks.stop();

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/config';
-import { ServiceError, type ErrorCode } from '../services/errors';
+import { databaseFaultError, ServiceError, type ErrorCode } from '../services/errors';
 import type { CliIo } from './io';
 
 /** Exit code of usage errors (unknown or missing options and arguments) and bad settings. */
@@ -31,6 +31,8 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   method_not_allowed: 1,
   rate_limited: 1,
   internal_error: 1,
+  database_unavailable: 1,
+  insufficient_storage: 1,
 };
 
 /**
@@ -44,7 +46,9 @@ export function reportCliError(error: unknown, io: CliIo): number {
     return USAGE_EXIT_CODE;
   }
   const serviceError =
-    error instanceof ServiceError ? error : new ServiceError('internal_error', error instanceof Error ? error.message : String(error));
+    error instanceof ServiceError
+      ? error
+      : (databaseFaultError(error) ?? new ServiceError('internal_error', error instanceof Error ? error.message : String(error)));
   // Details the message does not already say follow it in parentheses: one failure, one line.
   const details = (serviceError.details ?? []).map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).filter((line) => line !== serviceError.message);
   io.err(`${oneLine(`error [${serviceError.code}]: ${serviceError.message}${details.length > 0 ? ` (${details.join('; ')})` : ''}`)}\n`);

@@ -120,6 +120,10 @@ export const ConfigSchema = z.object({
   IMPORTD_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
   IMPORTD_PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   IMPORTD_PG_WRITERS: z.coerce.number().int().min(1).max(1000).default(10),
+  IMPORTD_PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  IMPORTD_PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  IMPORTD_PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  IMPORTD_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
   IMPORTD_METRICS_ADDR: optionalText.pipe(listenAddress.optional()),
   IMPORTD_LLM_URL: optionalText.pipe(z.url().optional()),
   IMPORTD_LLM_MODEL: optionalText,
@@ -226,9 +230,18 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
     leaseSeconds: c.IMPORTD_LEASE_SECONDS,
     /**
      * PostgreSQL connections of one process: `poolSize` for queries, `writers` for imports being written (each
-     * holds one until it completes; more imports wait for one). Unused on SQLite.
+     * holds one until it completes; more imports wait for one), and how long a connection, a statement and a
+     * transaction left idle may take before they fail (a request then answers 503). Unused on SQLite.
      */
-    postgres: { poolSize: c.IMPORTD_PG_POOL_SIZE, writers: c.IMPORTD_PG_WRITERS },
+    postgres: {
+      poolSize: c.IMPORTD_PG_POOL_SIZE,
+      writers: c.IMPORTD_PG_WRITERS,
+      connectTimeoutMs: c.IMPORTD_PG_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: c.IMPORTD_PG_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: c.IMPORTD_PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    /** How long a SIGTERM drain waits for requests in flight before it cuts them (their sockets destroyed). */
+    shutdownGraceSeconds: c.IMPORTD_SHUTDOWN_GRACE_SECONDS,
     /** Where `serve` exposes Prometheus metrics; off when undefined. Never the API port. */
     metricsAddr: c.IMPORTD_METRICS_ADDR,
     llm: c.IMPORTD_LLM_URL

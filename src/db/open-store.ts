@@ -1,5 +1,5 @@
 import { isPostgresUrl } from '../core/database-url';
-import { openPostgres } from './postgres/open-database';
+import { openPostgres, type PgTimeouts } from './postgres/open-database';
 import { createPostgresStore } from './postgres/store';
 import type { MigrationSource } from './sqlite/migrations';
 import { openDatabase, type OpenOptions } from './sqlite/open-database';
@@ -16,8 +16,8 @@ export interface OpenedStore {
 export type OpenStoreOptions = OpenOptions & {
   /** PostgreSQL's migrations, when they are not in a `migrations/postgres/` folder (inside the executable). */
   pgMigrations?: MigrationSource;
-  /** PostgreSQL connections for queries and for imports being written (Config.postgres); 10 each by default. */
-  pgConnections?: { poolSize: number; writers: number };
+  /** PostgreSQL connections for queries and for imports being written, and their timeouts (Config.postgres). */
+  pgConnections?: { poolSize: number; writers: number } & PgTimeouts;
 };
 
 /**
@@ -31,6 +31,7 @@ export async function openStore(target: string, options: OpenStoreOptions = {}):
       migrations: options.pgMigrations,
       poolSize: options.pgConnections?.poolSize,
       writerPoolSize: options.pgConnections?.writers,
+      timeouts: options.pgConnections,
     });
     return opened(createPostgresStore(storage), storage);
   }

@@ -5,6 +5,7 @@ import { lingerBeforeClose } from './linger';
 import { NDJSON_TYPE } from './body';
 import { nodeBindings, type AppDeps, type AppEnv } from './env';
 import { errorResponse, toServiceError } from './errors';
+import { noteRequestError } from '../services/health';
 import { bodyLimit } from './middleware/body-limit';
 import { corsOnEarlyErrors, corsPreflight } from './middleware/cors-preflight';
 import { allowedMethodsOf, notFoundOrNotAllowed } from './middleware/method-not-allowed';
@@ -68,7 +69,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     // and nobody reads the answer. 499, nginx's "client closed request", for the log and the metrics.
     const { incoming } = nodeBindings(c);
     if (incoming?.destroyed && !incoming.complete) return new Response(null, { status: CLIENT_CLOSED });
-    return errorResponse(c, toServiceError(error, deps.logger, c.var.requestId));
+    const answer = toServiceError(error, deps.logger, c.var.requestId);
+    noteRequestError(deps.ctx, answer);
+    return errorResponse(c, answer);
   };
   app.use('/v1/*', (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);

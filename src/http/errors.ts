@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { RowsInvalidError, ServiceError, type ErrorCode, type ErrorDetail, type RowErrorItem } from '../services/errors';
+import { databaseFaultError, RowsInvalidError, ServiceError, type ErrorCode, type ErrorDetail, type RowErrorItem } from '../services/errors';
 import type { Logger } from '../core/logger';
 import { commonHeaders, respondJson, setHeader, type HeaderRecord } from './respond';
 
@@ -29,6 +29,8 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  database_unavailable: 503,
+  insufficient_storage: 507,
 };
 
 const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {
@@ -90,6 +92,11 @@ export function toServiceError(error: unknown, logger: Logger, requestId: string
   if (error instanceof HTTPException) {
     const known = HTTP_EXCEPTION_CODES[error.status];
     if (known) return new ServiceError(known[0], known[1]);
+  }
+  const fault = databaseFaultError(error);
+  if (fault) {
+    logger.warn('database fault', { requestId, code: fault.code, error: error instanceof Error ? error.message : String(error) });
+    return fault;
   }
   logger.error('unhandled error', { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return new ServiceError('internal_error', 'an internal error occurred; quote the request id when reporting it');

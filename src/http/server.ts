@@ -4,13 +4,20 @@ import type { Config } from '../config/config';
 import type { Logger } from '../core/logger';
 import { appListener } from './app-listener';
 import { answerClientError } from './client-error';
+import { drainable } from './drain';
 import { listen, type Listening } from './listen';
 import type { ImportdMetrics } from './metrics/registry';
 
 /** Larger request heads are refused with 431 by Node's parser before the app sees them. */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
-export type RunningServer = Listening;
+export interface RunningServer extends Listening {
+  /**
+   * Stops accepting connections and lets in-flight requests finish (drain.ts); with `graceMs`, destroys what
+   * is still open at that deadline.
+   */
+  close(graceMs?: number): Promise<void>;
+}
 
 /**
  * Starts the Node HTTP server with timeouts that cut off slow clients (slowloris) and oversized headers.
@@ -22,6 +29,7 @@ export async function startServer(
   logger: Logger,
   metrics?: ImportdMetrics,
 ): Promise<RunningServer> {
+  const answering = drainable(appListener(fetch, config, logger, metrics));
   const server = createServer(
     {
       requestTimeout: config.requestTimeoutSeconds * 1000,
@@ -35,10 +43,10 @@ export async function startServer(
       keepAliveTimeout: 65_000,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    appListener(fetch, config, logger, metrics),
+    answering.listener,
   );
   server.on('clientError', (error: Error, socket) => answerClientError(error, socket, logger));
   const running = await listen(server, config.host, config.port, { host: '--host', port: '--port' });
   logger.info('listening', { host: config.host, port: running.port, db: redactDatabaseUrl(config.dbPath) });
-  return running;
+  return { port: running.port, close: (graceMs) => answering.drain(server, graceMs) };
 }

@@ -1,4 +1,4 @@
-import { UniqueViolationError } from '../db/store';
+import { databaseFault, UniqueViolationError } from '../db/store';
 
 /** Every error code a user can see (DESIGN.md "Errors"). */
 export const ERROR_CODES = [
@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'rate_limited',
   'internal_error',
+  'database_unavailable',
+  'insufficient_storage',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -112,4 +114,20 @@ export async function conflictOnUnique<T>(write: Promise<T>, message: string): P
     if (error instanceof UniqueViolationError) throw conflict(message);
     throw error;
   }
+}
+
+/** Seconds a client is asked to wait before it retries a request the database could not serve. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The typed error of a storage failure that is no bug (src/db/store/faults.ts): the database cannot be reached
+ * or did not answer in time (503, retry later), or has no room left (507). Undefined for anything else.
+ */
+export function databaseFaultError(error: unknown): ServiceError | undefined {
+  const fault = databaseFault(error);
+  if (fault === 'unavailable') {
+    return new ServiceError('database_unavailable', 'the database is unavailable; retry later', undefined, DATABASE_RETRY_AFTER_SECONDS);
+  }
+  if (fault === 'full') return new ServiceError('insufficient_storage', 'the database has no space left; an operator must free some');
+  return undefined;
 }

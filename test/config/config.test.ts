@@ -15,11 +15,31 @@ describe('configuration', () => {
     assert.equal(config.mapHeadersBudget, 20_000_000);
     assert.equal(config.metricsAddr, undefined);
     assert.equal(config.leaseSeconds, 30);
-    assert.deepEqual(config.postgres, { poolSize: 10, writers: 10 });
+    assert.deepEqual(config.postgres, { poolSize: 10, writers: 10, connectTimeoutMs: 5000, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 60_000 });
+    assert.equal(config.shutdownGraceSeconds, 25);
   });
 
   it('reads the PostgreSQL connection counts', () => {
-    assert.deepEqual(loadConfig({ IMPORTD_PG_POOL_SIZE: '3', IMPORTD_PG_WRITERS: '1' }).postgres, { poolSize: 3, writers: 1 });
+    assert.deepEqual(loadConfig({ IMPORTD_PG_POOL_SIZE: '3', IMPORTD_PG_WRITERS: '1' }).postgres, {
+      poolSize: 3,
+      writers: 1,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 30_000,
+      idleInTransactionTimeoutMs: 60_000,
+    });
+  });
+
+  it('reads the PostgreSQL timeouts and the shutdown grace, and refuses a timeout below 100 ms', () => {
+    const config = loadConfig({
+      IMPORTD_PG_CONNECT_TIMEOUT_MS: '700',
+      IMPORTD_PG_STATEMENT_TIMEOUT_MS: '800',
+      IMPORTD_PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '900',
+      IMPORTD_SHUTDOWN_GRACE_SECONDS: '2',
+    });
+    assert.deepEqual(config.postgres, { poolSize: 10, writers: 10, connectTimeoutMs: 700, statementTimeoutMs: 800, idleInTransactionTimeoutMs: 900 });
+    assert.equal(config.shutdownGraceSeconds, 2);
+    assert.throws(() => loadConfig({ IMPORTD_PG_STATEMENT_TIMEOUT_MS: '5' }), /IMPORTD_PG_STATEMENT_TIMEOUT_MS/);
+    assert.throws(() => loadConfig({ IMPORTD_SHUTDOWN_GRACE_SECONDS: '0' }), /IMPORTD_SHUTDOWN_GRACE_SECONDS/);
   });
 
   it('reads the LLM prompt cap and cache size', () => {

@@ -46,7 +46,8 @@ export async function startServe(dbPath: string, env: Record<string, string> = {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
-      if (attempt > 100 || child.exitCode !== null) {
+      // 20 s: a loaded CI machine (two cores, several suites) takes more than 5 s to start a node at times.
+      if (attempt > 400 || child.exitCode !== null) {
         // A server that comes up later would keep the test process alive (its pipes), and the whole run waiting.
         child.kill('SIGKILL');
         throw new Error(`server did not start:\n${output}`);

@@ -2,8 +2,9 @@ import pg from 'pg';
 import { drizzle, type NodePgDatabase, type NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import { DatabaseFileError } from '../sqlite/database-file';
-import { folderMigrationSource, loadMigrations, type MigrationSource } from '../sqlite/migrations';
+import { folderMigrationSource, loadMigrations, newerDatabase, type MigrationSource } from '../sqlite/migrations';
 import { redactDatabaseUrl } from '../../core/database-url';
+import { migrationClient, queryPoolTimeouts, survivingPool, writerPoolTimeouts } from './pools';
 import * as schema from './schema';
 
 export type PgDb = NodePgDatabase<typeof schema>;
@@ -32,6 +33,14 @@ export interface PgOpenOptions {
   poolSize?: number;
   /** Connections for imports being written at once; further imports wait for one (default 10). */
   writerPoolSize?: number;
+  /** How long a connection, a statement and an idle transaction may take (Config.postgres); no limit when absent. */
+  timeouts?: PgTimeouts;
+}
+
+export interface PgTimeouts {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
 }
 
 /**
@@ -49,17 +58,15 @@ const MIGRATION_LOCK = 0x696d706f727464;
  */
 export async function openPostgres(url: string, options: PgOpenOptions = {}): Promise<PgStorage> {
   // Named, so an operator tells importd's connections apart in pg_stat_activity.
-  const pool = answerNulComparisons(new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, application_name: 'importd' }));
-  const writerPool = new pg.Pool({ connectionString: url, max: options.writerPoolSize ?? 10, application_name: 'importd writer' });
-  // An idle client losing its server (a restart, a failover) must not crash the process: the next query reconnects.
-  pool.on('error', () => undefined);
-  writerPool.on('error', () => undefined);
+  const pool = answerNulComparisons(survivingPool({ ...queryPoolTimeouts(options.timeouts), connectionString: url, max: options.poolSize ?? 10, application_name: 'importd' }));
+  const writerPool = survivingPool({ ...writerPoolTimeouts(options.timeouts), connectionString: url, max: options.writerPoolSize ?? 10, application_name: 'importd writer' });
   const db = drizzle({ client: pool, schema });
   const close = async () => {
     await Promise.all([pool.end(), writerPool.end()]);
   };
   try {
-    const created = await migrate(pool, options.migrations ?? folderMigrationSource(__dirname, 'postgres'), options.create ?? true, redactDatabaseUrl(url));
+    const source = options.migrations ?? folderMigrationSource(__dirname, 'postgres');
+    const created = await migrate(migrationClient(url, options.timeouts), source, options.create ?? true, redactDatabaseUrl(url));
     return { db, pool, writerPool, created, close };
   } catch (error) {
     await close().catch(() => undefined);
@@ -95,9 +102,13 @@ function guardQueries(target: pg.Pool | pg.PoolClient): void {
   }) as typeof target.query;
 }
 
-/** Applies pending migrations on one client holding the advisory lock; returns true when the database was empty. */
-async function migrate(pool: pg.Pool, source: MigrationSource, create: boolean, shownUrl: string): Promise<boolean> {
-  const client = await pool.connect();
+/**
+ * Applies pending migrations on one client holding the advisory lock; returns true when the database was empty.
+ * Refuses a database a newer importd migrated (newerDatabase). The client is one of its own, without the pools'
+ * statement timeout: a migration, or the wait for another node's, may take longer than a request's statement.
+ */
+async function migrate(client: pg.Client, source: MigrationSource, create: boolean, shownUrl: string): Promise<boolean> {
+  await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
@@ -105,6 +116,13 @@ async function migrate(pool: pg.Pool, source: MigrationSource, create: boolean, 
       const empty = rows[0]?.found == null;
       if (empty && !create) {
         throw new DatabaseFileError('missing', shownUrl, `no importd tables in ${shownUrl}`);
+      }
+      if (!empty) {
+        const applied = await client.query<{ count: number; last: string | null }>(
+          'SELECT count(*)::int AS count, max(created_at)::text AS last FROM drizzle.__drizzle_migrations',
+        );
+        const newer = newerDatabase({ count: applied.rows[0]!.count, lastMillis: applied.rows[0]!.last === null ? null : Number(applied.rows[0]!.last) }, source);
+        if (newer) throw new DatabaseFileError('unusable', shownUrl, `cannot use ${shownUrl}: ${newer}`);
       }
       // drizzle's folder migrator is a thin wrapper over this dialect call; the in-memory form lets the
       // executable apply migrations carried as assets.
@@ -115,6 +133,6 @@ async function migrate(pool: pg.Pool, source: MigrationSource, create: boolean, 
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
   } finally {
-    client.release();
+    await client.end().catch(() => undefined);
   }
 }

@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import type { PgExecutor } from './open-database';
 import { countRows, type RowTexts } from '../store/row-texts';
 import { BINARY_COPY_HEADER, BINARY_COPY_TRAILER, encodeRows } from './binary-rows';
+import { COPY_READ_TIMEOUT_MS } from './pools';
 import * as schema from './schema';
 
 /** A batch of one import's rows on their way in: a transaction on a writer connection with one COPY open in it. */
@@ -155,7 +156,10 @@ export class RowCopies {
       // rows have no foreign key (schema.ts): this is what keeps a row from outliving its import.
       const found = await client.query(`SELECT 1 FROM imports WHERE id = $1 AND status = 'writing' FOR KEY SHARE`, [importId]);
       if (found.rowCount === 0) throw removedWhileWritten();
-      const stream = client.query(copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN (FORMAT binary)'));
+      const copyQuery = copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN (FORMAT binary)');
+      // node-postgres reads a submittable's own query_timeout before the pool's (pools.ts).
+      Object.assign(copyQuery, { query_timeout: COPY_READ_TIMEOUT_MS });
+      const stream = client.query(copyQuery);
       stream.write(BINARY_COPY_HEADER);
       const copy: OpenCopy = { client, importId: Buffer.from(importId), stream, openedAt: performance.now() };
       stream.on('error', (error: Error) => (copy.failed ??= error));

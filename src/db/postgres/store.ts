@@ -16,6 +16,9 @@ import { createWebhookStore } from './webhook-store';
  */
 export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'writerPool'>, nodeId: string = randomUUID()): Store {
   const { db, pool, writerPool } = storage;
+  // Nothing to probe without writing where the server is short of room (its WAL, a tablespace): a refusal for
+  // want of space is believed for FULL_FOR_MS, then the next write says whether it still holds.
+  let fullUntil = 0;
   return {
     nodeId,
     ...createKeyedStores(db, pool),
@@ -32,10 +35,16 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'wr
       async ping() {
         await pool.query('SELECT 1');
       },
+      noteFull() {
+        fullUntil = performance.now() + FULL_FOR_MS;
+      },
+      full: async () => performance.now() < fullUntil,
       pools: () => [poolFigures('queries', pool), poolFigures('writers', writerPool)],
     },
   };
 }
+
+const FULL_FOR_MS = 30_000;
 
 function poolFigures(name: string, pool: pg.Pool): PoolFigures {
   return { pool: name, max: pool.options.max, busy: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount };

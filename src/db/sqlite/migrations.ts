@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
+import { VERSION } from '../../version';
 
 /** Where one engine's migration files come from: `migrations/<engine>/` on disk, or the executable's assets. */
 export interface MigrationSource {
@@ -43,4 +44,29 @@ export function loadMigrations(source: MigrationSource): MigrationMeta[] {
 export function migrationFiles(source: MigrationSource): string[] {
   const journal = JSON.parse(source.read('meta/_journal.json')) as Journal;
   return ['meta/_journal.json', ...journal.entries.map((entry) => `${entry.tag}.sql`)];
+}
+
+/** What a database's migration table holds: how many migrations were applied and the newest one's time. */
+export interface AppliedMigrations {
+  count: number;
+  /** drizzle's `created_at`: the applied migration's journal `when` (ms since the epoch); null when none. */
+  lastMillis: number | null;
+}
+
+/**
+ * Refuses a database migrated by a newer importd (the downgrade guard): its newest migration is later than the
+ * newest this build carries. drizzle's migrator would apply nothing and start, and the older code would then
+ * fail on columns and tables it does not know (a 500 on every list). Returns the message, or undefined when
+ * this build knows every migration the database has.
+ */
+export function newerDatabase(applied: AppliedMigrations, source: MigrationSource): string | undefined {
+  const journal = JSON.parse(source.read('meta/_journal.json')) as Journal;
+  const last = journal.entries.at(-1);
+  if (applied.lastMillis === null || !last || applied.lastMillis <= last.when) return undefined;
+  const when = (millis: number) => new Date(millis).toISOString();
+  return (
+    `the database was migrated by a newer importd: it has ${applied.count} migrations, the newest of ${when(applied.lastMillis)}; ` +
+    `this importd (${VERSION}) knows ${journal.entries.length}, the newest ${last.tag} of ${when(last.when)}. ` +
+    'Run the newer importd (or restore a backup taken before the upgrade)'
+  );
 }

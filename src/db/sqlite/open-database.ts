@@ -3,9 +3,10 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { WorkerScript } from '../../core/worker-script';
 import { IN_COMMIT_CHECKPOINTS, startCheckpointer } from './checkpoints';
-import { prepareDatabaseFile, unusable } from './database-file';
-import { folderMigrationSource, loadMigrations, type MigrationSource } from './migrations';
+import { DatabaseFileError, prepareDatabaseFile, unusable } from './database-file';
+import { folderMigrationSource, loadMigrations, newerDatabase, type AppliedMigrations, type MigrationSource } from './migrations';
 import * as schema from './schema';
+import { createSpace, type Space } from './space';
 
 // With the better-sqlite3 handle it wraps, for the raw statements of the hottest reads.
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -17,6 +18,8 @@ export interface Storage {
   created: boolean;
   /** Synchronous unless a checkpoint thread runs (it stops first). */
   close(): void | Promise<void>;
+  /** Whether the database has room to grow, and the reserve that lets deletions free some on a full disk. */
+  space: Space;
   /** Awaited before each slice of a long write: waits while the checkpoint thread restarts the WAL. */
   writePause?: () => Promise<void>;
 }
@@ -43,6 +46,8 @@ export interface OpenOptions {
   checkpointWorker?: WorkerScript;
   /** The addon's file, for that thread, when the addon is given as a loaded module (inside the executable). */
   nativeBindingFile?: string;
+  /** Keep a reserve file beside the database for deletions on a full disk (space.ts): the serving process. */
+  reserveSpace?: boolean;
 }
 
 /**
@@ -60,16 +65,24 @@ export function openDatabase(file: string, options: OpenOptions = {}): Storage {
   sqlite.pragma('cache_size = -32000');
   sqlite.pragma(IN_COMMIT_CHECKPOINTS);
   const db = drizzle({ client: sqlite, schema });
-  migrate(db, options.migrations ?? folderMigrationSource());
+  const source = options.migrations ?? folderMigrationSource();
+  const newer = newerDatabase(appliedMigrations(sqlite), source);
+  if (newer) {
+    sqlite.close();
+    throw new DatabaseFileError('unusable', target, `cannot use ${target}: ${newer}`);
+  }
+  migrate(db, source);
+  const space = createSpace(sqlite, target === ':memory:' ? undefined : target, options.reserveSpace ?? false);
   const closeConnection = () => {
     sqlite.close();
   };
-  if (options.checkpointWorker === undefined || target === ':memory:') return { db, sqlite, created, close: closeConnection };
+  if (options.checkpointWorker === undefined || target === ':memory:') return { db, sqlite, created, space, close: closeConnection };
   const checkpointer = startCheckpointer(sqlite, target, options.checkpointWorker, options.nativeBindingFile);
   return {
     db,
     sqlite,
     created,
+    space,
     writePause: checkpointer.pause,
     async close() {
       await checkpointer.stop();
@@ -91,6 +104,14 @@ function connect(file: string, nativeBinding: object | undefined): Database.Data
     sqlite?.close();
     throw unusable(file, error);
   }
+}
+
+/** What drizzle's migration table of the database holds (nothing yet in a new file). */
+function appliedMigrations(sqlite: Database.Database): AppliedMigrations {
+  const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!table) return { count: 0, lastMillis: null };
+  const row = sqlite.prepare('SELECT count(*) AS count, max(created_at) AS last FROM __drizzle_migrations').get() as { count: number; last: number | null };
+  return { count: row.count, lastMillis: row.last === null ? null : Number(row.last) };
 }
 
 /** Applies pending migrations; safe to run any number of times. */

@@ -13,12 +13,14 @@ import { releaseLock, tryAcquireLock } from './queries/locks';
  * The store over one SQLite connection. Every method runs its statements synchronously (better-sqlite3) and
  * answers a settled promise; an atomic method is one synchronous transaction, so nothing can interleave.
  */
-export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writePause'>, nodeId: string = randomUUID()): Store {
-  const { db, sqlite } = storage;
+export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writePause' | 'space'>, nodeId: string = randomUUID()): Store {
+  const { db, sqlite, space } = storage;
+  const importStores = createImportStores(db, sqlite, storage.writePause);
+  space.guardDeletions(importStores);
   return {
     nodeId,
     ...createKeyedStores(db),
-    ...createImportStores(db, sqlite, storage.writePause),
+    ...importStores,
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(sqlite),
     locks: {
@@ -31,6 +33,8 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writ
       async ping() {
         sqlite.prepare('SELECT 1').get();
       },
+      noteFull: () => space.noteFull(),
+      full: () => space.full(),
       async backup(file) {
         const pages = await copyDatabase(sqlite, file);
         return { pages, check: finishCopy(sqlite, file) };

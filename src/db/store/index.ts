@@ -4,3 +4,4 @@ export * from './delivery-status';
 export * from './store';
 export * from './fan-out';
 export * from './learned-trims';
+export * from './faults';

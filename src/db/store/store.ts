@@ -424,6 +424,10 @@ export interface ChangeNotices {
 export interface StoreAdmin {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** Told of a write that failed for want of space (faults.ts `full`): `full()` then answers true until there is room. */
+  noteFull(): void;
+  /** True while the database has no room to write (readiness answers 503 meanwhile). */
+  full(): Promise<boolean>;
   /**
    * A consistent online copy into `file` (which exists, empty); returns the pages copied and an integrity
    * verdict. Absent where the engine's own tool backs up (PostgreSQL: `pg_dump`).

@@ -1,1 +1,1 @@
-export { checkReadiness } from './readiness';
+export { checkReadiness, noteRequestError } from './readiness';
