@@ -4,7 +4,7 @@ import { isPhoneCountry } from './phones';
 import { compilePattern } from './patterns';
 import { foldText } from './text';
 
-// The declared template dialect (docs-notes/rules.md): a template schema whose `fields` is an array. Field
+// The declared template dialect (docs/templates.md): a template schema whose `fields` is an array. Field
 // members the dialect does not name are kept and ignored, so schemas written for other tools still load.
 
 export const FIELD_TYPES = ['string', 'number', 'integer', 'boolean', 'date', 'datetime', 'email', 'phone', 'url', 'enum'] as const;

@@ -2,7 +2,7 @@ import { DATE_FORMATS, type DateFormat } from './dates';
 import { compilePattern } from './patterns';
 
 // Frictionless Table Schema (https://specs.frictionlessdata.io/table-schema/) <-> the declared dialect
-// (docs-notes/frictionless.md). Pure: no I/O. What the Table Schema cannot express travels in one namespaced
+// (docs/templates.md). Pure: no I/O. What the Table Schema cannot express travels in one namespaced
 // member, `importd`, on the schema and on each field (the spec allows extra members), so a declared template
 // survives declared -> Table Schema -> declared unchanged. What importd cannot honour is refused, never dropped.
 
