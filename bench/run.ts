@@ -305,7 +305,7 @@ async function bigImport(dir: string) {
 }
 
 // The bench's webhook receiver is local: private addresses allowed.
-const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true' };
+const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true', IMPORTD_ACCOUNT_RATE_LIMIT: '0' };
 
 main().catch((error) => {
   console.error(error);
