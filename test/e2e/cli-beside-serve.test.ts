@@ -22,7 +22,7 @@ describe('./bin/importd changes seen by a running serve on its next request', ()
   before(async () => {
     db = await databases.create();
     assert.equal(runBin(['migrate', '--db', db]).code, 0);
-    const created = runBin(['env', 'create', 'production', '--origin', origin, '--json', '--db', db]);
+    const created = runBin(['env', 'create', 'production', '--origin', origin, '--auto-create-templates', '--json', '--db', db]);
     assert.equal(created.code, 0, created.stderr);
     ({ secretKey: { key: secretKey }, publicKey: { key: publicKey } } = JSON.parse(created.stdout));
     server = await startServe(db);

@@ -125,6 +125,8 @@ describe('client address behind trusted proxies: theme streams and endUserIp', (
   });
 
   it("records the forwarded client as an import's endUserIp when the session gives none", async () => {
+    // The session's import creates its template: the environment must allow that.
+    assert.equal((await call(h, 'PATCH', `/v1/environments/${env.name}`, { key: env.secretKey, body: { autoCreateTemplates: true } })).status, 200);
     const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'behind-proxy' });
     const response = await call(h, 'POST', '/v1/imports', {
       key: env.publicKey,

@@ -129,6 +129,8 @@ export interface TestEnvironmentOptions {
   name?: string;
   account?: string;
   origins?: string[];
+  /** Lets its Public Key sessions auto-create templates (off by default, as in the product). */
+  autoCreateTemplates?: boolean;
 }
 
 /** Creates an environment (in a new account when `account` is given) with one allowed origin. */
@@ -136,7 +138,7 @@ export async function createTestEnvironment(h: Harness, options: TestEnvironment
   const account = options.account ? await createAccount(h.ctx, { name: options.account }) : await resolveAccount(h.ctx);
   const origins = options.origins ?? ['https://app.example.com'];
   const name = options.name ?? 'production';
-  const created = await createEnvironment(h.ctx, account.id, { name, allowedOrigins: origins });
+  const created = await createEnvironment(h.ctx, account.id, { name, allowedOrigins: origins, autoCreateTemplates: options.autoCreateTemplates });
   return {
     accountId: account.id,
     environmentId: (await resolveEnvironment(h.ctx, account.id, name)).id,

@@ -3,11 +3,11 @@ import { createHarness, createTestEnvironment, type Harness, type HarnessOptions
 import { startLiveServer, type LiveServer } from './live-server';
 
 export type SuiteHarness<N extends string> = { h: Harness; env: TestEnvironment } & Record<N, TestEnvironment>;
-type SuiteOptions<N extends string> = HarnessOptions & { environments?: Record<N, TestEnvironmentOptions> };
+type SuiteOptions<N extends string> = HarnessOptions & { env?: TestEnvironmentOptions; environments?: Record<N, TestEnvironmentOptions> };
 
 /**
  * The opening most suites share, as hooks of the suite (or file) it is called in: `before` opens a harness and
- * creates the default environment `env`, then each of `environments` in the order given; `after` closes the
+ * creates the default environment `env` (with the options `env`), then each of `environments` in the order given; `after` closes the
  * harness. The objects answered are filled in place by that hook, so read their members only in hooks and
  * tests; `before` hooks a describe registers after this call run once they are filled. Not so at a file's top
  * level, where Node 20 starts every `before` hook without waiting for the one before it: there, call this only in a
@@ -23,7 +23,7 @@ export function useLiveHarness<const N extends string = never>(options: SuiteOpt
 }
 
 function openSuite<N extends string>(options: SuiteOptions<N>, live: boolean): SuiteHarness<N> & { server?: LiveServer } {
-  const { environments = {} as Record<N, TestEnvironmentOptions>, ...harnessOptions } = options;
+  const { env, environments = {} as Record<N, TestEnvironmentOptions>, ...harnessOptions } = options;
   const names = Object.keys(environments) as N[];
   const members = ['h', 'env', ...names, ...(live ? ['server'] : [])];
   const suite = Object.fromEntries(members.map((name) => [name, {}])) as SuiteHarness<N> & { server?: LiveServer };
@@ -32,7 +32,7 @@ function openSuite<N extends string>(options: SuiteOptions<N>, live: boolean): S
   before(async () => {
     opened = await createHarness(harnessOptions);
     fillIn(suite.h, opened);
-    fillIn(suite.env, await createTestEnvironment(opened));
+    fillIn(suite.env, await createTestEnvironment(opened, env));
     for (const name of names) fillIn(suite[name], await createTestEnvironment(opened, environments[name]));
     if (live) fillIn(suite.server!, (server = await startLiveServer(opened)));
   });

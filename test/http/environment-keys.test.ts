@@ -55,7 +55,7 @@ describe('a Secret Key manages only its own environment; keys can be rolled', ()
   });
 
   it('rolls the Public Key with a grace period: both work until it ends, the new one with the same origins', async () => {
-    const env = await createTestEnvironment(h, { name: 'roll-public', origins: ['https://app.example.com', 'https://*.shop.example'] });
+    const env = await createTestEnvironment(h, { name: 'roll-public', origins: ['https://app.example.com', 'https://*.shop.example'], autoCreateTemplates: true });
     const session = (await createTestSession(h, env)).sessionToken;
     const response = await call(h, 'POST', '/v1/environments/roll-public/keys/roll', { key: env.secretKey, body: { kind: 'public', expireOldInSeconds: 3600 } });
     assert.equal(response.status, 201);

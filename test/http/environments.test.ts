@@ -17,7 +17,7 @@ describe('POST /v1/environments', () => {
     assert.equal(response.status, 201);
     assert.equal(response.headers.get('Cache-Control'), 'no-store');
     const body = await json(response);
-    assert.deepEqual(Object.keys(body).sort(), ['name', 'publicKey', 'secretKey']);
+    assert.deepEqual(Object.keys(body).sort(), ['autoCreateTemplates', 'name', 'publicKey', 'secretKey']);
     assert.deepEqual(Object.keys(body.secretKey).sort(), ['active', 'createdAt', 'id', 'key', 'prefix']);
     assert.deepEqual(Object.keys(body.publicKey).sort(), ['active', 'allowedOrigins', 'createdAt', 'id', 'key', 'prefix']);
     assert.match(body.secretKey.key, /^sk_[0-9A-Za-z]{32,}$/);
@@ -98,7 +98,7 @@ describe('PATCH /v1/environments/{name}/origins', () => {
     });
     assert.equal(response.status, 200);
     const body = await json(response);
-    assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'lastUsedAt', 'name', 'publicKey', 'secretKey']);
+    assert.deepEqual(Object.keys(body).sort(), ['autoCreateTemplates', 'createdAt', 'lastUsedAt', 'name', 'publicKey', 'secretKey']);
     assert.deepEqual(Object.keys(body.publicKey).sort(), ['active', 'allowedOrigins', 'createdAt', 'id', 'lastUsedAt', 'prefix']);
     assert.deepEqual(body.publicKey.allowedOrigins, ['https://app.example.com', 'https://shop.example.org']);
     assert.ok(!JSON.stringify(body).includes(env.secretKey));

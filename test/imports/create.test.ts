@@ -84,7 +84,7 @@ describe('POST /v1/imports: template resolution', () => {
 });
 
 describe('POST /v1/imports: end-user fields', () => {
-  const { h, env } = useHarness();
+  const { h, env } = useHarness({ env: { autoCreateTemplates: true } });
   let session: { sessionToken: string };
   let jti: string;
   before(async () => {

@@ -50,10 +50,13 @@ describe('sessions on POST /v1/imports: bound templates, stored expiry, meta.pub
     }
   });
 
-  it('lets a session without a template resolve or create one as before', async () => {
+  it('lets a session without a template resolve one, or create one where the environment allows it', async () => {
     const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'u-1' });
+    assert.equal((await sdkImport(sessionToken, { meta: { schemaKey: 'made-by-import' } })).status, 403, 'autoCreateTemplates is off by default');
+    assert.equal((await call(h, 'PATCH', `/v1/environments/${env.name}`, { key: env.secretKey, body: { autoCreateTemplates: true } })).status, 200);
     assert.equal((await json(await sdkImport(sessionToken, { meta: { schemaKey: 'other' } }))).templateId, other);
     assert.equal((await sdkImport(sessionToken, { meta: { schemaKey: 'made-by-import' } })).status, 201);
+    assert.equal((await call(h, 'PATCH', `/v1/environments/${env.name}`, { key: env.secretKey, body: { autoCreateTemplates: false } })).status, 200);
   });
 
   it('checks the stored expiry: a token re-signed with a later exp is refused once the stored one passes', async () => {
