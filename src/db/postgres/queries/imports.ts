@@ -148,6 +148,12 @@ export async function listImportPage(db: PgExecutor, accountId: string, query: P
   return await statement.execute({ ...queryValues(accountId, query, named), limit: query.limit });
 }
 
+/** The bytes of the account's complete imports: the counter kept by triggers beside the count. */
+export async function storedImportBytes(db: PgExecutor, accountId: string): Promise<number> {
+  const rows = await db.select({ n: importCounts.bytes }).from(importCounts).where(eq(importCounts.accountId, accountId));
+  return rows[0]?.n ?? 0;
+}
+
 /** How many complete imports of the account match the filters: with none, the counter instead of a COUNT. */
 export async function countImports(db: PgExecutor, accountId: string, filters: ImportFilters): Promise<number> {
   if (!FILTER_KEYS.some((key) => filters[key])) {

@@ -157,6 +157,13 @@ export function importPageQuery(db: Db, accountId: string, query: ImportPageQuer
 // The account's counter of complete imports, kept by triggers (importCounts in schema.ts).
 const completeCount = rawQuery((sqlite) => sqlite.prepare<[string], { n: number }>('SELECT complete AS n FROM import_counts WHERE account_id = ?'));
 
+const storedBytesOf = rawQuery((sqlite) => sqlite.prepare<[string], { n: number }>('SELECT bytes AS n FROM import_counts WHERE account_id = ?'));
+
+/** The bytes of the account's complete imports: the counter beside completeCount. */
+export function storedImportBytes(db: Db, accountId: string): number {
+  return storedBytesOf(db).get(accountId)?.n ?? 0;
+}
+
 /** How many complete imports of the account match the filters: with none, the counter instead of a COUNT. */
 export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
   const shape = filterShape(filters);
