@@ -86,9 +86,12 @@ export function deleteImport(db: Db, id: string): void {
   db.delete(imports).where(eq(imports.id, id)).run();
 }
 
+// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts).
+const { bytes: _bytes, ...importColumns } = getTableColumns(imports);
+
 const completeImportById = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(imports), originalSchema: importSchemas.originalSchema })
+    .select({ ...importColumns, originalSchema: importSchemas.originalSchema })
     .from(imports)
     .innerJoin(importSchemas, eq(importSchemas.importId, imports.id))
     .where(and(eq(imports.accountId, sql.placeholder('accountId')), eq(imports.id, sql.placeholder('id')), eq(imports.status, 'complete')))
