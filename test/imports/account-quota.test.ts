@@ -4,6 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, DEFAULT_LIMITS, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { cliOnHarness, createCliHarness } from '../helpers/cli';
+import { joinNode } from '../helpers/nodes';
+import { createImport } from '../../src/services/imports';
 
 // IMPORTD_ACCOUNT_QUOTA_BYTES: the bytes of an account's stored imports together, read from the database (the
 // import_counts counter), refused with 413 quota_exceeded before anything is stored, or as a stream passes it.
@@ -108,6 +110,15 @@ describe('IMPORTD_ACCOUNT_QUOTA_BYTES', () => {
     assert.equal(refused.code, 4, refused.stderr);
     assert.match(refused.stderr, /^error \[quota_exceeded\]: .*IMPORTD_ACCOUNT_QUOTA_BYTES.*\n$/);
     assert.equal(refused.stderr.split('\n').length, 2, 'one line');
+    // Another node reads the same usage from the database.
+    const node = await joinNode(h, { config: { IMPORTD_ACCOUNT_QUOTA_BYTES: String(QUOTA) } });
+    try {
+      const origin = { accountId: env.accountId, environmentId: env.environmentId, importedFrom: 'api' };
+      const body = { meta: { schemaKey: 'quota' }, rows: [[{ a: 1 }]], bytes: { declared: 10, read: () => 10 } };
+      await assert.rejects(createImport(node.ctx, origin, body), { code: 'quota_exceeded' });
+    } finally {
+      await node.close();
+    }
     assert.deepEqual(await stored(), before);
   });
 
