@@ -18,6 +18,7 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   not_found: 3,
   conflict: 4,
   limit_reached: 4,
+  quota_exceeded: 4,
   missing_credentials: 5,
   invalid_api_key: 5,
   invalid_session: 5,

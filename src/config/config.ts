@@ -142,6 +142,7 @@ export const ConfigSchema = z.object({
   IMPORTD_MAX_ROW_BYTES: byteSize.default(1024 ** 2),
   IMPORTD_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
   IMPORTD_MAX_IMPORT_BYTES: byteSize.default(1024 ** 3),
+  IMPORTD_ACCOUNT_QUOTA_BYTES: byteSize.default(0),
   IMPORTD_WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   IMPORTD_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   IMPORTD_WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
@@ -276,6 +277,8 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       jsonDepth: c.IMPORTD_MAX_JSON_DEPTH,
       /** One import's body, in every format. */
       importBytes: c.IMPORTD_MAX_IMPORT_BYTES,
+      /** The bytes of an account's stored imports, all together (services/imports/import-quota.ts); 0: no quota. */
+      accountQuotaBytes: c.IMPORTD_ACCOUNT_QUOTA_BYTES,
     },
     webhooks: {
       /** Seconds to wait before each retry; a delivery fails for good once they are used up. */

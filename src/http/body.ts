@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { ServiceError } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { checkImportBytes, countedChunks, ndjsonImport, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type RowSlices } from '../services/imports';
+import { checkImportBytes, countedChunks, ndjsonImport, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type ImportBytes, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -20,8 +20,11 @@ export interface ImportBody {
    * this thread for small bodies, already checked by the parse worker for large ones.
    */
   rows: RowSlices | CheckedRows;
-  /** Body bytes read so far (all of them once the rows are stored): the ingestion metric. */
-  bytesRead(): number;
+  /**
+   * The body's bytes: declared up front (a JSON body's length, an NDJSON Content-Length), and read so far (all
+   * of them once the rows are stored): the account's quota and the ingestion metric count them.
+   */
+  bytes: ImportBytes;
 }
 
 /**
@@ -39,17 +42,18 @@ export async function readImportBody(c: Context, ctx: ServiceContext): Promise<I
   }
   const bytes = await readBytes(c);
   const length = bytes.byteLength;
-  const bytesRead = () => length;
-  if (length >= PARSE_IN_WORKER_BYTES) return { ...(await ctx.parsePool.parse(bytes)), bytesRead };
-  return { ...(await readImportBytes(bytes, ctx.config.limits.rowBytes)), bytesRead };
+  const counted = { declared: length, read: () => length };
+  if (length >= PARSE_IN_WORKER_BYTES) return { ...(await ctx.parsePool.parse(bytes)), bytes: counted };
+  return { ...(await readImportBytes(bytes, ctx.config.limits.rowBytes)), bytes: counted };
 }
 
 /** Reads a streamed POST /imports body (`application/x-ndjson`, services' ndjsonImport) as it arrives. */
 async function readNdjsonImportBody(c: Context, limits: Limits): Promise<ImportBody> {
-  checkImportBytes(Number(c.req.header('Content-Length')) || 0, limits.importBytes);
+  const declared = Number(c.req.header('Content-Length')) || 0;
+  checkImportBytes(declared, limits.importBytes);
   let bytesRead = 0;
   const chunks = countedChunks(byteChunks(c.req.raw.body), limits.importBytes, (seen) => (bytesRead = seen));
-  return { ...(await ndjsonImport(chunks, limits)), bytesRead: () => bytesRead };
+  return { ...(await ndjsonImport(chunks, limits)), bytes: { declared, read: () => bytesRead } };
 }
 
 async function* byteChunks(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {

@@ -25,6 +25,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   limit_reached: 409,
   request_timeout: 408,
   payload_too_large: 413,
+  quota_exceeded: 413,
   headers_too_large: 431,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'limit_reached',
   'request_timeout',
   'payload_too_large',
+  'quota_exceeded',
   'headers_too_large',
   'unsupported_media_type',
   'rate_limited',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createAccount, listAccounts } from '../../services/accounts';
+import { formatBytes } from '../../lib/format-bytes';
 import { printJson, printTable } from '../io';
 import { configOverrides } from '../options';
 import { withServices, type CliRuntime } from '../runtime';
@@ -19,11 +20,12 @@ export function registerAccount(program: Command, runtime: CliRuntime): void {
 
   account
     .command('list')
-    .description('list every account, oldest first')
+    .description('list every account, oldest first, with its stored bytes and quota')
     .option('--json', 'print JSON { data: [...] }')
     .action(async (options: { json?: boolean }, command: Command) => {
       const data = await withServices(runtime, configOverrides(command), async (ctx) => await listAccounts(ctx));
       if (options.json) return printJson(runtime.io, { data });
-      printTable(runtime.io, ['NAME', 'ID', 'CREATED'], data.map((a) => [a.name, a.id, a.createdAt]));
+      const quota = (a: (typeof data)[number]) => (a.quotaBytes === null ? 'off' : formatBytes(a.quotaBytes));
+      printTable(runtime.io, ['NAME', 'ID', 'CREATED', 'USED', 'QUOTA'], data.map((a) => [a.name, a.id, a.createdAt, formatBytes(a.usedBytes), quota(a)]));
     });
 }

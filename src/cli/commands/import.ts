@@ -49,12 +49,13 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       input.on('data', () => progress?.read(input.bytesRead));
       try {
         // Counted as read too: a file that grows while it is loaded is bounded all the same.
-        const chunks = countedChunks(input, maxBytes);
+        let bytesRead = 0;
+        const chunks = countedChunks(input, maxBytes, (seen) => (bytesRead = seen));
         const slices = delimiter === undefined ? ndjsonRowSlices(ndjsonLineBatches(chunks, limits), limits.rowBytes) : inSlices(csvRows(chunks, delimiter, limits.rowBytes), SLICE_ROWS);
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
-          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes }, rows),
+          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes, bytesRead: () => bytesRead }, rows),
         );
         progress?.stop(sizeBytes);
         printResult(runtime.io, created, options.json);

@@ -18,6 +18,7 @@ import {
   latestCompleteImports,
   listImportPage,
   renewImportLease,
+  storedImportBytes,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
 import { erasedSomething } from '../store';
@@ -54,6 +55,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       findView: (accountId, id) => findImportView(pool, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
+      storedBytes: (accountId) => storedImportBytes(db, accountId),
       // One snapshot: the counts and the list describe the same moment.
       overview: (accountId, latest) =>
         db.transaction(

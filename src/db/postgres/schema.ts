@@ -105,6 +105,8 @@ export const imports = pgTable(
     cellStats: text('cell_stats').notNull().default('{}'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('imports_account_created').on(t.accountId, t.createdAt, t.id),
@@ -127,6 +129,8 @@ export const importCounts = pgTable('import_counts', {
     .primaryKey()
     .references(() => accounts.id, { onDelete: 'cascade' }),
   complete: integer('complete').notNull(),
+  /** The bytes of those imports (imports.bytes), kept by the same triggers (the account_quota migration). */
+  bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
 });
 
 export const importRows = pgTable(

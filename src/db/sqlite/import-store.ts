@@ -4,7 +4,7 @@ import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
-import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
+import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease, storedImportBytes } from './queries/imports';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
@@ -41,6 +41,7 @@ export function createImportStores(
       findView: async (accountId, id) => findImportView(db, accountId, id),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
+      storedBytes: async (accountId) => storedImportBytes(db, accountId),
       // One read transaction: the counts and the list describe the same moment.
       overview: async (accountId, latest) =>
         db.transaction(

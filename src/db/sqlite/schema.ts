@@ -109,6 +109,8 @@ export const imports = sqliteTable(
     // overflow page of a large value before them, and the statistics grow with the columns (100 KB for 2 000):
     // the list, which does not show them, stops before.
     cellStats: text('cell_stats').notNull().default('{}'),
+    // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).
+    bytes: integer('bytes').notNull().default(0),
   },
   (t) => [
     index('imports_account_created').on(t.accountId, t.createdAt, t.id),
@@ -147,6 +149,8 @@ export const importCounts = sqliteTable('import_counts', {
     .primaryKey()
     .references(() => accounts.id, { onDelete: 'cascade' }),
   complete: integer('complete').notNull(),
+  /** The bytes of those imports (imports.bytes), kept by the same triggers (the account_quota migration). */
+  bytes: integer('bytes').notNull().default(0),
 });
 
 export const importRows = sqliteTable(

@@ -118,7 +118,11 @@ export interface TemplateStore {
 export type ImportSummaryRow = Pick<ImportRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt' | 'fileId' | 'meta'>;
 
 /** What completing an import sets: `meta` only when the server's counts were added to it. */
-export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'> & Partial<Pick<ImportRow, 'meta'>>;
+export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'> &
+  Partial<Pick<ImportRow, 'meta'>> & {
+    /** The import body's bytes (0 when not given): the account's storedBytes grow by them as it completes. */
+    bytes?: number;
+  };
 
 export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
@@ -155,6 +159,11 @@ export interface ImportStore {
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
+  /**
+   * The bytes of the account's complete imports (IMPORTD_ACCOUNT_QUOTA_BYTES): a counter kept by triggers in
+   * the transaction of every completion, hiding and deletion, so it is exact for every node.
+   */
+  storedBytes(accountId: string): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */
   overview(accountId: string, latest: number): Promise<{ templates: number; imports: number; latest: ImportSummaryRow[] }>;
 }

@@ -85,7 +85,7 @@ export function importRoutes(deps: AppDeps) {
       throw error;
     }
     const created = await createImport(ctx, origin, body);
-    deps.metrics?.ingested(created.rowCount, body.bytesRead());
+    deps.metrics?.ingested(created.rowCount, body.bytes.read());
     return respondJson(c, created, 201);
   });
 

@@ -1,2 +1,2 @@
 export { createAccount, ensureDefaultAccount, listAccounts, resolveAccount } from './accounts';
-export { AccountName, CreateAccountInput, DEFAULT_ACCOUNT, type AccountOutput } from './schemas';
+export { AccountName, CreateAccountInput, DEFAULT_ACCOUNT, type AccountOutput, type AccountUsageOutput } from './schemas';

@@ -16,3 +16,9 @@ export interface AccountOutput {
   name: string;
   createdAt: string;
 }
+
+/** An account as `importd account list` shows it: its stored bytes against the quota (null: no quota). */
+export interface AccountUsageOutput extends AccountOutput {
+  usedBytes: number;
+  quotaBytes: number | null;
+}

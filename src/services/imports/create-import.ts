@@ -7,6 +7,7 @@ import type { LearnedMappingsWrite } from '../../db/store';
 import type { CompiledRules } from '../../rules';
 import type { CheckedRows } from './check-rows';
 import { beginImport, checkInThread, writeRows, type ImportHeader, type RowSlices } from './import-writer';
+import { quotaRoom, withinQuota, type ImportBytes } from './import-quota';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
 import { importRules, validateRows } from './validate-rows';
@@ -91,18 +92,22 @@ async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrig
  * already checked (by the parse worker), then checked against the template's rules when it declares fields
  * (validateRows: its onInvalid policy decides what is stored; meta.counts are the server's). A `meta.mapping`
  * is remembered for the template, as its end-user's (or the Secret Key's) confirmation, as the import
- * completes. Returns the create shape. Throws validation_failed (a row's index in `details[].path`;
- * RowsInvalidError under `reject`), and whatever producing a slice throws.
+ * completes. The body's `bytes` count towards the account's quota (import-quota.ts): checked before anything
+ * is written, then as they arrive. Returns the create shape. Throws validation_failed (a row's index in
+ * `details[].path`; RowsInvalidError under `reject`), quota_exceeded, and whatever producing a slice throws.
  */
 export async function createImport(
   ctx: ServiceContext,
   origin: ImportOrigin,
-  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows },
+  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes },
 ): Promise<ImportListItem> {
-  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
+  let rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
   let rules: CompiledRules | undefined;
   try {
+    // First: a template the import would create is a write too.
+    const room = await quotaRoom(ctx, origin.accountId, body.bytes?.declared ?? 0);
+    if (body.bytes) rows = withinQuota(ctx, rows, room, body.bytes);
     prepared = await prepareImport(ctx, origin, body);
     rules = await importRules(ctx, origin.accountId, prepared.header.templateId);
   } catch (error) {
@@ -110,7 +115,7 @@ export async function createImport(
     throw error;
   }
   const checked = rules === undefined ? undefined : validateRows(rules, rows);
-  const stored = await writeRows(await beginImport(ctx, prepared.header), checked ?? rows, prepared.learned, checked?.counts);
+  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked?.counts);
   return toListItem(stored);
 }
 

@@ -7,6 +7,7 @@ import { keepLease, leaseEnd } from '../leases';
 import { RowChecker, type CheckedRows, type RowSlice } from './check-rows';
 import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
+import type { ImportBytes } from './import-quota';
 import type { CellStats, ImportCounts } from './schemas';
 
 /** Everything stored about an import except its rows and statistics. */
@@ -48,7 +49,8 @@ export interface ImportWriter {
   abort(): Promise<void>;
 }
 
-export async function beginImport(ctx: ServiceContext, header: ImportHeader): Promise<ImportWriter> {
+/** `bytes`: the body's, stored with the import as it completes (the account's quota counts them). */
+export async function beginImport(ctx: ServiceContext, header: ImportHeader, bytes?: ImportBytes): Promise<ImportWriter> {
   const startedAt = isoTime(ctx.clock);
   const node = ctx.store.nodeId;
   const row: ImportRow = {
@@ -98,7 +100,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader): Pr
       // A free-form import's counts are added only when the client sent its own (kept as meta.clientCounts).
       const serverCounts = counts ?? (clientCounted ? { totalRows: rowCount, validRows: rowCount, erroredRows: 0, discardedRows: 0 } : undefined);
       const meta = serverCounts === undefined ? row.meta : metaWithCounts(row.meta, serverCounts);
-      const values = { rowCount, cellStats: JSON.stringify(stats), meta, createdAt: completedAt, updatedAt: completedAt };
+      const values = { rowCount, cellStats: JSON.stringify(stats), meta, createdAt: completedAt, updatedAt: completedAt, bytes: bytes?.read() ?? 0 };
       const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
       const event = await importCompletedEvent(ctx, completed);
       lease.stop();

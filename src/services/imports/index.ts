@@ -3,6 +3,7 @@ export { createImport, prepareImportHeader, type ImportOrigin } from './create-i
 export { EXPORT_CHUNK_BYTES, EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
 export { getImport } from './get-import';
 export { checkImportBytes, countedChunks } from './import-bytes';
+export type { ImportBytes } from './import-quota';
 export { beginImport, checkInThread, writeRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';
 export type { CheckedRows } from './check-rows';
 export { SLICE_ROWS, sliceRows } from './slices';

@@ -13,13 +13,15 @@ export interface LoadImportInput {
   templateKey: string;
   fileName: string;
   sizeBytes: number;
+  /** The file's bytes read so far (it may grow while it is read): the account's quota counts them. */
+  bytesRead?: () => number;
 }
 
 /**
  * An operator's bulk load (`importd import FILE`): the same create path as POST /imports, for an environment
  * and a template key named on the command line; the import's schema snapshot is the template's current
  * schema (or `{ key }` when the template does not exist yet and is created). Throws not_found (account,
- * environment), validation_failed.
+ * environment), validation_failed, quota_exceeded.
  */
 export async function loadImport(ctx: ServiceContext, input: LoadImportInput, rows: RowSlices): Promise<ImportListItem> {
   const account = await resolveAccount(ctx, input.account);
@@ -37,6 +39,7 @@ export async function loadImport(ctx: ServiceContext, input: LoadImportInput, ro
       },
       originalSchema: template ? (JSON.parse(template.schema) as unknown) : { key: input.templateKey },
       rows,
+      bytes: { declared: input.sizeBytes, read: input.bytesRead ?? (() => input.sizeBytes) },
     },
   );
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { IMPORT_LIST_COLUMNS, type CompletedValues, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
@@ -79,9 +79,12 @@ export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
 
 const DELETE_LOCK_TIMEOUT = '2s';
 
+// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts).
+const { bytes: _bytes, ...importColumns } = getTableColumns(imports);
+
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db
-    .select()
+    .select(importColumns)
     .from(imports)
     .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
     .limit(1);
@@ -146,6 +149,12 @@ export async function listImportPage(db: PgExecutor, accountId: string, query: P
       .prepare(statementName('import-page', shape));
   });
   return await statement.execute({ ...queryValues(accountId, query, named), limit: query.limit });
+}
+
+/** The bytes of the account's complete imports: the counter kept by triggers beside the count. */
+export async function storedImportBytes(db: PgExecutor, accountId: string): Promise<number> {
+  const rows = await db.select({ n: importCounts.bytes }).from(importCounts).where(eq(importCounts.accountId, accountId));
+  return rows[0]?.n ?? 0;
 }
 
 /** How many complete imports of the account match the filters: with none, the counter instead of a COUNT. */

@@ -86,9 +86,12 @@ export function deleteImport(db: Db, id: string): void {
   db.delete(imports).where(eq(imports.id, id)).run();
 }
 
+// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts).
+const { bytes: _bytes, ...importColumns } = getTableColumns(imports);
+
 const completeImportById = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(imports), originalSchema: importSchemas.originalSchema })
+    .select({ ...importColumns, originalSchema: importSchemas.originalSchema })
     .from(imports)
     .innerJoin(importSchemas, eq(importSchemas.importId, imports.id))
     .where(and(eq(imports.accountId, sql.placeholder('accountId')), eq(imports.id, sql.placeholder('id')), eq(imports.status, 'complete')))
@@ -156,6 +159,13 @@ export function importPageQuery(db: Db, accountId: string, query: ImportPageQuer
 
 // The account's counter of complete imports, kept by triggers (importCounts in schema.ts).
 const completeCount = rawQuery((sqlite) => sqlite.prepare<[string], { n: number }>('SELECT complete AS n FROM import_counts WHERE account_id = ?'));
+
+const storedBytesOf = rawQuery((sqlite) => sqlite.prepare<[string], { n: number }>('SELECT bytes AS n FROM import_counts WHERE account_id = ?'));
+
+/** The bytes of the account's complete imports: the counter beside completeCount. */
+export function storedImportBytes(db: Db, accountId: string): number {
+  return storedBytesOf(db).get(accountId)?.n ?? 0;
+}
 
 /** How many complete imports of the account match the filters: with none, the counter instead of a COUNT. */
 export function countImports(db: Db, accountId: string, filters: ImportFilters): number {
