@@ -3,6 +3,7 @@ import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { readRowChunk } from './queries/import-rows';
+import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { RowCopies } from './row-copies';
 import {
@@ -69,6 +70,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       append: (importId, first, rows) => copies.append(importId, first, rows),
       textForm: 'utf8',
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
+      ofStatus: (importId, status, direction, from, limit) => readRowsOfStatus(pool, importId, status, direction, from, limit),
+      errorsBetween: (importId, low, high) => readErrorsBetween(pool, importId, low, high),
       discard: (importId) => copies.discard(importId),
     },
     compliance: {

@@ -155,7 +155,7 @@ export class RowCopies {
       // rows have no foreign key (schema.ts): this is what keeps a row from outliving its import.
       const found = await client.query(`SELECT 1 FROM imports WHERE id = $1 AND status = 'writing' FOR KEY SHARE`, [importId]);
       if (found.rowCount === 0) throw removedWhileWritten();
-      const stream = client.query(copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN (FORMAT binary)'));
+      const stream = client.query(copyFrom('COPY import_rows (import_id, row_index, data, errors) FROM STDIN (FORMAT binary)'));
       stream.write(BINARY_COPY_HEADER);
       const copy: OpenCopy = { client, importId: Buffer.from(importId), stream, openedAt: performance.now() };
       stream.on('error', (error: Error) => (copy.failed ??= error));

@@ -139,8 +139,10 @@ export const importRows = pgTable(
     importId: text('import_id').notNull(),
     rowIndex: integer('row_index').notNull(),
     data: text('data').notNull(),
+    /** An invalid row kept (onInvalid `keep`): its errors as JSON `[{key, code, message}]`; null when valid. */
+    errors: text('errors'),
   },
-  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] })],
+  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] }), index('import_rows_invalid').on(t.importId, t.rowIndex).where(sql`${t.errors} IS NOT NULL`)],
 );
 
 export const themes = pgTable('themes', {

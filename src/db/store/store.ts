@@ -7,6 +7,7 @@ import type {
   ImportRow,
   ImportViewRow,
   LearnedMappingRow,
+  RowStatus,
   SessionRow,
   StoredRow,
   TemplateRow,
@@ -174,6 +175,10 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
+  /** Up to `limit` rows of one status past `from` in row order, each with its errors. */
+  ofStatus(importId: string, status: RowStatus, direction: 'asc' | 'desc', from: number, limit: number): Promise<StoredRow[]>;
+  /** The errors of the invalid rows from `low` to `high` (row indexes, both included), in no order. */
+  errorsBetween(importId: string, low: number, high: number): Promise<{ rowIndex: number; errors: string }[]>;
   /**
    * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY batch,
    * rolled back); nothing on SQLite, where each append commits. For a writer giving up an import it may no

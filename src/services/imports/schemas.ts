@@ -90,7 +90,11 @@ export const ListImportsQuery = z.object({
 });
 export type ListImportsQuery = z.input<typeof ListImportsQuery>;
 
+/** A row stored with errors (onInvalid `keep`) is invalid; every other row is valid. */
+export const RowStatusFilter = z.enum(['valid', 'invalid']);
+
 export const ListRowsQuery = z.object({
+  status: RowStatusFilter.optional().meta({ description: 'Only the rows stored with errors (`invalid`, template policy onInvalid `keep`) or without (`valid`)' }),
   sortBy: z.enum(['rowIndex']).default('rowIndex'),
   direction: Direction.default('asc'),
   limit: pageLimit(1),
@@ -171,5 +175,11 @@ export const ImportFiltersEcho = z.object({
 export const ImportPage = pageSchema(ImportListItem, ImportFiltersEcho).meta({ id: 'ImportPage' });
 export type ImportPage = z.infer<typeof ImportPage>;
 
-export const ImportRowItem = z.object({ rowIndex: z.int(), data: z.record(z.string(), CellValue) });
-export const RowPage = pageSchema(ImportRowItem, z.object({})).meta({ id: 'ImportRowPage' });
+/** One error of a stored row: the field's key, the rule's code and the message the end-user reads. */
+export const RowError = z.object({ key: z.string(), code: z.string(), message: z.string() }).meta({ id: 'RowError' });
+export const ImportRowItem = z.object({
+  rowIndex: z.int(),
+  data: z.record(z.string(), CellValue),
+  errors: z.array(RowError).optional().meta({ description: 'Present when the row was stored invalid (onInvalid `keep`)' }),
+});
+export const RowPage = pageSchema(ImportRowItem, z.object({ status: RowStatusFilter.optional() })).meta({ id: 'ImportRowPage' });

@@ -1,4 +1,4 @@
-import { rowStrings, type RowTexts } from '../../db/store';
+import { countRows, rowStrings, type RowTexts } from '../../db/store';
 import { rowJsonText } from '../../lib/exact-json';
 import { compileRules, RowValidator, type CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
@@ -37,9 +37,11 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
   let errorCount = 0;
   let stored = 0;
 
-  function validate(slice: RowTexts): string[] {
+  function validate(slice: RowTexts): RowTexts {
     const texts = rowStrings(slice);
     const out: string[] = [];
+    // Created with the slice's first invalid row kept: a slice of valid rows goes as plain strings.
+    let kept: (string | null)[] | undefined;
     for (const text of texts) {
       const rowIndex = counts.totalRows++;
       const { row, errors, changed } = validator.check(JSON.parse(text) as Record<string, unknown>);
@@ -56,20 +58,25 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
           counts.discardedRows++;
           continue;
         }
+        if (rules.onInvalid === 'keep') {
+          kept ??= new Array<string | null>(out.length).fill(null);
+          kept[out.length] = storedErrors(errors);
+        }
       }
       if (errorCount > 0 && rules.onInvalid === 'reject') continue;
       for (const key in row) collector.add(key, row[key] as string | number | boolean | null);
       out.push(changed ? rowJsonText(row, text) : text);
+      if (kept !== undefined && kept.length < out.length) kept.push(null);
       stored++;
     }
-    return out;
+    return kept === undefined ? out : { texts: out, errors: kept };
   }
 
   async function* slices() {
     for await (const slice of rows.slices) {
       const texts = validate(slice);
       if (errorCount > 0 && rules.onInvalid === 'reject') continue;
-      if (texts.length > 0) yield texts;
+      if (countRows(texts) > 0) yield texts;
     }
     if (errorCount > 0 && rules.onInvalid === 'reject') throw new RowsInvalidError(reported, errorCount);
   }
@@ -80,4 +87,9 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
     counts: () => ({ ...counts }),
     discard: rows.discard,
   };
+}
+
+/** A kept row's errors as stored: `[{key, code, message}]` (the value is the row's own cell). */
+function storedErrors(errors: readonly { key: string; code: string; message: string }[]): string {
+  return JSON.stringify(errors.map(({ key, code, message }) => ({ key, code, message })));
 }

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createTemplate } from '../../src/services/templates';
+import { call, json } from '../helpers/harness';
+import { useHarness } from '../helpers/use-harness';
+
+const FIELDS = [
+  { key: 'email', type: 'email', required: true },
+  { key: 'age', type: 'integer', min: 0 },
+];
+/** Rows 1, 3 and 4 are invalid; 0, 2 and 5 valid. */
+const ROWS = [
+  { email: 'a@x.io', age: 1 },
+  { email: 'nope', age: -2 },
+  { email: 'b@x.io', age: '3' },
+  { email: 'c@x.io', age: 'old' },
+  { age: 4 },
+  { email: 'd@x.io' },
+];
+
+describe('invalid rows kept with their errors (onInvalid keep)', () => {
+  const { h, env } = useHarness();
+  const get = (url: string) => call(h, 'GET', url, { key: env.secretKey });
+  const importKept = async (key: string, rows: unknown[] = ROWS) => {
+    await createTemplate(h.ctx, env.accountId, { key, schema: { fields: FIELDS, onInvalid: 'keep' } });
+    const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: { meta: { schemaKey: key }, rows } });
+    assert.equal(response.status, 201, await response.clone().text());
+    return (await json(response)).id as string;
+  };
+
+  it('stores each invalid row’s errors [{key, code, message}] and NULL for the valid ones', async () => {
+    const id = await importKept('stored');
+    const stored = await h.sql<{ row_index: number; errors: string | null }>('SELECT row_index, errors FROM import_rows WHERE import_id = ? ORDER BY row_index', id);
+    assert.deepEqual(
+      stored.map((row) => (row.errors === null ? null : JSON.parse(row.errors).map((e: any) => `${e.key}:${e.code}`))),
+      [null, ['email:type', 'age:min'], null, ['age:type'], ['email:required'], null],
+    );
+    const first = JSON.parse(stored[1]!.errors!);
+    assert.deepEqual(Object.keys(first[0]), ['key', 'code', 'message']);
+    assert.match(first[0].message, /e-mail/);
+  });
+
+  it('GET rows?status=invalid|valid pages the rows of that status, each invalid one with its errors, the filter bound into the cursor', async () => {
+    const id = await importKept('paged');
+    const invalid = await json(await get(`/v1/imports/${id}/rows?status=invalid&limit=2`));
+    assert.deepEqual(invalid.data.map((row: any) => row.rowIndex), [1, 3]);
+    assert.deepEqual(invalid.data[0].data, { email: 'nope', age: -2 });
+    assert.deepEqual(invalid.data[0].errors.map((e: any) => e.code), ['type', 'min']);
+    assert.deepEqual(invalid.pagination.filters, { status: 'invalid' });
+    assert.equal(invalid.pagination.paging.total, 3);
+    assert.equal(invalid.pagination.paging.hasNext, true);
+    const next = await json(await get(`/v1/imports/${id}/rows?status=invalid&limit=2&cursor=${invalid.pagination.paging.nextCursor}`));
+    assert.deepEqual(next.data.map((row: any) => [row.rowIndex, row.errors[0].code]), [[4, 'required']]);
+    assert.equal(next.pagination.paging.hasNext, false);
+
+    const valid = await json(await get(`/v1/imports/${id}/rows?status=valid`));
+    assert.deepEqual(valid.data.map((row: any) => row.rowIndex), [0, 2, 5]);
+    assert.ok(valid.data.every((row: any) => !('errors' in row)));
+    assert.equal(valid.pagination.paging.total, 3);
+    assert.deepEqual(valid.data[1].data, { email: 'b@x.io', age: 3 });
+
+    const backwards = await json(await get(`/v1/imports/${id}/rows?status=invalid&direction=desc`));
+    assert.deepEqual(backwards.data.map((row: any) => row.rowIndex), [4, 3, 1]);
+
+    // Without a status every row comes, the invalid ones with their errors.
+    const all = await json(await get(`/v1/imports/${id}/rows`));
+    assert.deepEqual(all.data.map((row: any) => row.errors?.length ?? 0), [0, 2, 0, 1, 1, 0]);
+    assert.deepEqual(all.pagination.filters, {});
+
+    for (const [url, path] of [
+      [`/v1/imports/${id}/rows?status=other`, 'status'],
+      [`/v1/imports/${id}/rows?status=`, 'status'],
+      [`/v1/imports/${id}/rows?status=valid&limit=2&cursor=${invalid.pagination.paging.nextCursor}`, 'cursor'],
+      [`/v1/imports/${id}/rows?limit=2&cursor=${invalid.pagination.paging.nextCursor}`, 'cursor'],
+    ] as const) {
+      const response = await get(url);
+      assert.equal(response.status, 400, url);
+      const { error } = await json(response);
+      assert.equal(error.code, 'validation_failed');
+      assert.ok(error.details.some((d: any) => d.path === path), JSON.stringify(error));
+    }
+  });
+
+  it('a free-form import has no invalid rows: status=invalid is an empty page, status=valid every row', async () => {
+    await createTemplate(h.ctx, env.accountId, { key: 'free', schema: {} });
+    const created = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: { meta: { schemaKey: 'free' }, rows: ROWS } }));
+    const invalid = await json(await get(`/v1/imports/${created.id}/rows?status=invalid`));
+    assert.deepEqual([invalid.data, invalid.pagination.paging.total], [[], 0]);
+    const valid = await json(await get(`/v1/imports/${created.id}/rows?status=valid`));
+    assert.equal(valid.data.length, 6);
+    assert.equal(valid.pagination.paging.total, 6);
+  });
+
+  it('many rows over several slices: every invalid row found, in order, through the cursor', async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => (i % 7 === 0 ? { email: `x${i}`, age: i } : { email: `p${i}@x.io`, age: i }));
+    const id = await importKept('many', rows);
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await json(await get(`/v1/imports/${id}/rows?status=invalid&limit=100${cursor ? `&cursor=${cursor}` : ''}`));
+      for (const row of page.data) seen.push(row.rowIndex);
+      cursor = page.pagination.paging.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, rows.flatMap((_, i) => (i % 7 === 0 ? [i] : [])));
+  });
+});
