@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTemplate } from '../../src/services/templates';
+import { cliOnHarness } from '../helpers/cli';
 import { call, json } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
 
@@ -102,5 +103,50 @@ describe('invalid rows kept with their errors (onInvalid keep)', () => {
       cursor = page.pagination.paging.nextCursor;
     } while (cursor);
     assert.deepEqual(seen, rows.flatMap((_, i) => (i % 7 === 0 ? [i] : [])));
+  });
+
+  it('GET errors: counts by field and code with the first 3 examples (rowIndex, value); the CLI prints the same', async () => {
+    const rows = [...ROWS, { email: 'e', age: 1 }, { email: 'f', age: 2 }, { email: 'g'.repeat(300), age: 3 }];
+    const id = await importKept('summary', rows);
+    const summary = await json(await get(`/v1/imports/${id}/errors`));
+    assert.deepEqual(summary, {
+      invalidRows: 6,
+      errorCount: 7,
+      omittedGroups: 0,
+      errors: [
+        { key: 'email', code: 'type', count: 4, examples: [{ rowIndex: 1, value: 'nope' }, { rowIndex: 6, value: 'e' }, { rowIndex: 7, value: 'f' }] },
+        { key: 'age', code: 'min', count: 1, examples: [{ rowIndex: 1, value: -2 }] },
+        { key: 'age', code: 'type', count: 1, examples: [{ rowIndex: 3, value: 'old' }] },
+        { key: 'email', code: 'required', count: 1, examples: [{ rowIndex: 4, value: null }] },
+      ],
+    });
+    const importd = cliOnHarness(h);
+    const printed = await importd('imports', 'errors', id, '--json');
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(JSON.parse(printed.stdout), summary);
+    const table = await importd('imports', 'errors', id);
+    assert.match(table.stdout, /6 invalid rows, 7 invalid cells/);
+    assert.match(table.stdout, /email +type +4 +1: "nope", 6: "e", 7: "f"/);
+  });
+
+  it('GET errors: an empty summary for an import without invalid rows; 404 for an unknown import', async () => {
+    const id = await importKept('clean', [{ email: 'a@x.io', age: 1 }]);
+    assert.deepEqual(await json(await get(`/v1/imports/${id}/errors`)), { invalidRows: 0, errorCount: 0, omittedGroups: 0, errors: [] });
+    const missing = await get('/v1/imports/imp_unknown/errors');
+    assert.equal(missing.status, 404);
+    assert.equal((await json(missing)).error.code, 'not_found');
+    const cli = await cliOnHarness(h)('imports', 'errors', 'imp_unknown');
+    assert.notEqual(cli.code, 0);
+    assert.match(cli.stderr, /not_found/);
+  });
+
+  it('GET errors under discard: the dropped rows are summarised, none is stored', async () => {
+    await createTemplate(h.ctx, env.accountId, { key: 'dropped', schema: { fields: FIELDS, onInvalid: 'discard' } });
+    const created = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: { meta: { schemaKey: 'dropped' }, rows: ROWS } }));
+    assert.equal(created.rowCount, 3);
+    const summary = await json(await get(`/v1/imports/${created.id}/errors`));
+    assert.equal(summary.invalidRows, 3);
+    assert.deepEqual(summary.errors.map((g: any) => `${g.key}:${g.code}:${g.count}`), ['email:type:1', 'age:min:1', 'age:type:1', 'email:required:1']);
+    assert.deepEqual((await json(await get(`/v1/imports/${created.id}/rows?status=invalid`))).data, []);
   });
 });

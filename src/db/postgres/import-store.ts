@@ -13,6 +13,7 @@ import {
   countImports,
   deleteImport,
   findImport,
+  findErrorSummary,
   findImportView,
   hideExpiredImports,
   insertImport,
@@ -53,6 +54,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       },
       find: (accountId, id) => findImport(db, accountId, id),
       findView: (accountId, id) => findImportView(pool, accountId, id),
+      errorSummary: (accountId, id) => findErrorSummary(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
       // One snapshot: the counts and the list describe the same moment.

@@ -103,6 +103,8 @@ export const imports = pgTable(
     sessionJti: text('session_jti'),
     rowCount: integer('row_count').notNull().default(0),
     cellStats: text('cell_stats').notNull().default('{}'),
+    /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
+    errorSummary: text('error_summary'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

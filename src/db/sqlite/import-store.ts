@@ -5,7 +5,7 @@ import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
-import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
+import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findErrorSummary, findImport, findImportView, insertImport, listImportPage, renewImportLease } from './queries/imports';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
@@ -42,6 +42,7 @@ export function createImportStores(
       delete: async (id) => deleteImport(db, id),
       find: async (accountId, id) => findImport(db, accountId, id),
       findView: async (accountId, id) => findImportView(db, accountId, id),
+      errorSummary: async (accountId, id) => findErrorSummary(db, accountId, id),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
       // One read transaction: the counts and the list describe the same moment.

@@ -109,6 +109,8 @@ export const imports = sqliteTable(
     // overflow page of a large value before them, and the statistics grow with the columns (100 KB for 2 000):
     // the list, which does not show them, stops before.
     cellStats: text('cell_stats').notNull().default('{}'),
+    /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
+    errorSummary: text('error_summary'),
   },
   (t) => [
     index('imports_account_created').on(t.accountId, t.createdAt, t.id),

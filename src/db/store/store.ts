@@ -117,7 +117,7 @@ export interface TemplateStore {
 export type ImportSummaryRow = Pick<ImportRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt' | 'fileId' | 'meta'>;
 
 /** What completing an import sets: `meta` only when the server's counts were added to it. */
-export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'> & Partial<Pick<ImportRow, 'meta'>>;
+export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'> & Partial<Pick<ImportRow, 'meta'>> & { errorSummary?: string | null };
 
 export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
@@ -152,6 +152,8 @@ export interface ImportStore {
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
   /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
+  /** A complete import's summary of invalid cells (null: none; undefined: no such import). */
+  errorSummary(accountId: string, id: string): Promise<string | null | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /** The counts and newest complete imports of the account, read at one point in time. */

@@ -182,4 +182,22 @@ export const ImportRowItem = z.object({
   data: z.record(z.string(), CellValue),
   errors: z.array(RowError).optional().meta({ description: 'Present when the row was stored invalid (onInvalid `keep`)' }),
 });
+/** GET /imports/{id}/errors: the invalid cells by field and code, with counts and a few examples each. */
+export const ImportErrors = z
+  .object({
+    invalidRows: z.int().meta({ description: 'Rows with at least one error (stored under `keep`, dropped under `discard`)' }),
+    errorCount: z.int().meta({ description: 'Invalid cells in all' }),
+    omittedGroups: z.int().meta({ description: 'Errors past the first 500 (field, code) groups, counted but not grouped' }),
+    errors: z.array(
+      z.object({
+        key: z.string(),
+        code: z.string(),
+        count: z.int(),
+        examples: z.array(z.object({ rowIndex: z.int(), value: CellValue })).meta({ description: 'The first 3, in row order; text values cut to 200 characters' }),
+      }),
+    ),
+  })
+  .meta({ id: 'ImportErrors' });
+export type ImportErrors = z.infer<typeof ImportErrors>;
+
 export const RowPage = pageSchema(ImportRowItem, z.object({ status: RowStatusFilter.optional() })).meta({ id: 'ImportRowPage' });

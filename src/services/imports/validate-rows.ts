@@ -4,6 +4,7 @@ import { compileRules, RowValidator, type CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
 import { RowsInvalidError, type RowErrorItem } from '../errors';
 import { CellStatsCollector } from './cell-stats';
+import { ErrorSummaryCollector } from './error-summary';
 import type { CheckedRows } from './check-rows';
 import type { ImportCounts } from './schemas';
 
@@ -13,6 +14,8 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Rows checked against a declared template: what the writer stores, and the server's counts once read. */
 export interface ValidatedRows extends CheckedRows {
   counts(): ImportCounts;
+  /** The invalid cells by field and code (ErrorSummaryCollector), JSON text; null when every row was valid. */
+  errorSummary(): string | null;
 }
 
 /** The rules of an import's template, compiled once for the import (undefined: free-form, or nothing to run). */
@@ -32,6 +35,7 @@ export async function importRules(ctx: ServiceContext, accountId: string, templa
 export function validateRows(rules: CompiledRules, rows: CheckedRows): ValidatedRows {
   const validator = new RowValidator(rules);
   const collector = new CellStatsCollector();
+  const summary = new ErrorSummaryCollector();
   const reported: RowErrorItem[] = [];
   const counts: ImportCounts = { totalRows: 0, validRows: 0, erroredRows: 0, discardedRows: 0 };
   let errorCount = 0;
@@ -49,6 +53,7 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
       else {
         counts.erroredRows++;
         errorCount += errors.length;
+        summary.addRow(rowIndex, errors, row);
         for (const error of errors) {
           if (reported.length >= MAX_REPORTED_ERRORS) break;
           const value = Object.hasOwn(row, error.key) ? row[error.key] : null;
@@ -85,6 +90,7 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
     slices: slices(),
     stats: () => collector.result(stored),
     counts: () => ({ ...counts }),
+    errorSummary: () => summary.result(),
     discard: rows.discard,
   };
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { IMPORT_LIST_COLUMNS, type CompletedValues, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
 import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
@@ -28,6 +28,12 @@ export async function completeImport(
     .set({ ...values, status: 'complete', writerNode: null, leaseUntil: null })
     .where(writtenBy(id, writerNode));
   return result.rowCount === 1;
+}
+
+/** A complete import's summary of invalid cells (null: none; undefined: no such import). */
+export async function findErrorSummary(db: PgExecutor, accountId: string, id: string): Promise<string | null | undefined> {
+  const [row] = await db.select({ summary: imports.errorSummary }).from(imports).where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')));
+  return row?.summary;
 }
 
 export async function renewImportLease(db: PgExecutor, id: string, writerNode: string, until: string): Promise<boolean> {
@@ -79,9 +85,12 @@ export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
 
 const DELETE_LOCK_TIMEOUT = '2s';
 
+// An ImportRow's columns: not the error summary, which only GET /imports/{id}/errors reads (findErrorSummary).
+const { errorSummary: _summary, ...importRowColumns } = getTableColumns(imports);
+
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db
-    .select()
+    .select(importRowColumns)
     .from(imports)
     .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')))
     .limit(1);
