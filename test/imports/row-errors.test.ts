@@ -149,4 +149,53 @@ describe('invalid rows kept with their errors (onInvalid keep)', () => {
     assert.deepEqual(summary.errors.map((g: any) => `${g.key}:${g.code}:${g.count}`), ['email:type:1', 'age:min:1', 'age:type:1', 'email:required:1']);
     assert.deepEqual((await json(await get(`/v1/imports/${created.id}/rows?status=invalid`))).data, []);
   });
+
+  it('export ?errors=true: an _errors column (CSV) or member (NDJSON, JSON); importd export --errors the same; errors=maybe refused', async () => {
+    const id = await importKept('exported');
+    const text = async (url: string) => {
+      const response = await get(url);
+      assert.equal(response.status, 200, url);
+      return await response.text();
+    };
+    const csv = await text(`/v1/imports/${id}/export?errors=true`);
+    const lines = csv.trim().split(/\r?\n/);
+    assert.equal(lines[0], 'email,age,_errors');
+    assert.equal(lines[1], 'a@x.io,1,');
+    assert.match(lines[2]!, /^nope,-2,"?email: [^;]*e-mail[^;]*; age: [^"]+"?$/);
+    assert.match(lines[5]!, /^,4,"?email: /);
+    const ndjson = (await text(`/v1/imports/${id}/export?format=ndjson&errors=true`)).trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(ndjson.map((row) => row._errors.map((e: any) => e.code)), [[], ['type', 'min'], [], ['type'], ['required'], []]);
+    assert.deepEqual(Object.keys(ndjson[1]), ['email', 'age', '_errors']);
+    const array = JSON.parse(await text(`/v1/imports/${id}/export?format=json&errors=true`));
+    assert.deepEqual(array, ndjson);
+    // Without errors=true the export is as before.
+    assert.equal(await text(`/v1/imports/${id}/export?format=ndjson`), ROWS_STORED_NDJSON);
+
+    const importd = cliOnHarness(h);
+    const printed = await importd('export', id, '--errors');
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.equal(printed.stdout, csv);
+    const printedNdjson = await importd('export', id, '--format', 'ndjson', '--errors');
+    assert.equal(printedNdjson.stdout, await text(`/v1/imports/${id}/export?format=ndjson&errors=true`));
+
+    for (const value of ['maybe', '', 'TRUE']) {
+      const response = await get(`/v1/imports/${id}/export?errors=${value}`);
+      assert.equal(response.status, 400, value);
+      const { error } = await json(response);
+      assert.equal(error.code, 'validation_failed');
+      assert.ok(error.details.some((d: any) => d.path === 'errors'), JSON.stringify(error));
+    }
+  });
 });
+
+/** The rows of ROWS as the template stores them (ages as numbers). */
+const ROWS_STORED_NDJSON = [
+  { email: 'a@x.io', age: 1 },
+  { email: 'nope', age: -2 },
+  { email: 'b@x.io', age: 3 },
+  { email: 'c@x.io', age: 'old' },
+  { age: 4 },
+  { email: 'd@x.io' },
+]
+  .map((row) => `${JSON.stringify(row)}\n`)
+  .join('');

@@ -1,4 +1,4 @@
-import type { ImportViewRow, RowStatus, StoredRow } from '../../db/store';
+import type { RowStatus, StoredRow } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { buildPage, decodeCursor, rowsWithinBytes, type PageRequest, type Pagination } from '../pagination';
 import { parseInput } from '../validate';
@@ -33,8 +33,7 @@ export async function listRows(ctx: ServiceContext, accountId: string, importId:
     filters: status === undefined ? {} : { status },
   };
   const after = decodeCursor(ctx, request)?.value ?? (direction === 'asc' ? -1 : Number.MAX_SAFE_INTEGER);
-  const counts = serverCounts(imported);
-  const invalidStored = counts === undefined ? 0 : counts.erroredRows - counts.discardedRows;
+  const invalidStored = invalidRowsStored(imported.meta);
   let rows: StoredRow[];
   if (status !== undefined) rows = await ctx.store.rows.ofStatus(imported.id, status, direction, after, limit + 1);
   else {
@@ -46,15 +45,16 @@ export async function listRows(ctx: ServiceContext, accountId: string, importId:
   return buildPage(ctx, request, rows, total, (row) => ({ value: row.rowIndex }), pageSize);
 }
 
-/** The server's counts of a validated import (undefined: free-form, nothing was checked). */
-function serverCounts(imported: Pick<ImportViewRow, 'meta'>): ImportCounts | undefined {
+/** How many rows an import stores with errors, from the server's counts in its meta (0: free-form, or none). */
+export function invalidRowsStored(meta: string): number {
   // Only a template with rules stores invalid rows; its counts are the last member of meta (import-writer.ts).
-  if (!imported.meta.includes('"erroredRows"')) return undefined;
-  return (JSON.parse(imported.meta) as { counts?: ImportCounts }).counts;
+  if (!meta.includes('"erroredRows"')) return 0;
+  const counts = (JSON.parse(meta) as { counts?: ImportCounts }).counts;
+  return counts === undefined ? 0 : counts.erroredRows - counts.discardedRows;
 }
 
-/** Gives the rows of an unfiltered page their errors: one read over the page's range, on the invalid rows' index. */
-async function attachErrors(ctx: ServiceContext, importId: string, rows: StoredRow[]): Promise<void> {
+/** Gives rows in row order their errors: one read over their range, on the invalid rows' index. */
+export async function attachErrors(ctx: ServiceContext, importId: string, rows: StoredRow[]): Promise<void> {
   const first = rows[0]!.rowIndex;
   const last = rows[rows.length - 1]!.rowIndex;
   const found = await ctx.store.rows.errorsBetween(importId, Math.min(first, last), Math.max(first, last));

@@ -107,6 +107,11 @@ export type ExportFormat = z.infer<typeof ExportFormat>;
 
 export const ExportQuery = z.object({
   format: ExportFormat.default('csv'),
+  errors: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .meta({ description: "Adds each row's errors: an `_errors` column (CSV: `key: message; ...`) or member (NDJSON, JSON: the array)" }),
   safe: z
     .enum(['true', 'false'])
     .default('false')
