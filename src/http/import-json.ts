@@ -26,7 +26,7 @@ export function rowPageJson({ rows, pagination }: StoredRowsPage): string {
   let data = '';
   for (let i = 0; i < rows.length; i++) {
     const row: StoredRow = rows[i]!;
-    data += `${i === 0 ? '' : ','}{"rowIndex":${row.rowIndex},"data":${row.data}}`;
+    data += `${i === 0 ? '' : ','}{"rowIndex":${row.rowIndex},"data":${row.data}${row.errors ? `,"errors":${row.errors}` : ''}}`;
   }
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
 }

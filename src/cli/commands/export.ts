@@ -12,6 +12,7 @@ interface ExportOptions {
   out?: string;
   force?: boolean;
   safe?: boolean;
+  errors?: boolean;
   account?: string;
 }
 
@@ -22,6 +23,7 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
     .argument('<importId>', 'import id')
     .option('--format <format>', 'csv, ndjson or json', 'csv')
     .option('--safe', "CSV: prefix cells starting with =, +, -, @ with ' (formula injection guard)")
+    .option('--errors', "add each row's errors: an _errors column (CSV: key: message; ...) or member (NDJSON, JSON)")
     .option('--out <file>', 'write to this file instead of stdout (0600; refuses an existing file)')
     .option('--force', 'with --out: replace an existing file')
     .option('--account <name>', 'account (default: default)')
@@ -30,6 +32,7 @@ export function registerExport(program: Command, runtime: CliRuntime): void {
         const file = await exportRows(ctx, accountId, importId, {
           format: options.format as ExportQuery['format'], // checked by the service's schema
           safe: options.safe ? 'true' : 'false',
+          errors: options.errors ? 'true' : 'false',
         });
         try {
           const out = options.out === undefined ? undefined : checkOutputFile(ctx, { file: options.out, force: options.force === true, field: '--out' });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { deleteImport } from '../../services/compliance';
-import { getImport, listImports, toDetail, toListItem, type ImportRowsPage } from '../../services/imports';
+import { getImport, listImports, readImportErrors, toDetail, toListItem, type ImportRowsPage } from '../../services/imports';
 import { printJson, printTable } from '../io';
 import { configOverrides, inFlagTerms } from '../options';
 import { withAccount, type CliRuntime } from '../runtime';
@@ -91,6 +91,24 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
         runtime.io,
         ['FIELD', 'TYPE', 'NON-EMPTY'],
         detail.cellStats.fieldBreakdown.map((f) => [f.key, f.type, String(f.count)]),
+      );
+    });
+
+  imports
+    .command('errors')
+    .description("summarise one import's invalid cells by field and code (as GET /v1/imports/{id}/errors)")
+    .argument('<importId>', 'import id')
+    .option('--account <name>', 'account (default: default)')
+    .option('--json', 'print JSON (the GET /v1/imports/{id}/errors response)')
+    .action(async (importId: string, options: { account?: string; json?: boolean }, command: Command) => {
+      const summary = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => readImportErrors(ctx, accountId, importId));
+      if (options.json) return printJson(runtime.io, summary);
+      runtime.io.out(`${summary.invalidRows} invalid rows, ${summary.errorCount} invalid cells\n`);
+      if (summary.errors.length === 0) return;
+      printTable(
+        runtime.io,
+        ['FIELD', 'CODE', 'COUNT', 'EXAMPLES (ROW: VALUE)'],
+        summary.errors.map((group) => [group.key, group.code, String(group.count), group.examples.map((e) => `${e.rowIndex}: ${JSON.stringify(e.value)}`).join(', ')]),
       );
     });
 

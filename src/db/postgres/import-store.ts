@@ -3,6 +3,7 @@ import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { readRowChunk } from './queries/import-rows';
+import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { RowCopies } from './row-copies';
 import {
@@ -12,6 +13,7 @@ import {
   countImports,
   deleteImport,
   findImport,
+  findErrorSummary,
   findImportView,
   hideExpiredImports,
   insertImport,
@@ -53,6 +55,7 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       },
       find: (accountId, id) => findImport(db, accountId, id),
       findView: (accountId, id) => findImportView(pool, accountId, id),
+      errorSummary: (accountId, id) => findErrorSummary(db, accountId, id),
       page: (accountId, query) => listImportPage(db, accountId, query),
       count: (accountId, filters) => countImports(db, accountId, filters),
       storedBytes: (accountId) => storedImportBytes(db, accountId),
@@ -71,6 +74,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       append: (importId, first, rows) => copies.append(importId, first, rows),
       textForm: 'utf8',
       chunk: (importId, direction, from, limit, maxBytes) => readRowChunk(pool, importId, direction, from, limit, maxBytes),
+      ofStatus: (importId, status, direction, from, limit) => readRowsOfStatus(pool, importId, status, direction, from, limit),
+      errorsBetween: (importId, low, high) => readErrorsBetween(pool, importId, low, high),
       discard: (importId) => copies.discard(importId),
     },
     compliance: {

@@ -156,7 +156,7 @@ export class RowCopies {
       // rows have no foreign key (schema.ts): this is what keeps a row from outliving its import.
       const found = await client.query(`SELECT 1 FROM imports WHERE id = $1 AND status = 'writing' FOR KEY SHARE`, [importId]);
       if (found.rowCount === 0) throw removedWhileWritten();
-      const copyQuery = copyFrom('COPY import_rows (import_id, row_index, data) FROM STDIN (FORMAT binary)');
+      const copyQuery = copyFrom('COPY import_rows (import_id, row_index, data, errors) FROM STDIN (FORMAT binary)');
       // node-postgres reads a submittable's own query_timeout before the pool's (pools.ts).
       Object.assign(copyQuery, { query_timeout: COPY_READ_TIMEOUT_MS });
       const stream = client.query(copyQuery);

@@ -103,6 +103,8 @@ export const imports = pgTable(
     sessionJti: text('session_jti'),
     rowCount: integer('row_count').notNull().default(0),
     cellStats: text('cell_stats').notNull().default('{}'),
+    /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
+    errorSummary: text('error_summary'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
     // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).
@@ -143,8 +145,10 @@ export const importRows = pgTable(
     importId: text('import_id').notNull(),
     rowIndex: integer('row_index').notNull(),
     data: text('data').notNull(),
+    /** An invalid row kept (onInvalid `keep`): its errors as JSON `[{key, code, message}]`; null when valid. */
+    errors: text('errors'),
   },
-  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] })],
+  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] }), index('import_rows_invalid').on(t.importId, t.rowIndex).where(sql`${t.errors} IS NOT NULL`)],
 );
 
 export const themes = pgTable('themes', {

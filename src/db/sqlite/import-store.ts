@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import { rowStrings } from '../store/row-texts';
+import { rowErrorsOf, rowStrings } from '../store/row-texts';
 import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
-import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findImport, findImportView, insertImport, listImportPage, renewImportLease, storedImportBytes } from './queries/imports';
+import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
+import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findErrorSummary, findImport, findImportView, insertImport, listImportPage, renewImportLease, storedImportBytes } from './queries/imports';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
@@ -19,7 +20,9 @@ export function createImportStores(
 ): { imports: ImportStore; rows: RowStore; compliance: ComplianceStore } {
   const write = <T>(work: () => T): T => db.transaction(work, WRITE_TRANSACTION);
   // The hot path: one transaction per slice around the reused prepared INSERT.
-  const appendSlice = sqlite.transaction((importId: string, first: number, texts: readonly string[]) => insertRowTexts(sqlite, importId, first, texts));
+  const appendSlice = sqlite.transaction((importId: string, first: number, texts: readonly string[], errors?: readonly (string | null)[]) =>
+    insertRowTexts(sqlite, importId, first, texts, errors),
+  );
   return {
     imports: {
       insert: async (row) => write(() => insertImport(db, row)),
@@ -39,6 +42,7 @@ export function createImportStores(
       delete: async (id) => deleteImport(db, id),
       find: async (accountId, id) => findImport(db, accountId, id),
       findView: async (accountId, id) => findImportView(db, accountId, id),
+      errorSummary: async (accountId, id) => findErrorSummary(db, accountId, id),
       page: async (accountId, query) => listImportPage(db, accountId, query),
       count: async (accountId, filters) => countImports(db, accountId, filters),
       storedBytes: async (accountId) => storedImportBytes(db, accountId),
@@ -57,10 +61,12 @@ export function createImportStores(
       // An import is the long stream of commits that would keep the WAL from ever starting over (checkpoints.ts).
       append: async (importId, first, rows) => {
         await writePause?.();
-        appendSlice(importId, first, rowStrings(rows));
+        appendSlice(importId, first, rowStrings(rows), rowErrorsOf(rows));
       },
       textForm: 'strings',
       chunk: async (importId, direction, from, limit, maxBytes) => readRowChunk(sqlite, importId, direction, from, limit, maxBytes),
+      ofStatus: async (importId, status, direction, from, limit) => readRowsOfStatus(sqlite, importId, status, direction, from, limit),
+      errorsBetween: async (importId, low, high) => readErrorsBetween(sqlite, importId, low, high),
       discard: async () => undefined,
     },
     compliance: {

@@ -111,6 +111,8 @@ export const imports = sqliteTable(
     cellStats: text('cell_stats').notNull().default('{}'),
     // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).
     bytes: integer('bytes').notNull().default(0),
+    /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
+    errorSummary: text('error_summary'),
   },
   (t) => [
     index('imports_account_created').on(t.accountId, t.createdAt, t.id),
@@ -161,8 +163,10 @@ export const importRows = sqliteTable(
       .references(() => imports.id, { onDelete: 'cascade' }),
     rowIndex: integer('row_index').notNull(),
     data: text('data').notNull(),
+    /** An invalid row kept (onInvalid `keep`): its errors as JSON `[{key, code, message}]`; null when valid. */
+    errors: text('errors'),
   },
-  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] })],
+  (t) => [primaryKey({ columns: [t.importId, t.rowIndex] }), index('import_rows_invalid').on(t.importId, t.rowIndex).where(sql`${t.errors} IS NOT NULL`)],
 );
 
 export const themes = sqliteTable('themes', {

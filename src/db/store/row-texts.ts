@@ -8,18 +8,28 @@ export interface Utf8Rows {
   readonly ends: Int32Array;
 }
 
-/** A slice of checked rows as JSON text: strings (what SQLite binds) or their UTF-8 bytes (what COPY sends). */
-export type RowTexts = readonly string[] | Utf8Rows;
+/**
+ * Rows of a slice that holds invalid rows kept (onInvalid `keep`): `errors[i]` is row i's errors as JSON text
+ * (`[{key, code, message}]`), null when it is valid. Only such slices carry the second array.
+ */
+export interface KeptRows {
+  readonly texts: readonly string[];
+  readonly errors: readonly (string | null)[];
+}
+
+/** A slice of checked rows as JSON text: strings (what SQLite binds), their UTF-8 bytes (what COPY sends), or strings with errors. */
+export type RowTexts = readonly string[] | Utf8Rows | KeptRows;
 
 /** The form a store's `rows.append` takes without converting it (RowStore.textForm). */
 export type RowTextForm = 'strings' | 'utf8';
 
 export function countRows(rows: RowTexts): number {
-  return 'ends' in rows ? rows.ends.length : rows.length;
+  return 'ends' in rows ? rows.ends.length : 'errors' in rows ? rows.texts.length : rows.length;
 }
 
 /** The rows as strings (decoded from their bytes when they come as Utf8Rows). */
 export function rowStrings(rows: RowTexts): readonly string[] {
+  if ('errors' in rows) return rows.texts;
   if (!('ends' in rows)) return rows;
   const bytes = Buffer.from(rows.utf8.buffer, rows.utf8.byteOffset, rows.utf8.byteLength);
   const texts = new Array<string>(rows.ends.length);
@@ -29,4 +39,9 @@ export function rowStrings(rows: RowTexts): readonly string[] {
     start = rows.ends[i]!;
   }
   return texts;
+}
+
+/** Row i's errors (JSON text), or null: what the `errors` column stores. */
+export function rowErrorsOf(rows: RowTexts): readonly (string | null)[] | undefined {
+  return 'errors' in rows ? rows.errors : undefined;
 }

@@ -117,7 +117,12 @@ export interface StoredRow {
   rowIndex: number;
   /** The row object as stored: JSON text, spliced into responses without parsing. */
   data: string;
+  /** An invalid row kept: its errors as JSON text `[{key, code, message}]` (null or absent: none, or not read). */
+  errors?: string | null;
 }
+
+/** A row stored with errors (onInvalid `keep`) is invalid; every other row is valid. */
+export type RowStatus = 'valid' | 'invalid';
 
 /** What checking a presented key reads of its row (services/auth acceptKey). */
 export type KeyCheckRow = Pick<ApiKeyRow, 'id' | 'accountId' | 'environmentId' | 'kind' | 'hash' | 'active' | 'allowedOrigins' | 'expiresAt'>;

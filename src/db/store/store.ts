@@ -9,6 +9,7 @@ import type {
   LearnedMappingRow,
   LearnedPairRow,
   LearnedListRow,
+  RowStatus,
   SessionRow,
   StoredRow,
   TemplateRow,
@@ -122,6 +123,8 @@ export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'create
   Partial<Pick<ImportRow, 'meta'>> & {
     /** The import body's bytes (0 when not given): the account's storedBytes grow by them as it completes. */
     bytes?: number;
+    /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
+    errorSummary?: string | null;
   };
 
 export interface ImportStore {
@@ -157,6 +160,8 @@ export interface ImportStore {
   find(accountId: string, id: string): Promise<ImportRow | undefined>;
   /** A complete import of the account without its originalSchema: every detail and rows page reads it. */
   findView(accountId: string, id: string): Promise<ImportViewRow | undefined>;
+  /** A complete import's summary of invalid cells (null: none; undefined: no such import). */
+  errorSummary(accountId: string, id: string): Promise<string | null | undefined>;
   page(accountId: string, query: PageQuery & { filters: ImportFilters }): Promise<ImportListRow[]>;
   count(accountId: string, filters: ImportFilters): Promise<number>;
   /**
@@ -185,6 +190,10 @@ export interface RowStore {
    * they are large: once the rows read hold `maxBytes` characters of JSON, one more row is read and the chunk ends.
    */
   chunk(importId: string, direction: 'asc' | 'desc', from: number, limit: number, maxBytes: number): Promise<StoredRow[]>;
+  /** Up to `limit` rows of one status past `from` in row order, each with its errors. */
+  ofStatus(importId: string, status: RowStatus, direction: 'asc' | 'desc', from: number, limit: number): Promise<StoredRow[]>;
+  /** The errors of the invalid rows from `low` to `high` (row indexes, both included), in no order. */
+  errorsBetween(importId: string, low: number, high: number): Promise<{ rowIndex: number; errors: string }[]>;
   /**
    * Drops the import's rows this process has sent but not made durable yet (PostgreSQL: its open COPY batch,
    * rolled back); nothing on SQLite, where each append commits. For a writer giving up an import it may no

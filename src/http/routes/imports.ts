@@ -8,7 +8,9 @@ import {
   ExportQuery,
   exportRows,
   getImport,
+  getImportErrors,
   ImportDetail,
+  ImportErrors,
   ImportListItem,
   ImportPage,
   listImports,
@@ -132,6 +134,19 @@ export function importRoutes(deps: AppDeps) {
   router.openapi(rows, async (c) =>
     jsonText(c, rowPageJson(await listRows(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query()))),
   );
+
+  const errors = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/imports/{importId}/errors',
+    tags: ['Imports'],
+    operationId: 'getImportErrors',
+    description:
+      "Secret Key. The import's invalid cells (a template with rules, onInvalid `keep` or `discard`) by field and code, with counts and the first 3 (rowIndex, value) of each; computed when the import was written, so its cost does not grow with the import.",
+    summary: "A summary of the import's invalid cells by field and code",
+    request: { params: ImportParams },
+    responses: { 200: jsonResponse(ImportErrors, 'The summary'), ...errorResponses(404) },
+  });
+  router.openapi(errors, async (c) => jsonText(c, await getImportErrors(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId)));
 
   const exported = defineRoute(deps, 'secret', {
     method: 'get',

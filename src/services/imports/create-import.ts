@@ -115,7 +115,7 @@ export async function createImport(
     throw error;
   }
   const checked = rules === undefined ? undefined : validateRows(rules, rows);
-  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked?.counts);
+  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked);
   return toListItem(stored);
 }
 

@@ -5,6 +5,7 @@ import { parseInput } from '../validate';
 import { findAccountImport } from './get-import';
 import { ExportQuery, type CellStats } from './schemas';
 import { schemaFieldKeys } from './schema-fields';
+import { attachErrors, invalidRowsStored } from './list-rows';
 
 /** Rows read per query while exporting, at most. */
 export const EXPORT_CHUNK_ROWS = 1000;
@@ -45,7 +46,7 @@ export interface ExportPiece {
  * import is deleted while it is exported.
  */
 export async function exportRows(ctx: ServiceContext, accountId: string, importId: string, input: ExportQuery): Promise<RowExport> {
-  const { format, safe } = parseInput(ExportQuery, input);
+  const { format, safe, errors } = parseInput(ExportQuery, input);
   const imported = await findAccountImport(ctx, accountId, importId);
   const plain = createRowEncoder(format, { columns: [], safe });
   const release = ctx.exportSlots.take(accountId);
@@ -57,12 +58,15 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     }
   }
   async function* encoded() {
-    const columns = format === 'csv' ? csvColumns(imported.originalSchema, imported.cellStats) : [];
+    const columns = format === 'csv' ? [...csvColumns(imported.originalSchema, imported.cellStats), ...(errors ? [ERRORS_MEMBER] : [])] : [];
+    const invalid = errors ? invalidRowsStored(imported.meta) : 0;
     const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
     /** The chunk after row `from` as the file writes it, with its row count and last rowIndex; undefined past the last row. */
     const chunkAfter = async (from: number) => {
-      const rows = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
+      const stored = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
+      if (invalid > 0 && stored.length > 0) await attachErrors(ctx, imported.id, stored);
+      const rows = errors ? stored.map((row) => ({ rowIndex: row.rowIndex, data: withErrors(row.data, row.errors ?? null, format === 'csv') })) : stored;
       return rows.length === 0 ? undefined : { data: encoder.chunk(rows), count: rows.length, last: rows[rows.length - 1]!.rowIndex };
     };
     yield { data: encoder.head(), rows: 0 };
@@ -99,4 +103,19 @@ function releasedOnReturn<T>(pieces: AsyncGenerator<T, void, undefined>, release
 function csvColumns(originalSchema: string, cellStats: string): string[] {
   const seen = (JSON.parse(cellStats) as CellStats).fieldBreakdown.map((field) => field.key);
   return [...new Set([...schemaFieldKeys(JSON.parse(originalSchema)), ...seen])];
+}
+
+/** The column (CSV) or member (NDJSON, JSON) an export with `errors=true` adds to every row. */
+export const ERRORS_MEMBER = '_errors';
+
+/**
+ * A row's JSON text with its errors as its last member: the array (`[]` for a valid row), or for CSV a compact
+ * text `key: message; key: message` (empty for a valid row). Stored rows are compact JSON objects: spliced.
+ */
+function withErrors(data: string, errors: string | null, csv: boolean): string {
+  let value: string;
+  if (!csv) value = errors ?? '[]';
+  else if (errors === null) value = '""';
+  else value = JSON.stringify((JSON.parse(errors) as { key: string; message: string }[]).map((error) => `${error.key}: ${error.message}`).join('; '));
+  return `${data.slice(0, -1)}${data === '{}' ? '' : ','}"${ERRORS_MEMBER}":${value}}`;
 }

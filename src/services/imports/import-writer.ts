@@ -45,7 +45,7 @@ export interface ImportWriter {
    * outbox) and the labels its end-user confirmed (`learned`). Throws conflict when the import was deleted
    * while written (its end-user's data was erased meanwhile).
    */
-  finish(stats: CellStats, learned?: LearnedMappingsWrite, counts?: ImportCounts): Promise<ImportRow>;
+  finish(stats: CellStats, learned?: LearnedMappingsWrite, counts?: ImportCounts, errorSummary?: string | null): Promise<ImportRow>;
   abort(): Promise<void>;
 }
 
@@ -94,7 +94,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
       await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, rows));
       rowCount += countRows(rows);
     },
-    async finish(stats, learned, counts) {
+    async finish(stats, learned, counts, errorSummary) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       // A free-form import's counts are added only when the client sent its own (kept as meta.clientCounts).
@@ -104,7 +104,8 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
       const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
       const event = await importCompletedEvent(ctx, completed);
       lease.stop();
-      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, values, event, learned)))) throw removed();
+      const stored = errorSummary ? { ...values, errorSummary } : values;
+      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, stored, event, learned)))) throw removed();
       if (event) ctx.webhookWake.notify();
       return completed;
     },
@@ -143,7 +144,7 @@ export async function writeRows(
   writer: ImportWriter,
   rows: CheckedRows,
   learned?: LearnedMappingsWrite,
-  counts?: () => ImportCounts,
+  validated?: { counts(): ImportCounts; errorSummary(): string | null },
 ): Promise<ImportRow> {
   try {
     let first = true;
@@ -152,7 +153,7 @@ export async function writeRows(
       first = false;
       await writer.append(slice);
     }
-    return await writer.finish(rows.stats(), learned, counts?.());
+    return await writer.finish(rows.stats(), learned, validated?.counts(), validated?.errorSummary());
   } catch (error) {
     // The import stays hidden whatever happens here; a removal that fails too is finished at the next start.
     await writer.abort().catch(() => undefined);

@@ -2,6 +2,7 @@ export { cleanAbandonedImports } from './clean-abandoned';
 export { createImport, prepareImportHeader, type ImportOrigin } from './create-import';
 export { EXPORT_CHUNK_BYTES, EXPORT_CHUNK_ROWS, exportRows, type RowExport } from './export-rows';
 export { getImport } from './get-import';
+export { getImportErrors, readImportErrors } from './get-import-errors';
 export { checkImportBytes, countedChunks } from './import-bytes';
 export type { ImportBytes } from './import-quota';
 export { beginImport, checkInThread, writeRows, type ImportHeader, type ImportWriter, type RowSlices } from './import-writer';

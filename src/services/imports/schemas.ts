@@ -90,7 +90,11 @@ export const ListImportsQuery = z.object({
 });
 export type ListImportsQuery = z.input<typeof ListImportsQuery>;
 
+/** A row stored with errors (onInvalid `keep`) is invalid; every other row is valid. */
+export const RowStatusFilter = z.enum(['valid', 'invalid']);
+
 export const ListRowsQuery = z.object({
+  status: RowStatusFilter.optional().meta({ description: 'Only the rows stored with errors (`invalid`, template policy onInvalid `keep`) or without (`valid`)' }),
   sortBy: z.enum(['rowIndex']).default('rowIndex'),
   direction: Direction.default('asc'),
   limit: pageLimit(1),
@@ -103,6 +107,11 @@ export type ExportFormat = z.infer<typeof ExportFormat>;
 
 export const ExportQuery = z.object({
   format: ExportFormat.default('csv'),
+  errors: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true')
+    .meta({ description: "Adds each row's errors: an `_errors` column (CSV: `key: message; ...`) or member (NDJSON, JSON: the array)" }),
   safe: z
     .enum(['true', 'false'])
     .default('false')
@@ -171,5 +180,29 @@ export const ImportFiltersEcho = z.object({
 export const ImportPage = pageSchema(ImportListItem, ImportFiltersEcho).meta({ id: 'ImportPage' });
 export type ImportPage = z.infer<typeof ImportPage>;
 
-export const ImportRowItem = z.object({ rowIndex: z.int(), data: z.record(z.string(), CellValue) });
-export const RowPage = pageSchema(ImportRowItem, z.object({})).meta({ id: 'ImportRowPage' });
+/** One error of a stored row: the field's key, the rule's code and the message the end-user reads. */
+export const RowError = z.object({ key: z.string(), code: z.string(), message: z.string() }).meta({ id: 'RowError' });
+export const ImportRowItem = z.object({
+  rowIndex: z.int(),
+  data: z.record(z.string(), CellValue),
+  errors: z.array(RowError).optional().meta({ description: 'Present when the row was stored invalid (onInvalid `keep`)' }),
+});
+/** GET /imports/{id}/errors: the invalid cells by field and code, with counts and a few examples each. */
+export const ImportErrors = z
+  .object({
+    invalidRows: z.int().meta({ description: 'Rows with at least one error (stored under `keep`, dropped under `discard`)' }),
+    errorCount: z.int().meta({ description: 'Invalid cells in all' }),
+    omittedGroups: z.int().meta({ description: 'Errors past the first 500 (field, code) groups, counted but not grouped' }),
+    errors: z.array(
+      z.object({
+        key: z.string(),
+        code: z.string(),
+        count: z.int(),
+        examples: z.array(z.object({ rowIndex: z.int(), value: CellValue })).meta({ description: 'The first 3, in row order; text values cut to 200 characters' }),
+      }),
+    ),
+  })
+  .meta({ id: 'ImportErrors' });
+export type ImportErrors = z.infer<typeof ImportErrors>;
+
+export const RowPage = pageSchema(ImportRowItem, z.object({ status: RowStatusFilter.optional() })).meta({ id: 'ImportRowPage' });

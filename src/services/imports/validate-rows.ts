@@ -1,9 +1,10 @@
-import { rowStrings, type RowTexts } from '../../db/store';
+import { countRows, rowStrings, type RowTexts } from '../../db/store';
 import { rowJsonText } from '../../lib/exact-json';
 import { compileRules, RowValidator, type CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
 import { RowsInvalidError, type RowErrorItem } from '../errors';
 import { CellStatsCollector } from './cell-stats';
+import { ErrorSummaryCollector } from './error-summary';
 import type { CheckedRows } from './check-rows';
 import type { ImportCounts } from './schemas';
 
@@ -13,6 +14,8 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Rows checked against a declared template: what the writer stores, and the server's counts once read. */
 export interface ValidatedRows extends CheckedRows {
   counts(): ImportCounts;
+  /** The invalid cells by field and code (ErrorSummaryCollector), JSON text; null when every row was valid. */
+  errorSummary(): string | null;
 }
 
 /** The rules of an import's template, compiled once for the import (undefined: free-form, or nothing to run). */
@@ -32,14 +35,17 @@ export async function importRules(ctx: ServiceContext, accountId: string, templa
 export function validateRows(rules: CompiledRules, rows: CheckedRows): ValidatedRows {
   const validator = new RowValidator(rules);
   const collector = new CellStatsCollector();
+  const summary = new ErrorSummaryCollector();
   const reported: RowErrorItem[] = [];
   const counts: ImportCounts = { totalRows: 0, validRows: 0, erroredRows: 0, discardedRows: 0 };
   let errorCount = 0;
   let stored = 0;
 
-  function validate(slice: RowTexts): string[] {
+  function validate(slice: RowTexts): RowTexts {
     const texts = rowStrings(slice);
     const out: string[] = [];
+    // Created with the slice's first invalid row kept: a slice of valid rows goes as plain strings.
+    let kept: (string | null)[] | undefined;
     for (const text of texts) {
       const rowIndex = counts.totalRows++;
       const { row, errors, changed } = validator.check(JSON.parse(text) as Record<string, unknown>);
@@ -47,6 +53,7 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
       else {
         counts.erroredRows++;
         errorCount += errors.length;
+        summary.addRow(rowIndex, errors, row);
         for (const error of errors) {
           if (reported.length >= MAX_REPORTED_ERRORS) break;
           const value = Object.hasOwn(row, error.key) ? row[error.key] : null;
@@ -56,20 +63,25 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
           counts.discardedRows++;
           continue;
         }
+        if (rules.onInvalid === 'keep') {
+          kept ??= new Array<string | null>(out.length).fill(null);
+          kept[out.length] = storedErrors(errors);
+        }
       }
       if (errorCount > 0 && rules.onInvalid === 'reject') continue;
       for (const key in row) collector.add(key, row[key] as string | number | boolean | null);
       out.push(changed ? rowJsonText(row, text) : text);
+      if (kept !== undefined && kept.length < out.length) kept.push(null);
       stored++;
     }
-    return out;
+    return kept === undefined ? out : { texts: out, errors: kept };
   }
 
   async function* slices() {
     for await (const slice of rows.slices) {
       const texts = validate(slice);
       if (errorCount > 0 && rules.onInvalid === 'reject') continue;
-      if (texts.length > 0) yield texts;
+      if (countRows(texts) > 0) yield texts;
     }
     if (errorCount > 0 && rules.onInvalid === 'reject') throw new RowsInvalidError(reported, errorCount);
   }
@@ -78,6 +90,12 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
     slices: slices(),
     stats: () => collector.result(stored),
     counts: () => ({ ...counts }),
+    errorSummary: () => summary.result(),
     discard: rows.discard,
   };
+}
+
+/** A kept row's errors as stored: `[{key, code, message}]` (the value is the row's own cell). */
+function storedErrors(errors: readonly { key: string; code: string; message: string }[]): string {
+  return JSON.stringify(errors.map(({ key, code, message }) => ({ key, code, message })));
 }

@@ -30,6 +30,12 @@ export async function completeImport(
   return result.rowCount === 1;
 }
 
+/** A complete import's summary of invalid cells (null: none; undefined: no such import). */
+export async function findErrorSummary(db: PgExecutor, accountId: string, id: string): Promise<string | null | undefined> {
+  const [row] = await db.select({ summary: imports.errorSummary }).from(imports).where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete')));
+  return row?.summary;
+}
+
 export async function renewImportLease(db: PgExecutor, id: string, writerNode: string, until: string): Promise<boolean> {
   return (await db.update(imports).set({ leaseUntil: until }).where(writtenBy(id, writerNode))).rowCount === 1;
 }
@@ -79,8 +85,9 @@ export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
 
 const DELETE_LOCK_TIMEOUT = '2s';
 
-// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts).
-const { bytes: _bytes, ...importColumns } = getTableColumns(imports);
+// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts), nor the error
+// summary, which only GET /imports/{id}/errors reads (findErrorSummary).
+const { bytes: _bytes, errorSummary: _summary, ...importColumns } = getTableColumns(imports);
 
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db

@@ -9,7 +9,7 @@ export interface StoredRow {
 }
 
 interface RowStatements {
-  insert: Database.Statement<[string, number, string]>;
+  insert: Database.Statement<[string, number, string, string | null]>;
   after: Database.Statement<[string, number, number], StoredRow>;
   before: Database.Statement<[string, number, number], StoredRow>;
   /** Per row `rowIndex,data` as one text, or the bare rowIndex when the row's JSON is over the first parameter's bytes (plucked). */
@@ -28,7 +28,7 @@ function statements(sqlite: Database.Database): RowStatements {
   let prepared = cache.get(sqlite);
   if (!prepared) {
     prepared = {
-      insert: sqlite.prepare('INSERT INTO import_rows (import_id, row_index, data) VALUES (?, ?, ?)'),
+      insert: sqlite.prepare('INSERT INTO import_rows (import_id, row_index, data, errors) VALUES (?, ?, ?, ?)'),
       after: sqlite.prepare('SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index > ? ORDER BY row_index ASC LIMIT ? + 0'),
       before: sqlite.prepare('SELECT row_index AS rowIndex, data FROM import_rows WHERE import_id = ? AND row_index < ? ORDER BY row_index DESC LIMIT ? + 0'),
       cappedAfter: sqlite
@@ -47,10 +47,11 @@ function statements(sqlite: Database.Database): RowStatements {
   return prepared;
 }
 
-/** Inserts rows `first`, `first + 1`, ... of an import; the caller owns the transaction. */
-export function insertRowTexts(sqlite: Database.Database, importId: string, first: number, texts: readonly string[]): void {
+/** Inserts rows `first`, `first + 1`, ... of an import, with their errors when some are invalid; the caller owns the transaction. */
+export function insertRowTexts(sqlite: Database.Database, importId: string, first: number, texts: readonly string[], errors?: readonly (string | null)[]): void {
   const insert = statements(sqlite).insert;
-  for (let i = 0; i < texts.length; i++) insert.run(importId, first + i, texts[i]!);
+  if (errors === undefined) for (let i = 0; i < texts.length; i++) insert.run(importId, first + i, texts[i]!, null);
+  else for (let i = 0; i < texts.length; i++) insert.run(importId, first + i, texts[i]!, errors[i]!);
 }
 
 // A chunk is read in one call (about a third cheaper than stepping a statement iterator row by row) when rows

@@ -36,6 +36,12 @@ export function completeImport(
   );
 }
 
+/** A complete import's summary of invalid cells (null: none; undefined: no such import). */
+export function findErrorSummary(db: Db, accountId: string, id: string): string | null | undefined {
+  const row = db.select({ summary: imports.errorSummary }).from(imports).where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete'))).get();
+  return row?.summary;
+}
+
 export function renewImportLease(db: Db, id: string, writerNode: string, until: string): boolean {
   return db.update(imports).set({ leaseUntil: until }).where(writtenBy(id, writerNode)).run().changes === 1;
 }
@@ -86,8 +92,9 @@ export function deleteImport(db: Db, id: string): void {
   db.delete(imports).where(eq(imports.id, id)).run();
 }
 
-// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts).
-const { bytes: _bytes, ...importColumns } = getTableColumns(imports);
+// An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts), nor the error
+// summary, which only GET /imports/{id}/errors reads (findErrorSummary).
+const { bytes: _bytes, errorSummary: _summary, ...importColumns } = getTableColumns(imports);
 
 const completeImportById = preparedQuery((db) =>
   db
