@@ -142,7 +142,8 @@ export const ConfigSchema = z.object({
   IMPORTD_MAX_ROW_BYTES: byteSize.default(1024 ** 2),
   IMPORTD_MAX_JSON_DEPTH: z.coerce.number().int().min(2).max(1000).default(64),
   IMPORTD_MAX_IMPORT_BYTES: byteSize.default(1024 ** 3),
-  IMPORTD_ACCOUNT_QUOTA_BYTES: byteSize.default(0),
+  // 0 (or unset) is off; any other value is a size of at least 1kb.
+  IMPORTD_ACCOUNT_QUOTA_BYTES: z.union([z.string().trim().regex(/^0+$/).transform(() => 0), byteSize]).default(0),
   IMPORTD_WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   IMPORTD_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   IMPORTD_WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),

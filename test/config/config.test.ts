@@ -29,6 +29,13 @@ describe('configuration', () => {
     });
   });
 
+  it('takes IMPORTD_ACCOUNT_QUOTA_BYTES as 0 (off) or a size of at least 1kb', () => {
+    assert.equal(loadConfig({}).limits.accountQuotaBytes, 0);
+    assert.equal(loadConfig({ IMPORTD_ACCOUNT_QUOTA_BYTES: '0' }).limits.accountQuotaBytes, 0);
+    assert.equal(loadConfig({ IMPORTD_ACCOUNT_QUOTA_BYTES: '2mb' }).limits.accountQuotaBytes, 2 * 1024 * 1024);
+    for (const bad of ['512', '-1', 'lots']) assert.throws(() => loadConfig({ IMPORTD_ACCOUNT_QUOTA_BYTES: bad }), /IMPORTD_ACCOUNT_QUOTA_BYTES/);
+  });
+
   it('reads the PostgreSQL timeouts and the shutdown grace, and refuses a timeout below 100 ms', () => {
     const config = loadConfig({
       IMPORTD_PG_CONNECT_TIMEOUT_MS: '700',

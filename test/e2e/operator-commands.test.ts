@@ -75,7 +75,7 @@ describe('operator commands', () => {
       listed.data.map((a: { name: string }) => a.name),
       ['default', 'acme'],
     );
-    assert.match(bin('account', 'list').stdout, /^NAME\s+ID\s+CREATED\ndefault\s/);
+    assert.match(bin('account', 'list').stdout, /^NAME\s+ID\s+CREATED\s+USED\s+QUOTA\ndefault\s/);
   });
 
   it('session revoke refuses the token from then on, and repeating it is harmless', async () => {
