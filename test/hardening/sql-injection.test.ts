@@ -50,7 +50,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('SQL is built only with parameters', () => {
-  const { h, env } = useHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
+  const { h, env } = useHarness({ config: { IMPORTD_RATE_LIMIT: '0', IMPORTD_ACCOUNT_RATE_LIMIT: '0' } });
   let routes: RouteInfo[];
   before(async () => {
     await createTestSession(h, env);
