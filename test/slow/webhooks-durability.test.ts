@@ -44,9 +44,11 @@ describe('webhooks survive a crash: SIGKILL after the import answered 201, befor
     const { id } = (await response.json()) as { id: string };
     await server.stop('SIGKILL');
     server = undefined;
-    const pending = await h.sql<{ status: string; id: string }>('SELECT d.status, e.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id');
-    assert.equal(pending.length, 1);
-    assert.equal(pending[0]!.status, 'pending', 'the outbox row committed with the import');
+    // The event committed with the import; its delivery is made by the sender, before the kill or after the restart.
+    const pending = await h.sql<{ id: string }>('SELECT id FROM webhook_events');
+    assert.equal(pending.length, 1, 'the outbox row committed with the import');
+    const deliveries = await h.sql<{ status: string }>('SELECT status FROM webhook_deliveries');
+    assert.ok(deliveries.every((delivery) => delivery.status === 'pending') && deliveries.length <= 1, JSON.stringify(deliveries));
 
     receiver = await startReceiver(port);
     server = await startServe(h.dbPath, SERVE_ENV);
