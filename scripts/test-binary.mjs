@@ -104,7 +104,7 @@ async function run() {
 
   const migrated = cli(['migrate', '--db', db]);
   check('migrate (database created outside the read-only working folder)', migrated.code === 0 && /^created database /.test(migrated.stdout), migrated.stderr);
-  const created = cli(['env', 'create', 'prod', '--origin', ORIGIN, '--json', '--db', db]);
+  const created = cli(['env', 'create', 'prod', '--origin', ORIGIN, '--auto-create-templates', '--json', '--db', db]);
   check('env create', created.code === 0, created.stderr);
   const environment = JSON.parse(created.stdout);
   const secret = { Authorization: `Bearer ${environment.secretKey.key}` };
