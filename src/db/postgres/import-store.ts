@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
+import { QuotaExceededError, type ComplianceStore, type ImportStore, type RowStore } from '../store/store';
 import type { PgDb, PgExecutor } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideImportsOfEndUser } from './queries/compliance';
 import { readRowChunk } from './queries/import-rows';
@@ -32,18 +32,20 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      // The rows' COPY, the flip to 'complete', the outbox event and the learned labels commit together
-      // (row-copies.ts), or nothing does.
-      complete: (id, writerNode, values, event, learned) =>
+      // The rows' COPY, the flip to 'complete', the quota's charge, the outbox event and the learned labels
+      // commit together (row-copies.ts), or nothing does. The charge (the counts trigger's UPDATE) locks the
+      // account's counter row until the commit, so the bytes read after it include every other completion's.
+      complete: (id, writerNode, values, event, learned, quota) =>
         copies.finish(id, db, (tx) => {
           const work = async (on: PgExecutor) => {
             const completed = await completeImport(on, id, writerNode, values);
+            if (completed && quota && (await storedImportBytes(on, quota.accountId)) > quota.maxBytes) throw new QuotaExceededError();
             if (completed && event) await writeWebhookEvent(on, event);
             if (completed && learned) await rememberLearnedMappings(on, learned);
             return completed;
           };
           // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the statements together.
-          return (event || learned) && tx === db ? db.transaction(work) : work(tx);
+          return (event || learned || quota) && tx === db ? db.transaction(work) : work(tx);
         }),
       // A separate connection: the open COPY holds no lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rowErrorsOf, rowStrings } from '../store/row-texts';
-import type { ComplianceStore, ImportStore, RowStore } from '../store/store';
+import { QuotaExceededError, type ComplianceStore, type ImportStore, type RowStore } from '../store/store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
@@ -26,11 +26,14 @@ export function createImportStores(
   return {
     imports: {
       insert: async (row) => write(() => insertImport(db, row)),
-      // The outbox event and the learned labels commit with the completion, or none does.
-      complete: async (id, writerNode, values, event, learned) =>
-        event || learned
+      // The outbox event, the learned labels and the quota's charge commit with the completion, or none does.
+      // The write lock is held from BEGIN IMMEDIATE: the counter read after the charge includes every other
+      // completion, of this process or another.
+      complete: async (id, writerNode, values, event, learned, quota) =>
+        event || learned || quota
           ? write(() => {
               const completed = completeImport(db, id, writerNode, values);
+              if (completed && quota && storedImportBytes(db, quota.accountId) > quota.maxBytes) throw new QuotaExceededError();
               if (completed && event) writeWebhookEvent(sqlite, event);
               if (completed && learned) rememberLearnedMappings(db, learned);
               return completed;

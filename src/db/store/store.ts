@@ -32,6 +32,17 @@ export class UniqueViolationError extends Error {
   }
 }
 
+/**
+ * An import's completion would take its account past the quota it was given (`imports.complete`): nothing of the
+ * completion stays; services map it to quota_exceeded.
+ */
+export class QuotaExceededError extends Error {
+  constructor() {
+    super('account quota exceeded');
+    this.name = 'QuotaExceededError';
+  }
+}
+
 /** A keyset position: the last item of the previous page. */
 export interface KeysetPosition {
   value: string;
@@ -127,12 +138,21 @@ export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'create
     errorSummary?: string | null;
   };
 
+/** The quota an import's completion is held to (IMPORTD_ACCOUNT_QUOTA_BYTES). */
+export interface AccountQuota {
+  accountId: string;
+  maxBytes: number;
+}
+
 export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
   /**
    * Makes a written import visible: counts, statistics and times set in the same statement as the status.
    * False when the import is no longer `writerNode`'s (hidden for deletion, or taken over by a clean-up after
-   * its lease ran out): nothing then changes. Rejects when its rows could not be stored.
+   * its lease ran out): nothing then changes. Rejects when its rows could not be stored. With `quota`, the
+   * account's stored bytes (the counter the completion moves, read in its transaction after its own charge, so
+   * concurrent completions on any node are counted one after the other) must stay within `maxBytes`, else it
+   * rejects with QuotaExceededError and nothing of the completion stays.
    */
   complete(
     id: string,
@@ -140,6 +160,7 @@ export interface ImportStore {
     values: CompletedValues,
     event?: WebhookEventDraft,
     learned?: LearnedMappingsWrite,
+    quota?: AccountQuota,
   ): Promise<boolean>;
   /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
   renewLease(id: string, writerNode: string, until: string): Promise<boolean>;

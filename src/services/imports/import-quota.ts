@@ -1,3 +1,4 @@
+import { QuotaExceededError, type AccountQuota } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { CheckedRows } from './check-rows';
@@ -6,6 +7,8 @@ import type { CheckedRows } from './check-rows';
 // its body's bytes (a JSON body, an NDJSON stream, an `importd import` file). The usage is the account's
 // counter in import_counts, kept by triggers in the transaction of every completion, hiding and deletion: one
 // primary-key read, exact for every node and every way an import goes (DELETE, erasure, retention, cascade).
+// The reads below refuse early what cannot fit; the charge itself is checked in the completion's transaction
+// (accountQuota), so imports completing at once, on one node or several, never take the account past it.
 
 /** An import body's size: `declared` when known before it is read (0 for a stream), `read` as it arrives. */
 export interface ImportBytes {
@@ -45,4 +48,20 @@ export function withinQuota(ctx: ServiceContext, rows: CheckedRows, room: number
     check();
   }
   return { slices: slices(), stats: () => rows.stats(), discard: rows.discard && (() => rows.discard!()) };
+}
+
+/** The quota an import's completion is held to, atomically with it (undefined with none). */
+export function accountQuota(ctx: ServiceContext, accountId: string): AccountQuota | undefined {
+  const maxBytes = ctx.config.limits.accountQuotaBytes;
+  return maxBytes === 0 ? undefined : { accountId, maxBytes };
+}
+
+/** A completion's answer, quota_exceeded when it would have taken the account past its quota (nothing then stays). */
+export async function chargedToQuota<T>(ctx: ServiceContext, completion: Promise<T>): Promise<T> {
+  try {
+    return await completion;
+  } catch (error) {
+    if (error instanceof QuotaExceededError) throw quotaExceeded(ctx.config.limits.accountQuotaBytes);
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ import { keepLease, leaseEnd } from '../leases';
 import { RowChecker, type CheckedRows, type RowSlice } from './check-rows';
 import { importCompletedEvent } from '../webhooks/events';
 import { removeHiddenImport } from './remove-import';
-import type { ImportBytes } from './import-quota';
+import { accountQuota, chargedToQuota, type ImportBytes } from './import-quota';
 import type { CellStats, ImportCounts } from './schemas';
 
 /** Everything stored about an import except its rows and statistics. */
@@ -105,7 +105,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
       const event = await importCompletedEvent(ctx, completed);
       lease.stop();
       const stored = errorSummary ? { ...values, errorSummary } : values;
-      if (!(await refusedIfRemoved(ctx.store.imports.complete(row.id, node, stored, event, learned)))) throw removed();
+      if (!(await refusedIfRemoved(chargedToQuota(ctx, ctx.store.imports.complete(row.id, node, stored, event, learned, accountQuota(ctx, row.accountId)))))) throw removed();
       if (event) ctx.webhookWake.notify();
       return completed;
     },
