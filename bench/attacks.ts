@@ -1,9 +1,10 @@
-// npm run bench:attacks [-- --pg] [-- --only TEXT,...]: each attack of issues 12 and 41 against the real server
-// (SQLite, or PostgreSQL on a throw-away server with --pg; --only runs the attacks whose name holds a TEXT), made with what a customer's web
-// page exposes (its Public Key and one end-user session) or, for deletes, what its backend does, while
-// ANOTHER account's small read is timed in a loop from a process of its own. Prints, per attack, what the
-// server answered, how long the attack took and the slowest small read meanwhile (target < 250 ms).
-import { mkdtempSync, rmSync } from 'node:fs';
+// npm run bench:attacks [-- --pg] [-- --only TEXT,...] [-- --cpu-prof FILE]: each attack of issues 12 and 41 against
+// the real server (SQLite, or PostgreSQL on a throw-away server with --pg; --only runs the attacks whose name holds a
+// TEXT; --cpu-prof writes the server's CPU profile to FILE), made with what a customer's web page exposes (its Public
+// Key and one end-user session) or, for deletes, what its backend does, while ANOTHER account's small read is timed
+// in a loop from a process of its own. Prints, per attack, what the server answered, how long the attack took, the
+// slowest small read meanwhile (target < 250 ms) and the server's longest event-loop stall (bench/loop-stalls.cjs).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -13,14 +14,32 @@ import { startPgServer } from '../scripts/pg-server.mjs';
 import { runBin, startServe } from '../test/helpers/process';
 import { FAN_OUT_ATTACKS, stopFanOutAttacks, type Attack, type Attacker } from './fan-out-attacks';
 import { request, startReader, type Api } from './http';
+import { MAPPING_ATTACKS } from './mapping-attacks';
 
 const ORIGIN = 'https://shop.example.com';
 // A lower import cap than the 1 GiB default, so the disk-cap attack runs in seconds; every other cap is the default.
 // Webhooks may reach this process's receiver (the fan-out attack's deliveries are really sent).
 const SERVER_ENV = { IMPORTD_LOG_LEVEL: 'warn', IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_IMPORT_BYTES: '64mb', IMPORTD_WEBHOOK_ALLOW_PRIVATE: 'true', IMPORTD_ACCOUNT_RATE_LIMIT: '0' };
 const ON_PG = process.argv.includes('--pg');
+const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 // Comma-separated parts of attack names: an attack runs when its name holds one of them.
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : [''];
+const ONLY = option('--only')?.split(',') ?? [''];
+const CPU_PROFILE = option('--cpu-prof');
+
+/**
+ * The server's event loop between `from` and `to` (epoch ms; bench/loop-stalls.cjs): its longest stall, how many
+ * passed 50 ms, and its mean utilization.
+ */
+function loopBetween(file: string, from: number, to: number): { longest: number; over50: number; busy: number } {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter(([, at]) => Number(at) >= from && Number(at) <= to);
+  const of = (kind: string) => lines.filter(([k]) => k === kind).map(([, , value]) => Number(value));
+  const held = of('stall');
+  const busy = of('busy');
+  return { longest: Math.max(0, ...held), over50: held.filter((ms) => ms > 50).length, busy: busy.reduce((sum, b) => sum + b, 0) / Math.max(1, busy.length) };
+}
 
 /** The database the server runs on: a SQLite file in `dir`, or a fresh database on a throw-away PostgreSQL server. */
 async function database(dir: string): Promise<{ db: string; stop(): void }> {
@@ -43,16 +62,33 @@ async function main() {
   const victimEnv = JSON.parse(runBin(['env', 'create', 'victim', '--json', '--db', db]).stdout);
   runBin(['account', 'create', 'attacked', '--db', db]);
   const attackedEnv = JSON.parse(runBin(['env', 'create', 'shop', '--origin', ORIGIN, '--auto-create-templates', '--account', 'attacked', '--json', '--db', db]).stdout);
+  const otherEnv = JSON.parse(runBin(['env', 'create', 'shop-2', '--account', 'attacked', '--json', '--db', db]).stdout);
   const session = runBin(['session', 'issue', '--env', 'shop', '--end-user', 'eve', '--account', 'attacked', '--expires-in', '86400', '--db', db]).stdout.trim();
-  const server = await startServe(db, SERVER_ENV);
+  const stalls = path.join(dir, 'stalls.txt');
+  const server = await startServe(db, {
+    ...SERVER_ENV,
+    NODE_OPTIONS: `--require=${path.resolve('bench/loop-stalls.cjs')}`,
+    IMPORTD_BENCH_STALLS: stalls,
+    ...(CPU_PROFILE && { IMPORTD_BENCH_CPU_PROFILE: path.resolve(CPU_PROFILE) }),
+  });
   try {
     const victim: Api = { url: server.url, key: victimEnv.secretKey.key };
     const small = (await (await request(victim, 'POST', '/v1/imports', JSON.stringify({ meta: { schemaKey: 'small' }, rows: [{ a: 1 }] }))).json()) as { id: string };
-    const attacker: Attacker = { url: server.url, publicKey: attackedEnv.publicKey.key, session, secretKey: attackedEnv.secretKey.key, victimKey: victim.key };
-    for (const { name, prepare, run } of [...ATTACKS, ...FAN_OUT_ATTACKS].filter((attack) => ONLY.some((part) => attack.name.includes(part)))) {
+    const attacker: Attacker = {
+      url: server.url,
+      publicKey: attackedEnv.publicKey.key,
+      session,
+      secretKey: attackedEnv.secretKey.key,
+      victimKey: victim.key,
+      origin: ORIGIN,
+      otherEnvironmentKey: otherEnv.secretKey.key,
+      db,
+    };
+    for (const { name, prepare, run } of [...ATTACKS, ...FAN_OUT_ATTACKS, ...MAPPING_ATTACKS].filter((attack) => ONLY.some((part) => attack.name.includes(part)))) {
       // What an attack needs stored beforehand is written before the timing starts.
       const prepared = prepare ? await prepare(attacker) : '';
       const reader = await startReader(victim, `/v1/imports/${small.id}`);
+      const startedAt = Date.now();
       const started = performance.now();
       let answer: string;
       try {
@@ -62,8 +98,12 @@ async function main() {
       }
       const ms = performance.now() - started;
       const { worst, reads } = await reader.stop();
+      const loop = loopBetween(stalls, startedAt, Date.now());
       results.push({ attack: name, answer, ms: Math.round(ms), worst: Math.round(worst), reads });
-      console.log(`${name.padEnd(64)} ${answer.padEnd(34)} ${String(Math.round(ms)).padStart(7)} ms   worst read ${Math.round(worst)} ms (${reads} reads)`);
+      console.log(
+        `${name.padEnd(64)} ${answer.padEnd(34)} ${String(Math.round(ms)).padStart(7)} ms   worst read ${Math.round(worst)} ms (${reads} reads)` +
+          `   server loop ${Math.round(loop.busy * 100)} % busy, longest stall ${loop.longest} ms (${loop.over50} over 50 ms)`,
+      );
       if ((await fetch(`${server.url}/healthz`).catch(() => undefined))?.status !== 200) throw new Error(`the server died during: ${name}`);
     }
   } finally {

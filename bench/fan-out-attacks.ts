@@ -13,6 +13,12 @@ export interface Attacker {
   secretKey: string;
   /** The other account's Secret Key: its first theme stream must still open. */
   victimKey: string;
+  /** The Origin the attacked account's Public Key allows. */
+  origin: string;
+  /** A Secret Key of another environment of the attacked account. */
+  otherEnvironmentKey: string;
+  /** The database, for CLI reads of what was stored. */
+  db: string;
 }
 
 export interface Attack {

@@ -21,6 +21,14 @@ const PER_ACCOUNT = 8;
  * included), and a turn of windows visits each once.
  */
 const WINDOW = 256;
+/**
+ * A claim looks at every endpoint of its window whatever its limit: once an attempt ends, the pass gathers the next
+ * ones to end (up to CLAIM_BATCH, each within CLAIM_GATHER_MS of the last) and claims for them together. Claiming
+ * at each end took two claims per delivery (about 1.5 ms each over 50 endpoints, the second finding the account at
+ * its cap) under a backlog, and another account's reads waited behind them.
+ */
+const CLAIM_BATCH = 8;
+const CLAIM_GATHER_MS = 10;
 /** A lease outlives the attempt (bounded by the timeout) by this much; a sender that died frees its deliveries then. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -69,11 +77,25 @@ export async function sendDueDeliveries(
   let cursor: string | null = null;
   let turn: { from: string | null; wrapped: boolean; busy: boolean } | undefined;
   const fanout = new FanOut(ctx, fanoutBatch);
+  /** After an attempt ended: waits for the next ones to end, up to CLAIM_BATCH in all, each within CLAIM_GATHER_MS. */
+  const gatherEnds = async (): Promise<void> => {
+    for (let ended = 1; ended < CLAIM_BATCH && inFlight.size > 0 && !signal?.aborted; ended += 1) {
+      let timer: NodeJS.Timeout | undefined;
+      const more = await Promise.race([
+        new Promise<boolean>((resolve) => (attemptEnded = () => resolve(true))),
+        new Promise<boolean>((resolve) => (timer = setTimeout(resolve, CLAIM_GATHER_MS, false))),
+      ]);
+      clearTimeout(timer);
+      attemptEnded = undefined;
+      if (!more) return;
+    }
+  };
   try {
     while (!signal?.aborted) {
       const room = CONCURRENCY - inFlight.size;
       if (room === 0) {
         await Promise.race(inFlight);
+        await gatherEnds();
         continue;
       }
       // At the start of each turn of windows: events written since get their deliveries (a batch per account).
@@ -139,9 +161,10 @@ export async function sendDueDeliveries(
       const withdrawn = new AbortController();
       // One promise for "an attempt ended", not a race over every attempt in flight: wakes may come by the
       // thousand while attempts hang, and each race would leave a reaction on each of them until it ends.
-      await Promise.race([new Promise<void>((resolve) => (attemptEnded = resolve)), ctx.webhookWake.wait(pollMs, withdrawn.signal)]);
+      const woke = await Promise.race([new Promise<'ended'>((resolve) => (attemptEnded = () => resolve('ended'))), ctx.webhookWake.wait(pollMs, withdrawn.signal)]);
       attemptEnded = undefined;
       withdrawn.abort();
+      if (woke === 'ended') await gatherEnds();
       // Woken: an event may have been written (the wake does not say), so the next turn fans out at once.
       fanout.poke();
     }
