@@ -7,11 +7,12 @@ import { hashKey } from '../src/core/keys';
 import { alternatedLoads, answerOf, drained, median, recordListWalks, rowsPageStartEnd, timed, walkListWarm, type Api } from './http';
 import { copyFloor, csvKeysetFloor, listPageKeysetFloor, listPageWalkFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 import { seedPgImports } from './seed-imports';
+import { createBenchTemplates, RULES_PAIRS, validationCost } from './validation';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
 
 type Record = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
-export async function benchPostgres(record: Record, sizes: { LARGE: number; SMALL: number; LIST: number }, serverEnv: { [name: string]: string }) {
+export async function benchPostgres(record: Record, sizes: { LARGE: number; SMALL: number; LIST: number }, serverEnv: { [name: string]: string }, rulesOnly = false) {
   const server = (await startPgServer()) as { url: string; stop(): void };
   try {
     const admin = await pgScratch(`${server.url}/postgres`);
@@ -24,6 +25,9 @@ export async function benchPostgres(record: Record, sizes: { LARGE: number; SMAL
     const api: Api = { url: serve.url, key: env.secretKey.key };
     const floor = await pgScratch(db);
     try {
+      await createBenchTemplates(api);
+      await validationCost(record, api, sizes.LARGE, RULES_PAIRS, 'pg: ');
+      if (rulesOnly) return;
       for (const count of [sizes.SMALL, sizes.LARGE]) {
         // Bytes built once: the client's own encoding is not in the figure (as in bench/run.ts).
         const body = Buffer.from(importBody(count));

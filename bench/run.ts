@@ -1,6 +1,7 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
-// --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts).
+// --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
+// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -14,11 +15,13 @@ import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
+import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
 const postgres = process.argv.includes('--pg');
+const rulesOnly = process.argv.includes('--rules');
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
@@ -51,7 +54,7 @@ const machine = watchMachine();
 
 async function main() {
   if (postgres) {
-    await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV);
+    await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV, rulesOnly);
     writeResults('latest-pg.json');
     return;
   }
@@ -64,14 +67,18 @@ async function main() {
   const api: Api = { url: server.url, key: env.secretKey.key };
   const floor = scratch();
   try {
-    await ingest(api, floor);
-    await webhookCost(api, { url: server.url, key: hooked.secretKey.key });
-    const largeId = await exports(api, floor);
-    await rowsPages(api, floor, largeId);
-    await listPages(api, db);
-    await underLoad(api, largeId, server.child.pid!, db);
-    await stallDuringWrite(api);
-    record('server peak RSS over the run above', peakRssMiB(server.child.pid!), 'MiB');
+    await createBenchTemplates(api);
+    await validationCost(record, api, LARGE, RULES_PAIRS);
+    if (!rulesOnly) {
+      await ingest(api, floor);
+      await webhookCost(api, { url: server.url, key: hooked.secretKey.key });
+      const largeId = await exports(api, floor);
+      await rowsPages(api, floor, largeId);
+      await listPages(api, db);
+      await underLoad(api, largeId, server.child.pid!, db);
+      await stallDuringWrite(api);
+      record('server peak RSS over the run above', peakRssMiB(server.child.pid!), 'MiB');
+    }
   } catch (error) {
     console.error(`server output (last 4000 characters):\n${server.output().slice(-4000)}\nserver exit code: ${server.child.exitCode}`);
     throw error;
@@ -79,7 +86,8 @@ async function main() {
     floor.close();
     await server.stop();
   }
-  if (big) await bigImport(dir);
+  if (big && !rulesOnly) await bigImport(dir);
+  if (big) await bigTypedImport(dir);
   writeResults('latest.json');
   rmSync(dir, { recursive: true, force: true });
 }
@@ -264,28 +272,11 @@ async function stallDuringWrite(api: Api) {
 
 /** A 1M-row NDJSON import and its CSV export, on a server of their own so its peak RSS is theirs alone. */
 async function bigImport(dir: string) {
-  const db = path.join(dir, 'big.db');
-  runBin(['migrate', '--db', db]);
-  const env = JSON.parse(runBin(['env', 'create', 'big', '--json', '--db', db]).stdout);
-  const server = await startServe(db, SERVER_ENV);
-  const api: Api = { url: server.url, key: env.secretKey.key };
+  const { server, api } = await ownServer(path.join(dir, 'big.db'));
   try {
     const rows = 1_000_000;
-    async function* lines() {
-      yield Buffer.from(`${JSON.stringify({ meta: META, originalSchema: ORIGINAL_SCHEMA })}\n`);
-      for (let first = 0; first < rows; first += 10_000) {
-        yield Buffer.from(`${makeRows(10_000, first).map((row) => JSON.stringify(row)).join('\n')}\n`);
-      }
-    }
     const started = performance.now();
-    const response = await fetch(`${api.url}/v1/imports`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${api.key}`, 'Content-Type': 'application/x-ndjson' },
-      body: Readable.toWeb(Readable.from(lines())),
-      duplex: 'half',
-    } as RequestInit);
-    if (response.status !== 201) throw new Error(`ndjson import: ${response.status} ${await response.text()}`);
-    const { id } = (await response.json()) as { id: string };
+    const { id } = await postNdjsonRows(api, { meta: META, originalSchema: ORIGINAL_SCHEMA }, rows, makeRows);
     const served = performance.now() - started;
     const floor = scratch();
     function* ndjsonChunks() {
@@ -302,6 +293,46 @@ async function bigImport(dir: string) {
   } finally {
     await server.stop();
   }
+}
+
+/** The 1M-row NDJSON import into the template of ten typed fields (bench/validation.ts), on a server of its own. */
+async function bigTypedImport(dir: string) {
+  const { server, api } = await ownServer(path.join(dir, 'big-typed.db'));
+  try {
+    await createBenchTemplates(api);
+    const started = performance.now();
+    const created = await postNdjsonRows(api, { meta: { schemaKey: 'bench-typed' } }, 1_000_000, typedRows);
+    const served = performance.now() - started;
+    if (created.meta.counts?.validRows !== 1_000_000) throw new Error(`typed 1M import: ${JSON.stringify(created.meta.counts)}`);
+    record('POST /imports 1M rows as NDJSON, 10 typed fields', served, 'ms');
+    record('server peak RSS after the typed 1M-row NDJSON import', peakRssMiB(server.child.pid!), 'MiB', undefined, '< 250 MiB');
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A server of its own on a new database `db`, with an environment. */
+async function ownServer(db: string) {
+  runBin(['migrate', '--db', db]);
+  const env = JSON.parse(runBin(['env', 'create', 'big', '--json', '--db', db]).stdout);
+  const server = await startServe(db, SERVER_ENV);
+  return { server, api: { url: server.url, key: env.secretKey.key } as Api };
+}
+
+/** Streams `count` rows (generated 10 000 at a time) as NDJSON after its `head` line; the created import. */
+async function postNdjsonRows(api: Api, head: object, count: number, rowsFrom: (count: number, first: number) => object[]) {
+  async function* lines() {
+    yield Buffer.from(`${JSON.stringify(head)}\n`);
+    for (let first = 0; first < count; first += 10_000) yield Buffer.from(`${rowsFrom(10_000, first).map((row) => JSON.stringify(row)).join('\n')}\n`);
+  }
+  const response = await fetch(`${api.url}/v1/imports`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${api.key}`, 'Content-Type': 'application/x-ndjson' },
+    body: Readable.toWeb(Readable.from(lines())),
+    duplex: 'half',
+  } as RequestInit);
+  if (response.status !== 201) throw new Error(`ndjson import: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string; meta: { counts?: { validRows: number } } };
 }
 
 // The bench's webhook receiver is local: private addresses allowed.

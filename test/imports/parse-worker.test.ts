@@ -8,6 +8,15 @@ import { call, createTestEnvironment, DEFAULT_LIMITS, json } from '../helpers/ha
 import { useHarness } from '../helpers/use-harness';
 import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
+import { RowsInvalidError } from '../../src/services/errors';
+import { rulesToRun, validateRows } from '../../src/services/imports/validate-rows';
+import type { RowTexts } from '../../src/db/store';
+
+/** Each row of a slice as [stored text, stored errors]. */
+function storedWithErrors(slice: RowTexts): (string | null)[][] {
+  const errors = 'errors' in slice ? slice.errors : [];
+  return rowStrings(slice).map((text, i) => [text, errors[i] ?? null]);
+}
 
 const { h, env } = useHarness();
 
@@ -137,6 +146,51 @@ describe('ParsePool', () => {
     }
   });
 
+  it('runs the rules it is sent on its own thread: the same rows, errors, counts and statistics as validateRows in this thread', async () => {
+    const schemaText = JSON.stringify({ fields: [{ key: 'name', transforms: ['uppercase'] }, { key: 'age', type: 'integer', max: 50, unique: true }] });
+    const rows = contactRows(SLICE_ROWS * 2 + 7);
+    const inThread = validateRows(rulesToRun(schemaText)!, { slices: [rows.map((row) => JSON.stringify(row))], stats: () => ({ totalCells: 0, rowCount: 0, fieldBreakdown: [] }) });
+    const expected: (string | null)[][] = [];
+    for await (const slice of inThread.slices) expected.push(...storedWithErrors(slice));
+    for (const form of ['strings', 'utf8'] as const) {
+      const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS, 512, form);
+      try {
+        const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows })));
+        const validated = parsed.rows.validateInProducer!(schemaText)!;
+        const stored: (string | null)[][] = [];
+        for await (const slice of validated.slices) stored.push(...storedWithErrors(slice));
+        assert.deepEqual(stored, expected, form);
+        assert.ok(expected.some(([, errors]) => errors !== null) && expected.some(([text]) => text!.includes('"PERSON ')), 'the rules refused and changed rows');
+        assert.deepEqual(validated.counts(), inThread.counts(), form);
+        assert.equal(validated.errorSummary(), inThread.errorSummary(), form);
+        assert.deepEqual(validated.stats(), inThread.stats(), form);
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
+  it('takes rows read before any rules are sent as free-form, and answers rows refused under reject as RowsInvalidError', async () => {
+    const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS);
+    try {
+      const body = () => new TextEncoder().encode(JSON.stringify({ meta: {}, rows: contactRows(SLICE_ROWS + 3) }));
+      const free = await pool.parse(body());
+      let count = 0;
+      for await (const slice of free.rows.slices) count += countRows(slice);
+      assert.equal(count, SLICE_ROWS + 3);
+      const refused = await pool.parse(body());
+      const validated = refused.rows.validateInProducer!(JSON.stringify({ onInvalid: 'reject', fields: [{ key: 'age', type: 'integer', max: 20 }] }))!;
+      await assert.rejects(
+        (async () => {
+          for await (const slice of validated.slices) void slice;
+        })(),
+        (error: unknown) => error instanceof RowsInvalidError && error.errors.length === 100 && error.errors[0]!.key === 'age' && error.errorCount > 100,
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('hands rows over as transferred UTF-8 when the store takes that form, byte for byte the strings form', async () => {
     const rows = contactRows(SLICE_ROWS * 2 + 7).map((row, i) => ({ ...row, note: i % 2 ? 'Zürich ✓ 😀 𝄞 "q" \\ \n' : null, [`k${i % 3}é`]: i }));
     const body = () => new TextEncoder().encode(JSON.stringify({ meta: {}, rows }));
@@ -178,7 +232,7 @@ describe('ParsePool', () => {
     const poison = new TextEncoder().encode('{"rows":[]}      ');
     const script = parseWorkerScript() as { file: string };
     // The real worker, plus a listener that kills the thread when it is handed the poison body.
-    const source = `require('node:worker_threads').parentPort.on('message', (m) => { if (m.body.byteLength === ${poison.byteLength}) process.exit(7); });
+    const source = `require('node:worker_threads').parentPort.on('message', (m) => { if (m.body?.byteLength === ${poison.byteLength}) process.exit(7); });
 require(${JSON.stringify(script.file)});`;
     const pool = new ParsePool({ source }, DEFAULT_LIMITS);
     try {

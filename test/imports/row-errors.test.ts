@@ -186,6 +186,26 @@ describe('invalid rows kept with their errors (onInvalid keep)', () => {
       assert.ok(error.details.some((d: any) => d.path === 'errors'), JSON.stringify(error));
     }
   });
+
+  it('export ?errors=true: rows with columns of their own named _errors and __errors keep them; the errors go under ___errors', async () => {
+    const id = await importKept('own-errors', [
+      { email: 'a@x.io', _errors: 'their note', __errors: 1 },
+      { email: 'nope', _errors: null },
+    ]);
+    const text = async (url: string) => await (await get(url)).text();
+    const csv = (await text(`/v1/imports/${id}/export?errors=true`)).trim().split(/\r?\n/);
+    assert.deepEqual(csv.slice(0, 2), ['email,_errors,__errors,___errors', 'a@x.io,their note,1,']);
+    assert.match(csv[2]!, /^nope,,,"?email: .*e-mail/);
+    const ndjson = (await text(`/v1/imports/${id}/export?format=ndjson&errors=true`)).trim().split('\n');
+    assert.deepEqual(ndjson[0], '{"email":"a@x.io","_errors":"their note","__errors":1,"___errors":[]}');
+    const second = JSON.parse(ndjson[1]!);
+    assert.deepEqual(Object.keys(second), ['email', '_errors', '___errors']);
+    assert.equal(second._errors, null);
+    assert.deepEqual(second.___errors.map((e: any) => e.code), ['type']);
+    assert.deepEqual(JSON.parse(await text(`/v1/imports/${id}/export?format=json&errors=true`)), ndjson.map((line) => JSON.parse(line)));
+    const printed = await cliOnHarness(h)('export', id, '--format', 'ndjson', '--errors');
+    assert.equal(printed.stdout, `${ndjson.join('\n')}\n`);
+  });
 });
 
 /** The rows of ROWS as the template stores them (ages as numbers). */

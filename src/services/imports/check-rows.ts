@@ -4,6 +4,7 @@ import { utf8Over } from '../limits';
 import { CellStatsCollector, MAX_COLUMNS } from './cell-stats';
 import type { RowTexts } from '../../db/store';
 import type { CellStats } from './schemas';
+import type { ValidatedRows } from './validate-rows';
 
 /** A slice stops being checked once it has this many refusals (its other rows are still parsed). */
 export const MAX_DETAILS = 20;
@@ -112,4 +113,10 @@ export interface CheckedRows {
   stats(): CellStats;
   /** Stops the producer when the rows will not be read (the import failed before its first slice). */
   discard?(): Promise<void>;
+  /**
+   * Present when the producer runs the template's rules itself, on its own thread (the parse worker): given the
+   * schema of rules to run (rulesToRun; undefined for none), the rows as validateRows answers them, undefined
+   * for none. Called before the first slice is read, or the rows are taken as free-form.
+   */
+  validateInProducer?(schemaText: string | undefined): ValidatedRows | undefined;
 }

@@ -4,13 +4,12 @@ import { learnedWrite } from '../mapping/learned-mappings';
 import { checkEnvelopeLimits } from '../limits';
 import { parseInput } from '../validate';
 import type { LearnedMappingsWrite } from '../../db/store';
-import type { CompiledRules } from '../../rules';
 import type { CheckedRows } from './check-rows';
 import { beginImport, checkInThread, writeRows, type ImportHeader, type RowSlices } from './import-writer';
 import { quotaRoom, withinQuota, type ImportBytes } from './import-quota';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
-import { importRules, validateRows } from './validate-rows';
+import { importRules, validateRows, type ImportRules } from './validate-rows';
 import { toListItem } from './views';
 
 /** Who an import comes from, as established by the transport. */
@@ -90,7 +89,8 @@ async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrig
  * Creates an import: template resolution, row checks, statistics and an atomic write of the rows, which
  * arrive in slices (`sliceRows` for an array), unchecked (checked here, as the writer asks for them) or
  * already checked (by the parse worker), then checked against the template's rules when it declares fields
- * (validateRows: its onInvalid policy decides what is stored; meta.counts are the server's). A `meta.mapping`
+ * (validateRows, run by the parse worker beside the writes for the rows it parses: its onInvalid policy decides
+ * what is stored; meta.counts are the server's). A `meta.mapping`
  * is remembered for the template, as its end-user's (or the Secret Key's) confirmation, as the import
  * completes. The body's `bytes` count towards the account's quota (import-quota.ts): checked before anything
  * is written, then as they arrive. Returns the create shape. Throws validation_failed (a row's index in
@@ -101,21 +101,23 @@ export async function createImport(
   origin: ImportOrigin,
   body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes },
 ): Promise<ImportListItem> {
-  let rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
+  const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
-  let rules: CompiledRules | undefined;
+  let rules: ImportRules | undefined;
+  let room: number;
   try {
     // First: a template the import would create is a write too.
-    const room = await quotaRoom(ctx, origin.accountId, body.bytes?.declared ?? 0);
-    if (body.bytes) rows = withinQuota(ctx, rows, room, body.bytes);
+    room = await quotaRoom(ctx, origin.accountId, body.bytes?.declared ?? 0);
     prepared = await prepareImport(ctx, origin, body);
     rules = await importRules(ctx, origin.accountId, prepared.header.templateId);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
-  const checked = rules === undefined ? undefined : validateRows(rules, rows);
-  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked);
+  // The parse worker runs the rules beside the writes; other rows are checked here, as the writer takes them.
+  const checked = rows.validateInProducer ? rows.validateInProducer(rules?.schemaText) : rules && validateRows(rules.rules, rows);
+  const written = checked ?? rows;
+  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), body.bytes ? withinQuota(ctx, written, room, body.bytes) : written, prepared.learned, checked);
   return toListItem(stored);
 }
 

@@ -58,7 +58,9 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     }
   }
   async function* encoded() {
-    const columns = format === 'csv' ? [...csvColumns(imported.originalSchema, imported.cellStats), ...(errors ? [ERRORS_MEMBER] : [])] : [];
+    const keys = format === 'csv' || errors ? csvColumns(imported.originalSchema, imported.cellStats) : [];
+    const member = errors ? errorsMember(keys) : undefined;
+    const columns = format === 'csv' ? [...keys, ...(member === undefined ? [] : [member])] : [];
     const invalid = errors ? invalidRowsStored(imported.meta) : 0;
     const encoder = format === 'csv' ? createRowEncoder(format, { columns, safe }) : plain;
     const rowsPerChunk = Math.max(1, Math.min(EXPORT_CHUNK_ROWS, Math.floor(EXPORT_CHUNK_BYTES / Math.max(1, columns.length))));
@@ -66,7 +68,7 @@ export async function exportRows(ctx: ServiceContext, accountId: string, importI
     const chunkAfter = async (from: number) => {
       const stored = await ctx.store.rows.chunk(imported.id, 'asc', from, rowsPerChunk, EXPORT_CHUNK_BYTES);
       if (invalid > 0 && stored.length > 0) await attachErrors(ctx, imported.id, stored);
-      const rows = errors ? stored.map((row) => ({ rowIndex: row.rowIndex, data: withErrors(row.data, row.errors ?? null, format === 'csv') })) : stored;
+      const rows = member === undefined ? stored : stored.map((row) => ({ rowIndex: row.rowIndex, data: withErrors(row.data, row.errors ?? null, format === 'csv', member) }));
       return rows.length === 0 ? undefined : { data: encoder.chunk(rows), count: rows.length, last: rows[rows.length - 1]!.rowIndex };
     };
     yield { data: encoder.head(), rows: 0 };
@@ -105,17 +107,26 @@ function csvColumns(originalSchema: string, cellStats: string): string[] {
   return [...new Set([...schemaFieldKeys(JSON.parse(originalSchema)), ...seen])];
 }
 
-/** The column (CSV) or member (NDJSON, JSON) an export with `errors=true` adds to every row. */
-export const ERRORS_MEMBER = '_errors';
+/**
+ * The column (CSV) or member (NDJSON, JSON) an export with `errors=true` adds to every row: `_errors`, with
+ * one more leading `_` while the import has a column of that name (its rows' own `_errors` cells are exported
+ * as they are, never overwritten nor given a second member of the same name).
+ */
+export function errorsMember(columns: readonly string[]): string {
+  const taken = new Set(columns);
+  let name = '_errors';
+  while (taken.has(name)) name = `_${name}`;
+  return name;
+}
 
 /**
- * A row's JSON text with its errors as its last member: the array (`[]` for a valid row), or for CSV a compact
- * text `key: message; key: message` (empty for a valid row). Stored rows are compact JSON objects: spliced.
+ * A row's JSON text with its errors as its last member `member`: the array (`[]` for a valid row), or for
+ * CSV a compact text `key: message; key: message` (empty for a valid row). Stored rows are compact JSON objects: spliced.
  */
-function withErrors(data: string, errors: string | null, csv: boolean): string {
+function withErrors(data: string, errors: string | null, csv: boolean, member: string): string {
   let value: string;
   if (!csv) value = errors ?? '[]';
   else if (errors === null) value = '""';
   else value = JSON.stringify((JSON.parse(errors) as { key: string; message: string }[]).map((error) => `${error.key}: ${error.message}`).join('; '));
-  return `${data.slice(0, -1)}${data === '{}' ? '' : ','}"${ERRORS_MEMBER}":${value}}`;
+  return `${data.slice(0, -1)}${data === '{}' ? '' : ','}${JSON.stringify(member)}:${value}}`;
 }

@@ -2,10 +2,9 @@ import { Worker } from 'node:worker_threads';
 import type { Limits } from '../../config/config';
 import type { RowTextForm } from '../../db/store';
 import { siblingWorkerScript, type WorkerScript } from '../../core/worker-script';
-import { ServiceError } from '../errors';
+import { RowsInvalidError, ServiceError } from '../errors';
 import type { CheckedRows } from './check-rows';
-import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest } from './parse-protocol';
-import type { CellStats } from './schemas';
+import { CANCELLED, CREDITS, SLICES_IN_FLIGHT, type WorkerMessage, type WorkerRequest, type WorkerRules } from './parse-protocol';
 
 /** Threads parsing at once, at most: more bodies wait their turn (their bytes are already in memory). */
 export const MAX_PARSE_THREADS = 4;
@@ -79,27 +78,43 @@ export class ParsePool {
     const messages = this.receive(id, job, worker);
     const head = await messages.next();
     if (head.done || head.value.type !== 'head') throw new Error('parse worker: no head');
-    let stats: CellStats | undefined;
+    let end: Extract<WorkerMessage, { type: 'end' }> | undefined;
+    let rulesSent = false;
+    const sendRules = (schemaText: string | undefined) => {
+      if (rulesSent) return;
+      rulesSent = true;
+      worker.postMessage({ id, schemaText: schemaText ?? null } satisfies WorkerRules);
+    };
     async function* slices() {
+      // Not told of any rules before the first slice: the rows are free-form.
+      sendRules(undefined);
       for await (const message of { [Symbol.asyncIterator]: () => messages }) {
         if (message.type === 'rows') yield message.rows;
-        else if (message.type === 'end') stats = message.stats;
+        else if (message.type === 'end') end = message;
       }
     }
-    return {
-      meta: head.value.meta,
-      originalSchema: head.value.originalSchema,
-      rows: {
-        slices: slices(),
-        stats: () => {
-          if (!stats) throw new Error('parse worker: statistics asked for before the last slice');
-          return stats;
-        },
-        discard: async () => {
-          await messages.return(undefined);
-        },
+    const ended = () => {
+      if (!end) throw new Error('parse worker: statistics asked for before the last slice');
+      return end;
+    };
+    const rows: CheckedRows = {
+      slices: slices(),
+      stats: () => ended().stats,
+      discard: async () => {
+        await messages.return(undefined);
+      },
+      validateInProducer: (schemaText) => {
+        sendRules(schemaText);
+        if (schemaText === undefined) return undefined;
+        const validated = () => {
+          const { validated } = ended();
+          if (!validated) throw new Error('parse worker: rules sent, but no counts came back');
+          return validated;
+        };
+        return { ...rows, counts: () => validated().counts, errorSummary: () => validated().errorSummary };
       },
     };
+    return { meta: head.value.meta, originalSchema: head.value.originalSchema, rows };
   }
 
   /** Stops every thread (pending parses fail). */
@@ -116,9 +131,10 @@ export class ParsePool {
         while (job.messages.length === 0) await new Promise<void>((resolve) => (job.wake = resolve));
         const message = job.messages.shift()!;
         if (message.type === 'error') {
-          const { code, message: text, details } = message.error;
+          const { code, message: text, details, rowErrors } = message.error;
           // A failure of the worker itself is internal: logged under the request id, never shown to the client.
-          throw code === 'internal_error' ? new Error(`parse worker: ${text}`) : new ServiceError(code, text, details);
+          if (code === 'internal_error') throw new Error(`parse worker: ${text}`);
+          throw rowErrors ? new RowsInvalidError(rowErrors.errors, rowErrors.errorCount) : new ServiceError(code, text, details);
         }
         if (message.type === 'rows') {
           Atomics.add(job.flow, CREDITS, 1);

@@ -111,7 +111,7 @@ export const ExportQuery = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true')
-    .meta({ description: "Adds each row's errors: an `_errors` column (CSV: `key: message; ...`) or member (NDJSON, JSON: the array)" }),
+    .meta({ description: "Adds each row's errors: an `_errors` column (CSV: `key: message; ...`) or member (NDJSON, JSON: the array); `__errors` when the rows have an `_errors` column of their own (one more `_` while that names a column too)" }),
   safe: z
     .enum(['true', 'false'])
     .default('false')

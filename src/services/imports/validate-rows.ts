@@ -18,10 +18,22 @@ export interface ValidatedRows extends CheckedRows {
   errorSummary(): string | null;
 }
 
+/** A template's rules to run on its imports: its schema's JSON text and the rules compiled from it. */
+export interface ImportRules {
+  schemaText: string;
+  rules: CompiledRules;
+}
+
 /** The rules of an import's template, compiled once for the import (undefined: free-form, or nothing to run). */
-export async function importRules(ctx: ServiceContext, accountId: string, templateId: string): Promise<CompiledRules | undefined> {
+export async function importRules(ctx: ServiceContext, accountId: string, templateId: string): Promise<ImportRules | undefined> {
   const template = await ctx.store.templates.find(accountId, templateId);
-  const rules = template === undefined ? undefined : compileRules(JSON.parse(template.schema));
+  const rules = template === undefined ? undefined : rulesToRun(template.schema);
+  return rules === undefined ? undefined : { schemaText: template!.schema, rules };
+}
+
+/** The rules a template schema (JSON text) declares, undefined when none can refuse or change a row. */
+export function rulesToRun(schemaText: string): CompiledRules | undefined {
+  const rules = compileRules(JSON.parse(schemaText));
   return rules?.trivial === false ? rules : undefined;
 }
 
