@@ -1,6 +1,6 @@
 import { countRows, rowStrings, type RowTexts } from '../../db/store';
 import { rowJsonText } from '../../lib/exact-json';
-import { compileRules, RowValidator, type CompiledRules } from '../../rules';
+import { compileRules, requiresReview, RowValidator, type CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
 import { RowsInvalidError, type RowErrorItem } from '../errors';
 import { CellStatsCollector } from './cell-stats';
@@ -18,11 +18,20 @@ export interface ValidatedRows extends CheckedRows {
   errorSummary(): string | null;
 }
 
-/** The rules of an import's template, compiled once for the import (undefined: free-form, or nothing to run). */
-export async function importRules(ctx: ServiceContext, accountId: string, templateId: string): Promise<CompiledRules | undefined> {
+/** What an import's template asks of it, read once for the import. */
+export interface ImportPolicy {
+  /** Its rules, compiled (undefined: free-form, or nothing to run). */
+  rules: CompiledRules | undefined;
+  /** Whether the import waits for a reviewer (the template's `review: "required"`). */
+  review: boolean;
+}
+
+export async function importPolicy(ctx: ServiceContext, accountId: string, templateId: string): Promise<ImportPolicy> {
   const template = await ctx.store.templates.find(accountId, templateId);
-  const rules = template === undefined ? undefined : compileRules(JSON.parse(template.schema));
-  return rules?.trivial === false ? rules : undefined;
+  if (template === undefined) return { rules: undefined, review: false };
+  const schema: unknown = JSON.parse(template.schema);
+  const rules = compileRules(schema);
+  return { rules: rules?.trivial === false ? rules : undefined, review: requiresReview(schema) };
 }
 
 /**
