@@ -17,6 +17,7 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   unsupported_media_type: 2,
   not_found: 3,
   conflict: 4,
+  import_not_pending: 4,
   limit_reached: 4,
   quota_exceeded: 4,
   missing_credentials: 5,

@@ -24,6 +24,8 @@ import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { themeRoutes } from './routes/themes';
 import { webhookRoutes } from './routes/webhooks';
+import { importReviewRoutes } from './routes/import-review';
+import { registerWebhookEvents } from './webhook-events-doc';
 import { VERSION } from '../version';
 import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
 
@@ -95,10 +97,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', themeRoutes(deps));
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));
+  app.route('/v1', importReviewRoutes(deps));
   app.route('/v1', mappingRoutes(deps));
   app.route('/v1', complianceRoutes(deps));
   app.route('/v1', webhookRoutes(deps));
 
+  registerWebhookEvents(app.openAPIRegistry);
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',
     scheme: 'bearer',

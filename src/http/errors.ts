@@ -22,6 +22,7 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  import_not_pending: 409,
   limit_reached: 409,
   request_timeout: 408,
   payload_too_large: 413,

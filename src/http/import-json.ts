@@ -18,7 +18,7 @@ export function listItemJson(row: ImportListRow): string {
 
 /** toDetail's JSON text (GET /v1/imports/{id}). */
 export function detailJson(row: ImportViewRow): string {
-  return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)}}`;
+  return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)},"reviewedAt":${text(row.reviewedAt)},"reviewReason":${text(row.reviewReason)}}`;
 }
 
 /** A rows page (GET /v1/imports/{id}/rows): each row's stored JSON spliced in as it is. */
@@ -31,8 +31,8 @@ export function rowPageJson({ rows, pagination }: StoredRowsPage): string {
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
 }
 
-function headJson(row: Pick<ImportListRow, 'id' | 'templateId' | 'createdAt' | 'updatedAt'>): string {
-  return `"id":${text(row.id)},"templateId":${text(row.templateId)},"createdAt":${text(row.createdAt)},"updatedAt":${text(row.updatedAt)}`;
+function headJson(row: Pick<ImportListRow, 'id' | 'templateId' | 'reviewStatus' | 'createdAt' | 'updatedAt'>): string {
+  return `"id":${text(row.id)},"templateId":${text(row.templateId)},"status":"${row.reviewStatus}","createdAt":${text(row.createdAt)},"updatedAt":${text(row.updatedAt)}`;
 }
 
 // Ids and timestamps need no escaping: a quick test spares them JSON.stringify (a list page holds 800 such strings).

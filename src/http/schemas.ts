@@ -23,7 +23,7 @@ export function errorResponses(...statuses: (400 | 401 | 403 | 404 | 409 | 413 |
     401: 'missing_credentials, invalid_api_key or invalid_session',
     403: 'wrong_key_kind, origin_not_allowed, secret_key_in_browser (a Secret Key sent with an Origin) or template_not_allowed (POST /v1/imports, or map-headers with a templateId, from a session bound to another template)',
     404: 'not_found',
-    409: 'conflict',
+    409: 'conflict (import_not_pending: approve or reject of an import that is not pending review)',
     413: 'payload_too_large',
     415: 'unsupported_media_type',
     422: 'validation_failed: rows that break the template\'s rules under onInvalid reject (errors, errorCount)',

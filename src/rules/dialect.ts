@@ -12,6 +12,13 @@ export const TRANSFORMS = ['trim', 'collapseWhitespace', 'lowercase', 'uppercase
 export const MAX_DECLARED_FIELDS = 2000;
 
 export type FieldType = (typeof FIELD_TYPES)[number];
+
+/**
+ * A template's `review` (docs/templates.md "Review"): `required` stores its imports as pending until a Secret
+ * Key holder approves them; `none` (the default) lets them count at once. Any template may set it.
+ */
+export const REVIEW_POLICIES = ['required', 'none'] as const;
+export const ReviewPolicy = z.enum(REVIEW_POLICIES, { error: `must be one of ${REVIEW_POLICIES.join(', ')}` });
 export type Transform = (typeof TRANSFORMS)[number];
 
 const Text = z.string().max(10_000);
@@ -60,6 +67,7 @@ export const DeclaredSchema = z
     uniqueTogether: z.array(z.array(z.string()).min(2, 'must name at least two keys')).max(100).optional(),
     onInvalid: z.enum(['reject', 'keep', 'discard']).default('keep'),
     extraColumns: z.enum(['drop', 'keep']).default('keep'),
+    review: ReviewPolicy.optional(),
   })
   .superRefine((schema, ctx) => {
     const keys = new Set<string>();
@@ -107,4 +115,9 @@ export function optionTexts(option: { value: string; label?: string; alternative
 /** Whether a template schema is declared (its `fields` an array): only those are checked. */
 export function isDeclared(schema: unknown): schema is { fields: unknown[] } {
   return typeof schema === 'object' && schema !== null && !Array.isArray(schema) && Array.isArray((schema as { fields?: unknown }).fields);
+}
+
+/** Whether a stored template schema (declared or free-form) requires review of its imports. */
+export function requiresReview(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { review?: unknown }).review === 'required';
 }

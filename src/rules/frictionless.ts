@@ -19,7 +19,7 @@ const UNSUPPORTED_TYPES = ['object', 'array', 'list', 'time', 'year', 'yearmonth
 const CONSTRAINTS = ['required', 'unique', 'minLength', 'maxLength', 'minimum', 'maximum', 'pattern', 'enum'];
 // Declared members that are not Table Schema members: outside `importd` they are a mistake, not data.
 const DIALECT_FIELD_ONLY = ['key', 'label', 'required', 'unique', 'pattern', 'errorMessage', 'minLength', 'maxLength', 'min', 'max', 'decimals', 'options', 'enum', 'formats', 'numberFormat', 'defaultCountry', 'transforms', 'default'];
-const DIALECT_TEMPLATE_ONLY = ['uniqueTogether', 'onInvalid', 'extraColumns'];
+const DIALECT_TEMPLATE_ONLY = ['uniqueTogether', 'onInvalid', 'extraColumns', 'review'];
 // What importd reads as true and false (src/rules/cells.ts), compared without case.
 const TRUE_VALUES = ['true', 'yes', 'y', '1'];
 const FALSE_VALUES = ['false', 'no', 'n', '0'];
@@ -56,8 +56,8 @@ export function fromTableSchema(table: Json & { fields: unknown[] }): { schema: 
 
 /** A declared schema (one DeclaredSchema accepts, as stored) as a Table Schema. */
 export function toTableSchema(schema: Json & { fields: unknown[] }): Json {
-  const { fields, primaryKey, uniqueTogether, onInvalid, extraColumns, ...rest } = schema;
-  const importd = defined({ uniqueTogether, onInvalid, extraColumns });
+  const { fields, primaryKey, uniqueTogether, onInvalid, extraColumns, review, ...rest } = schema;
+  const importd = defined({ uniqueTogether, onInvalid, extraColumns, review });
   return { ...rest, fields: fields.map(toField), ...defined({ primaryKey }), missingValues: [''], ...(Object.keys(importd).length > 0 && { importd }) };
 }
 

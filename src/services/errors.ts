@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  'import_not_pending',
   'limit_reached',
   'request_timeout',
   'payload_too_large',

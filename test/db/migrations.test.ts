@@ -117,6 +117,34 @@ describe('migrations', () => {
     }
   });
 
+  it('read every import stored before review as completed, and move the statistics and error summary after the review columns, values kept', () => {
+    const file = path.join(dir, 'import-review.db');
+    const old = openDatabase(file, { migrations: migrationsBefore(folderMigrationSource(), 'import_review') });
+    for (const statement of IMPORTS_BEFORE_COUNTS.slice(0, 2)) old.sqlite.exec(statement);
+    const stats = JSON.stringify({ totalCells: 1, rowCount: 1, fieldBreakdown: Array.from({ length: 2000 }, (_, i) => ({ key: `field_${i}`, type: 'string', count: 1 })) });
+    const insert = old.sqlite.prepare(
+      "INSERT INTO imports (id, account_id, template_id, status, meta, cell_stats, error_summary, bytes, created_at, updated_at) VALUES (?, ?, ?, ?, '{}', ?, ?, ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+    );
+    insert.run('a1', 'a', 'ta', 'complete', stats, '{"errors":[]}', 10);
+    insert.run('a2', 'a', 'ta', 'writing', '{}', null, 0);
+    insert.run('b1', 'b', 'tb', 'complete', '{}', null, 5);
+    const rows = (sqlite: typeof old.sqlite) => sqlite.prepare('SELECT id, status, cell_stats, error_summary, bytes FROM imports ORDER BY id').all();
+    const before = { rows: rows(old.sqlite), counts: old.sqlite.prepare('SELECT * FROM import_counts ORDER BY account_id').all() };
+    old.close();
+    const storage = openDatabase(file);
+    try {
+      const columns = (storage.sqlite.prepare("SELECT name FROM pragma_table_info('imports')").pluck().all() as string[]).slice(-5);
+      assert.deepEqual(columns, ['review_status', 'reviewed_at', 'review_reason', 'cell_stats', 'error_summary']);
+      assert.deepEqual({ rows: rows(storage.sqlite), counts: storage.sqlite.prepare('SELECT * FROM import_counts ORDER BY account_id').all() }, before);
+      assert.deepEqual(storage.sqlite.prepare('SELECT DISTINCT review_status, reviewed_at, review_reason FROM imports').all(), [{ review_status: 'completed', reviewed_at: null, review_reason: null }]);
+      const indexes = storage.sqlite.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'imports' AND name LIKE 'imports_account_review_%' ORDER BY name").pluck().all();
+      assert.deepEqual(indexes, ['imports_account_review_created', 'imports_account_review_updated']);
+      assert.equal(storage.sqlite.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      storage.close();
+    }
+  });
+
   it('open the database with WAL, foreign keys, busy timeout and synchronous=NORMAL', () => {
     const storage = openDatabase(path.join(dir, 'pragmas.db'));
     assert.equal(storage.sqlite.pragma('journal_mode', { simple: true }), 'wal');

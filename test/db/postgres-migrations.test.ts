@@ -45,6 +45,25 @@ describe('PostgreSQL migrations', postgresOnly, () => {
     }
   });
 
+  it('reads every import stored before review as completed', async () => {
+    const database = await createPgTestDatabase({ migrated: false });
+    try {
+      const old = await openPostgres(database.url, { poolSize: 1, migrations: migrationsBefore(folderMigrationSource(undefined, 'postgres'), 'import_review') });
+      for (const statement of IMPORTS_BEFORE_COUNTS) await old.pool.query(statement);
+      await old.close();
+      const storage = await openPostgres(database.url, { poolSize: 1 });
+      try {
+        const { rows } = await storage.pool.query('SELECT DISTINCT review_status, reviewed_at, review_reason FROM imports');
+        assert.deepEqual(rows, [{ review_status: 'completed', reviewed_at: null, review_reason: null }]);
+        assert.deepEqual((await storage.pool.query('SELECT account_id, complete FROM import_counts ORDER BY account_id')).rows, COUNTS_AFTER);
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('a read-only open of a database without importd tables is `missing`, and creates nothing', async () => {
     const database = await createPgTestDatabase({ migrated: false });
     try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type pg from 'pg';
-import type { ImportRow } from '../../src/db/store';
+import type { NewImportRow } from '../../src/db/store';
 import { openPostgres, type PgStorage } from '../../src/db/postgres/open-database';
 import { RowCopies } from '../../src/db/postgres/row-copies';
 import { createPostgresStore } from '../../src/db/postgres/store';
@@ -9,7 +9,7 @@ import { createPgTestDatabase, postgresOnly } from '../helpers/test-database';
 
 const at = '2026-01-01T00:00:00.000Z';
 
-const writing = (id: string): ImportRow => ({
+const writing = (id: string): NewImportRow => ({
   id, accountId: 'acc', environmentId: null, templateId: 't', status: 'writing', writerNode: 'node-a', leaseUntil: '2999-01-01T00:00:00.000Z',
   meta: '{}', originalSchema: '{}', file: null, fileId: null, endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: 'api',
   sessionJti: null, rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiKeyRow, EnvironmentRow, ImportRow, Store, TemplateRow } from '../../src/db/store';
+import type { ApiKeyRow, EnvironmentRow, ImportRow, NewImportRow, Store, TemplateRow } from '../../src/db/store';
 import { IMPORT_LIST_COLUMNS, UniqueViolationError } from '../../src/db/store';
 import { encodeUtf8Rows } from '../../src/services/imports/utf8-rows';
 import { createHarness, type Harness } from '../helpers/harness';
@@ -25,7 +25,7 @@ function key(env: EnvironmentRow, id: string, kind: 'secret' | 'public', origins
 /** Past `at` (the imports' lease end in these tests). */
 const later = '2026-01-31T13:00:00.000Z';
 
-function importRow(accountId: string, id: string, templateId: string): ImportRow {
+function importRow(accountId: string, id: string, templateId: string): NewImportRow {
   return {
     id, accountId, environmentId: null, templateId, status: 'writing', writerNode: 'node-42', leaseUntil: later, meta: '{}', originalSchema: '{}', file: null, fileId: null,
     endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: null, sessionJti: null, rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at,
@@ -186,7 +186,7 @@ describe(`the store contract (${testEngine})`, () => {
     const row: ImportRow = {
       ...importRow(accountId, 'ic1', 't1'),
       environmentId: env.id, meta: '{"m":1}', file: '{"name":"f.csv"}', fileId: 'file-1', endUserId: 'user-1', endUserEmail: 'u@example.com',
-      endUserIp: '192.0.2.1', importedFrom: 'sdk', sessionJti: 'jti-1',
+      endUserIp: '192.0.2.1', importedFrom: 'sdk', sessionJti: 'jti-1', reviewStatus: 'pending_review', reviewedAt: null, reviewReason: null,
     };
     await store.imports.insert(row);
     const times = { createdAt: '2027-01-01T00:00:01.000Z', updatedAt: '2027-01-01T00:00:02.000Z' };

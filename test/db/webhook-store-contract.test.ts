@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { DeliveryAttempt, ImportRow, Store, WebhookEndpointRow, WebhookEventDraft } from '../../src/db/store';
+import type { DeliveryAttempt, NewImportRow, Store, WebhookEndpointRow, WebhookEventDraft } from '../../src/db/store';
 import { type TestEnvironment } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
 
@@ -25,7 +25,7 @@ describe('the webhook store contract', () => {
   const event = (id: string, e: TestEnvironment | null, type = 'import.completed'): WebhookEventDraft => ({
     id, accountId: env.accountId, environmentId: e?.environmentId ?? null, type, importId: null, endUserId: null, payload: `{"id":"${id}"}`, createdAt: at,
   });
-  const writingImport = (id: string): ImportRow => ({
+  const writingImport = (id: string): NewImportRow => ({
     id, accountId: env.accountId, environmentId: env.environmentId, templateId: 't', status: 'writing', writerNode: 'writer', leaseUntil: '2999-01-01T00:00:00.000Z', meta: '{}', originalSchema: '{}',
     file: null, fileId: null, endUserId: null, endUserEmail: null, endUserIp: null, importedFrom: 'api', sessionJti: null, rowCount: 0, cellStats: '{}',
     createdAt: at, updatedAt: at,

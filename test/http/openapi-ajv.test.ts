@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import { compiler, type Doc } from '../helpers/openapi';
 import { THEME_EXAMPLE } from '../../src/services/themes/example';
 import { call, json } from '../helpers/harness';
 import { useHarness } from '../helpers/use-harness';
@@ -13,19 +12,6 @@ interface Media {
   schema?: unknown;
   example?: unknown;
   examples?: Record<string, { value: unknown }>;
-}
-type Doc = { components: { schemas: Record<string, { examples?: unknown[] }> }; paths: Record<string, Record<string, any>> };
-
-/** The document's schemas under one $id, its `#/components/schemas/X` references pointing there. */
-function compiler(doc: Doc): { ajv: Ajv2020; compile(schema: unknown): ValidateFunction } {
-  // strict: true keeps unknown keywords, formats, ignored types and every regex (compiled with the `u` flag) fatal;
-  // `example` is OpenAPI's own keyword (3.1 keeps it beside JSON Schema's `examples`).
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
-  ajv.addKeyword('example');
-  const refs = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/components/schemas/', '"doc#/$defs/'));
-  ajv.addSchema({ $id: 'doc', $defs: refs(doc.components.schemas) });
-  return { ajv, compile: (schema) => ajv.compile(refs(schema) as object) };
 }
 
 function mediaOf(doc: Doc): { where: string; media: Media }[] {

@@ -53,7 +53,7 @@ describe('GET /v1/imports', () => {
   it('lists each import in the list shape: exactly the spec members', async () => {
     const page = await json(await call(h, 'GET', '/v1/imports?limit=1', { key: env.secretKey }));
     assert.deepEqual(Object.keys(page.data[0]).sort(), [
-      'createdAt', 'endUserEmail', 'endUserId', 'fileId', 'file', 'id', 'importedFrom', 'meta', 'rowCount', 'templateId', 'updatedAt',
+      'createdAt', 'endUserEmail', 'endUserId', 'fileId', 'file', 'id', 'importedFrom', 'meta', 'rowCount', 'status', 'templateId', 'updatedAt',
     ].sort());
     assert.deepEqual(Object.keys(page.pagination).sort(), ['filters', 'paging', 'sort']);
     assert.deepEqual(Object.keys(page.pagination.paging).sort(), ['count', 'cursor', 'hasNext', 'limit', 'nextCursor', 'total']);
@@ -112,7 +112,7 @@ describe('GET /v1/imports', () => {
     assert.deepEqual(byTemplate.items.map((i) => i.id).sort(), odd.map((i) => i.id).sort());
     assert.equal(byTemplate.pages[0].pagination.paging.total, odd.length);
     assert.deepEqual(byTemplate.pages[0].pagination.filters, {
-      templateId: odd[0].templateId, startDate: null, endDate: null, userEmail: null, environment: null,
+      templateId: odd[0].templateId, startDate: null, endDate: null, userEmail: null, environment: null, status: null,
     });
     const viaStaging = created.filter((_, i) => i % 4 === 0);
     const byEnvironment = await walkPages(h, env.secretKey, '/v1/imports?limit=5&environment=staging');
@@ -178,6 +178,9 @@ describe('GET /v1/imports', () => {
       { userEmail: 'example' },
       { environment: 'production' },
       { templateId: '01a20000-0000-7000-8000-000000000000', userEmail: 'x', environment: 'production', startDate: '2026-01-01T00:00:00.000Z' },
+      { status: 'pending_review' },
+      { status: 'rejected' },
+      { status: 'completed' },
     ];
     const planOf = (query: { toSQL(): { sql: string; params: unknown[] } }) => {
       const { sql, params } = query.toSQL();

@@ -23,7 +23,7 @@ describe('webhooks API: registration, lists, removal', () => {
     const body = await json(response);
     assert.match(body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(Buffer.from(body.secret.slice(6), 'base64').length, 32);
-    assert.deepEqual(body.events, ['import.completed', 'import.deleted', 'end_user.deleted']);
+    assert.deepEqual(body.events, ['import.completed', 'import.deleted', 'end_user.deleted', 'import.approved', 'import.rejected']);
     assert.equal(body.active, true);
     assert.equal(body.disabledReason, null);
     assert.equal(body.description, 'billing');

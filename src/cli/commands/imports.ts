@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { deleteImport } from '../../services/compliance';
-import { getImport, listImports, readImportErrors, toDetail, toListItem, type ImportRowsPage } from '../../services/imports';
+import { approveImport, getImport, listImports, MAX_REVIEW_REASON, readImportErrors, rejectImport, toDetail, toListItem, type ImportRowsPage, type ListImportsQuery } from '../../services/imports';
 import { printJson, printTable } from '../io';
 import { configOverrides, inFlagTerms } from '../options';
 import { withAccount, type CliRuntime } from '../runtime';
@@ -13,12 +13,13 @@ interface ListOptions {
   userEmail?: string;
   since?: string;
   until?: string;
+  status?: string;
   account?: string;
   json?: boolean;
 }
 
 /** The flag of each GET /v1/imports query member. */
-const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', environment: '--environment', templateId: '--template', userEmail: '--user-email', startDate: '--since', endDate: '--until' };
+const LIST_FLAGS = { limit: '--limit', cursor: '--cursor', environment: '--environment', templateId: '--template', userEmail: '--user-email', startDate: '--since', endDate: '--until', status: '--status' };
 
 export function registerImports(program: Command, runtime: CliRuntime): void {
   const imports = program.command('imports').description('inspect stored imports');
@@ -33,6 +34,7 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
     .option('--user-email <text>', "only imports whose end-user e-mail contains this (case-insensitive)")
     .option('--since <date>', 'only imports created at or after this date or time (ISO 8601)')
     .option('--until <date>', 'only imports created before this date or time (ISO 8601)')
+    .option('--status <status>', 'only imports of this review status: completed, pending_review or rejected')
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the GET /v1/imports response)')
     .action(async (options: ListOptions, command: Command) => {
@@ -47,14 +49,16 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
             userEmail: options.userEmail,
             startDate: options.since,
             endDate: options.until,
+            // Checked by the service's schema, as the API's query is.
+            status: options.status as ListImportsQuery['status'],
           })),
         ),
       );
       if (options.json) return printJson(runtime.io, page);
       printTable(
         runtime.io,
-        ['ID', 'CREATED', 'ROWS', 'END USER', 'FROM', 'TEMPLATE'],
-        page.data.map((i) => [i.id, i.createdAt, String(i.rowCount), i.endUserId ?? '-', i.importedFrom ?? '-', i.templateId]),
+        ['ID', 'STATUS', 'CREATED', 'ROWS', 'END USER', 'FROM', 'TEMPLATE'],
+        page.data.map((i) => [i.id, i.status, i.createdAt, String(i.rowCount), i.endUserId ?? '-', i.importedFrom ?? '-', i.templateId]),
       );
       const { paging } = page.pagination;
       runtime.io.out(`${paging.count} of ${paging.total}${paging.nextCursor ? `; next page: --cursor ${paging.nextCursor}` : ''}\n`);
@@ -73,6 +77,9 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
       if (options.json) return printJson(runtime.io, detail);
       const fields: [string, string | null][] = [
         ['id', detail.id],
+        ['status', detail.status],
+        ['reviewed', detail.reviewedAt],
+        ['review reason', detail.reviewReason],
         ['template', detail.templateId],
         ['created', detail.createdAt],
         ['updated', detail.updatedAt],
@@ -111,6 +118,28 @@ export function registerImports(program: Command, runtime: CliRuntime): void {
         summary.errors.map((group) => [group.key, group.code, String(group.count), group.examples.map((e) => `${e.rowIndex}: ${JSON.stringify(e.value)}`).join(', ')]),
       );
     });
+
+  for (const [verb, decide, effect] of [
+    ['approve', approveImport, 'it counts from now on'],
+    ['reject', rejectImport, 'it never counts'],
+  ] as const) {
+    imports
+      .command(verb)
+      .description(`${verb} one import pending review: ${effect} (as POST /v1/imports/{id}/${verb})`)
+      .argument('<importId>', 'import id')
+      .option('--reason <text>', `why (1-${MAX_REVIEW_REASON} characters; kept with the decision and sent in its webhook)`)
+      .option('--account <name>', 'account (default: default)')
+      .option('--json', `print JSON (the POST /v1/imports/{id}/${verb} response)`)
+      .action(async (importId: string, options: { reason?: string; account?: string; json?: boolean }, command: Command) => {
+        const reviewed = await inFlagTerms({ reason: '--reason' }, () =>
+          withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) =>
+            toDetail(await decide(ctx, accountId, importId, options.reason === undefined ? {} : { reason: options.reason })),
+          ),
+        );
+        if (options.json) return printJson(runtime.io, reviewed);
+        runtime.io.out(`import ${reviewed.id} ${reviewed.status} at ${reviewed.reviewedAt}\n`);
+      });
+  }
 
   imports
     .command('delete')

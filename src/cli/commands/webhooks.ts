@@ -11,6 +11,7 @@ import {
   type CreateWebhookInput,
   type Webhook,
   type WebhookDelivery,
+  WEBHOOK_EVENTS,
 } from '../../services/webhooks';
 import { printJson, printTable } from '../io';
 import { collect, configOverrides } from '../options';
@@ -47,7 +48,7 @@ export function registerWebhooks(program: Command, runtime: CliRuntime): void {
     .description('register an endpoint; prints its signing secret once')
     .argument('<url>', 'https URL to a public address')
     .requiredOption('--env <name>', 'environment whose events it receives')
-    .option('--event <type>', 'import.completed, import.deleted or end_user.deleted (repeatable; default: all)', collect, [])
+    .option('--event <type>', `${WEBHOOK_EVENTS.join(', ')} (repeatable; default: all)`, collect, [])
     .option('--description <text>', 'a note for operators')
     .option('--account <name>', 'account (default: default)')
     .option('--json', 'print JSON (the POST /v1/webhooks answer)')

@@ -20,6 +20,7 @@ import {
   latestCompleteImports,
   listImportPage,
   renewImportLease,
+  reviewImport,
   storedImportBytes,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
@@ -46,6 +47,14 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
           };
           // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the statements together.
           return (event || learned || quota) && tx === db ? db.transaction(work) : work(tx);
+        }),
+      // The decision and its outbox events commit together. Of two concurrent decisions the second waits for
+      // the first's row lock, then finds the import no longer pending and changes nothing.
+      review: (accountId, id, decision, events) =>
+        db.transaction(async (tx) => {
+          const reviewed = await reviewImport(tx, accountId, id, decision);
+          if (reviewed) for (const event of events) await writeWebhookEvent(tx, event);
+          return reviewed;
         }),
       // A separate connection: the open COPY holds no lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),

@@ -109,6 +109,10 @@ export const imports = pgTable(
     updatedAt: text('updated_at').notNull(),
     // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    // Whether the import counts (docs/templates.md "Review"): 'completed', 'pending_review' or 'rejected'.
+    reviewStatus: text('review_status').$type<'completed' | 'pending_review' | 'rejected'>().notNull().default('completed'),
+    reviewedAt: text('reviewed_at'),
+    reviewReason: text('review_reason'),
   },
   (t) => [
     index('imports_account_created').on(t.accountId, t.createdAt, t.id),
@@ -120,6 +124,9 @@ export const imports = pgTable(
     index('imports_writing').on(t.status).where(sql`${t.status} = 'writing'`),
     index('imports_account_environment_created').on(t.accountId, t.environmentId, t.createdAt, t.id),
     index('imports_account_environment_updated').on(t.accountId, t.environmentId, t.updatedAt, t.id),
+    // The `status` filter of GET /imports (src/db/sqlite/schema.ts says why partial).
+    index('imports_account_review_created').on(t.accountId, t.reviewStatus, t.createdAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
+    index('imports_account_review_updated').on(t.accountId, t.reviewStatus, t.updatedAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
   ],
 );
 

@@ -5,7 +5,7 @@ import { WRITE_TRANSACTION, type Db } from './open-database';
 import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideExpiredImports, hideImportsOfEndUser } from './queries/compliance';
 import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
-import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findErrorSummary, findImport, findImportView, insertImport, listImportPage, renewImportLease, storedImportBytes } from './queries/imports';
+import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findErrorSummary, findImport, findImportView, insertImport, listImportPage, renewImportLease, reviewImport, storedImportBytes } from './queries/imports';
 import { rememberLearnedMappings } from './queries/learned-mappings';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
@@ -39,6 +39,13 @@ export function createImportStores(
               return completed;
             })
           : completeImport(db, id, writerNode, values),
+      // The decision and its outbox events commit together, or none does.
+      review: async (accountId, id, decision, events) =>
+        write(() => {
+          const reviewed = reviewImport(db, accountId, id, decision);
+          if (reviewed) for (const event of events) writeWebhookEvent(sqlite, event);
+          return reviewed;
+        }),
       renewLease: async (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
       claimAbandoned: async (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
       claim: async (id, node, now, until) => claimImport(db, id, node, now, until),

@@ -105,12 +105,17 @@ export const imports = sqliteTable(
     rowCount: integer('row_count').notNull().default(0),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
-    // Last (the import_schemas migration moved it here): SQLite reads a row's columns in order, through every
-    // overflow page of a large value before them, and the statistics grow with the columns (100 KB for 2 000):
-    // the list, which does not show them, stops before.
-    cellStats: text('cell_stats').notNull().default('{}'),
     // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).
     bytes: integer('bytes').notNull().default(0),
+    // Whether the import counts (docs/templates.md "Review"): 'completed', 'pending_review' or 'rejected'; the
+    // list reads it, so it stands before the statistics (the import_review migration moved them after it).
+    reviewStatus: text('review_status', { enum: ['completed', 'pending_review', 'rejected'] }).notNull().default('completed'),
+    reviewedAt: text('reviewed_at'),
+    reviewReason: text('review_reason'),
+    // Last (the import_schemas and import_review migrations moved them here): SQLite reads a row's columns in
+    // order, through every overflow page of a large value before them, and the statistics grow with the columns
+    // (100 KB for 2 000): the list, which does not show them, stops before.
+    cellStats: text('cell_stats').notNull().default('{}'),
     /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
     errorSummary: text('error_summary'),
   },
@@ -129,6 +134,10 @@ export const imports = sqliteTable(
     // The `environment` filter of GET /imports keeps a constant page cost with these.
     index('imports_account_environment_created').on(t.accountId, t.environmentId, t.createdAt, t.id),
     index('imports_account_environment_updated').on(t.accountId, t.environmentId, t.updatedAt, t.id),
+    // The `status` filter of GET /imports: only imports awaiting or refused review (few), so completing an
+    // import costs no index write; a query uses them when it repeats their condition (queries/imports.ts).
+    index('imports_account_review_created').on(t.accountId, t.reviewStatus, t.createdAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
+    index('imports_account_review_updated').on(t.accountId, t.reviewStatus, t.updatedAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
   ],
 );
 

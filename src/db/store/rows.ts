@@ -72,19 +72,29 @@ export interface ImportRow {
   cellStats: string;
   createdAt: string;
   updatedAt: string;
+  /** Whether the import counts (docs/templates.md "Review"): 'completed' unless its template requires review. */
+  reviewStatus: ReviewStatus;
+  /** When a reviewer approved or rejected it (null before, and for an import that needed no review). */
+  reviewedAt: string | null;
+  /** The reviewer's reason, when one was given. */
+  reviewReason: string | null;
 }
 
+/** An import is `completed` (it counts), `pending_review` (its template requires review) or `rejected`. */
+export const REVIEW_STATUSES = ['completed', 'pending_review', 'rejected'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
 /** What a list page reads of an import, in the order the engines' raw list statements read it: the members of its list item (not its originalSchema or statistics, up to 1 MiB each). */
-export const IMPORT_LIST_COLUMNS = ['id', 'templateId', 'meta', 'file', 'fileId', 'endUserId', 'endUserEmail', 'importedFrom', 'rowCount', 'createdAt', 'updatedAt'] as const;
+export const IMPORT_LIST_COLUMNS = ['id', 'templateId', 'meta', 'file', 'fileId', 'endUserId', 'endUserEmail', 'importedFrom', 'rowCount', 'createdAt', 'updatedAt', 'reviewStatus'] as const;
 export type ImportListRow = Pick<ImportRow, (typeof IMPORT_LIST_COLUMNS)[number]>;
 
 /** A list statement's raw row: the values of IMPORT_LIST_COLUMNS, in that order. */
-export type ImportListColumns = [string, string, string, string | null, string | null, string | null, string | null, string | null, number, string, string];
+export type ImportListColumns = [string, string, string, string | null, string | null, string | null, string | null, string | null, number, string, string, ReviewStatus];
 
 /** An ImportListRow from a list statement's raw row (both engines read list pages as arrays). */
 export function importListRowOf(row: ImportListColumns): ImportListRow {
-  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt] = row;
-  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt };
+  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt, reviewStatus] = row;
+  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt, reviewStatus };
 }
 
 /** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */

@@ -9,6 +9,7 @@ import type {
   LearnedMappingRow,
   LearnedPairRow,
   LearnedListRow,
+  ReviewStatus,
   RowStatus,
   SessionRow,
   StoredRow,
@@ -57,6 +58,15 @@ export interface ImportFilters {
   /** A case-insensitive substring, `%` and `_` plain characters. */
   userEmail?: string | null;
   environment?: string | null;
+  /** The import's review status (docs/templates.md "Review"). */
+  status?: ReviewStatus | null;
+}
+
+/** A reviewer's decision on a pending import: approved (it becomes `completed`) or `rejected`. */
+export interface ReviewDecision {
+  status: Exclude<ReviewStatus, 'pending_review'>;
+  at: string;
+  reason: string | null;
 }
 
 export interface PageQuery {
@@ -144,8 +154,11 @@ export interface AccountQuota {
   maxBytes: number;
 }
 
+/** An import as first stored: it needs review or not (completed by default), and nobody has decided yet. */
+export type NewImportRow = Omit<ImportRow, 'reviewStatus' | 'reviewedAt' | 'reviewReason'> & Partial<Pick<ImportRow, 'reviewStatus'>>;
+
 export interface ImportStore {
-  insert(row: ImportRow): Promise<void>;
+  insert(row: NewImportRow): Promise<void>;
   /**
    * Makes a written import visible: counts, statistics and times set in the same statement as the status.
    * False when the import is no longer `writerNode`'s (hidden for deletion, or taken over by a clean-up after
@@ -162,6 +175,14 @@ export interface ImportStore {
     learned?: LearnedMappingsWrite,
     quota?: AccountQuota,
   ): Promise<boolean>;
+  /**
+   * Records a reviewer's decision on a complete import of the account that is `pending_review`, in one
+   * transaction: its reviewStatus becomes `decision.status` (updatedAt and reviewedAt `decision.at`, the
+   * reason kept) and `events` are written (the outbox). Answers the import as it is afterwards, or undefined
+   * when it is not pending (decided meanwhile) or not there: nothing then changes, so of two concurrent
+   * decisions exactly one is recorded.
+   */
+  review(accountId: string, id: string, decision: ReviewDecision, events: WebhookEventDraft[]): Promise<ImportViewRow | undefined>;
   /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
   renewLease(id: string, writerNode: string, until: string): Promise<boolean>;
   /**

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import type { Context, TypedResponse } from 'hono';
+import type { Context } from 'hono';
 import { originAllowedByAnyKey, verifySession, type Caller } from '../../services/auth';
 import type { ServiceContext } from '../../services/context';
 import {
@@ -28,12 +28,7 @@ import { createRouter, defineRoute } from '../route';
 import { errorResponses, jsonBody, jsonResponse } from '../schemas';
 import { pullStream } from '../stream';
 import { detailJson, importPageJson, rowPageJson } from '../import-json';
-import { respond, respondJson, setHeader } from '../respond';
-
-/** JSON text a service built in the route's documented shape (stored JSON spliced in), answered as that shape. */
-function jsonText<T>(c: Context, text: string): TypedResponse<T, 200, 'json'> {
-  return respond(c, text, 200, 'application/json') as unknown as TypedResponse<T, 200, 'json'>;
-}
+import { jsonText, respond, respondJson, setHeader } from '../respond';
 
 const ImportParams = z.object({ importId: z.string().max(100) });
 

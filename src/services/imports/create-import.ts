@@ -9,7 +9,7 @@ import { beginImport, checkInThread, writeRows, type ImportHeader, type RowSlice
 import { quotaRoom, withinQuota, type ImportBytes } from './import-quota';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
-import { importRules, validateRows, type ImportRules } from './validate-rows';
+import { importPolicy, validateRows, type ImportPolicy } from './validate-rows';
 import { toListItem } from './views';
 
 /** Who an import comes from, as established by the transport. */
@@ -70,6 +70,7 @@ async function prepareImport(
     endUserIp: session ? (session.endUserIp ?? origin.clientAddress ?? null) : null,
     importedFrom: origin.importedFrom,
     sessionJti: session?.jti ?? null,
+    reviewStatus: 'completed',
   };
   return { header, learned: learnedWrite(ctx, { accountId: origin.accountId, templateId, endUserId: session?.endUserId }, parsed.meta?.mapping) };
 }
@@ -92,7 +93,7 @@ async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrig
  * (validateRows, run by the parse worker beside the writes for the rows it parses: its onInvalid policy decides
  * what is stored; meta.counts are the server's). A `meta.mapping`
  * is remembered for the template, as its end-user's (or the Secret Key's) confirmation, as the import
- * completes. The body's `bytes` count towards the account's quota (import-quota.ts): checked before anything
+ * completes. Into a template that requires review the import is stored `pending_review` (review-import.ts). The body's `bytes` count towards the account's quota (import-quota.ts): checked before anything
  * is written, then as they arrive. Returns the create shape. Throws validation_failed (a row's index in
  * `details[].path`; RowsInvalidError under `reject`), quota_exceeded, and whatever producing a slice throws.
  */
@@ -103,21 +104,24 @@ export async function createImport(
 ): Promise<ImportListItem> {
   const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
-  let rules: ImportRules | undefined;
+  let policy: ImportPolicy;
   let room: number;
   try {
     // First: a template the import would create is a write too.
     room = await quotaRoom(ctx, origin.accountId, body.bytes?.declared ?? 0);
     prepared = await prepareImport(ctx, origin, body);
-    rules = await importRules(ctx, origin.accountId, prepared.header.templateId);
+    policy = await importPolicy(ctx, origin.accountId, prepared.header.templateId);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
   // The parse worker runs the rules beside the writes; other rows are checked here, as the writer takes them.
+  const rules = policy.rules;
   const checked = rows.validateInProducer ? rows.validateInProducer(rules?.schemaText) : rules && validateRows(rules.rules, rows);
   const written = checked ?? rows;
-  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), body.bytes ? withinQuota(ctx, written, room, body.bytes) : written, prepared.learned, checked);
+  // A template that requires review: the import is stored pending, and counts once a reviewer approves it.
+  const header: ImportHeader = policy.review ? { ...prepared.header, reviewStatus: 'pending_review' } : prepared.header;
+  const stored = await writeRows(await beginImport(ctx, header, body.bytes), body.bytes ? withinQuota(ctx, written, room, body.bytes) : written, prepared.learned, checked);
   return toListItem(stored);
 }
 

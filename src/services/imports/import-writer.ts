@@ -25,6 +25,7 @@ export type ImportHeader = Pick<
   | 'endUserIp'
   | 'importedFrom'
   | 'sessionJti'
+  | 'reviewStatus'
 >;
 
 /**
@@ -42,7 +43,7 @@ export interface ImportWriter {
   append(rows: RowTexts): Promise<void>;
   /**
    * Completes the import and, in the same transaction, writes its `import.completed` webhook event (the
-   * outbox) and the labels its end-user confirmed (`learned`). Throws conflict when the import was deleted
+   * outbox; none while it awaits review) and the labels its end-user confirmed (`learned`). Throws conflict when the import was deleted
    * while written (its end-user's data was erased meanwhile).
    */
   finish(stats: CellStats, learned?: LearnedMappingsWrite, counts?: ImportCounts, errorSummary?: string | null): Promise<ImportRow>;
@@ -63,6 +64,8 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
     cellStats: '{}',
     createdAt: startedAt,
     updatedAt: startedAt,
+    reviewedAt: null,
+    reviewReason: null,
   };
   await ctx.store.imports.insert(row);
   // Lost: another node took the import over; dropping the rows in flight lets that node remove it at once.
@@ -102,7 +105,8 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
       const meta = serverCounts === undefined ? row.meta : metaWithCounts(row.meta, serverCounts);
       const values = { rowCount, cellStats: JSON.stringify(stats), meta, createdAt: completedAt, updatedAt: completedAt, bytes: bytes?.read() ?? 0 };
       const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
-      const event = await importCompletedEvent(ctx, completed);
+      // An import pending review is not complete for the customer yet: import.completed waits for its approval.
+      const event = completed.reviewStatus === 'completed' ? await importCompletedEvent(ctx, completed) : undefined;
       lease.stop();
       const stored = errorSummary ? { ...values, errorSummary } : values;
       if (!(await refusedIfRemoved(chargedToQuota(ctx, ctx.store.imports.complete(row.id, node, stored, event, learned, accountQuota(ctx, row.accountId)))))) throw removed();

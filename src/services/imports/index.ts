@@ -13,6 +13,7 @@ export { PARSE_IN_WORKER_BYTES } from './parse-pool';
 export { RowChecker, type RowSlice } from './check-rows';
 export { listImports, type ImportRowsPage } from './list-imports';
 export { listRows, type StoredRowsPage } from './list-rows';
+export { approveImport, rejectImport } from './review-import';
 export { ndjsonImport, ndjsonLineBatches } from './ndjson-lines';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { toDetail, toListItem } from './views';

@@ -45,5 +45,6 @@ function listFilters(query: Omit<z.output<typeof ListImportsQuery>, 'limit' | 'c
     endDate: query.endDate ?? null,
     userEmail: query.userEmail ?? null,
     environment: query.environment ?? null,
+    status: query.status ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REVIEW_STATUSES } from '../../db/store';
 import { JsonRecord } from '../json';
 import { ConfirmedMapping } from '../mapping/schemas';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../page-schemas';
@@ -87,8 +88,28 @@ export const ListImportsQuery = z.object({
   endDate: dateParam.optional(),
   userEmail: z.string().min(1).max(320).optional(),
   environment: z.string().min(1).max(50).optional(),
+  status: z
+    .enum(REVIEW_STATUSES)
+    .optional()
+    .meta({ description: 'Only imports of this review status: `pending_review` lists those awaiting a reviewer' }),
 });
 export type ListImportsQuery = z.input<typeof ListImportsQuery>;
+
+export const MAX_REVIEW_REASON = 1000;
+
+/** POST /imports/{id}/approve and /reject: an optional reason, kept with the decision and sent in its webhook. */
+export const ReviewImportInput = z
+  .object({
+    reason: z
+      .string()
+      .min(1, `must be 1 to ${MAX_REVIEW_REASON} characters`)
+      .max(MAX_REVIEW_REASON, `must be 1 to ${MAX_REVIEW_REASON} characters`)
+      .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters other than tab and line breaks')
+      .optional(),
+  })
+  .strict()
+  .meta({ id: 'ReviewImportInput', examples: [{ reason: 'prices checked against the supplier sheet' }] });
+export type ReviewImportInput = z.input<typeof ReviewImportInput>;
 
 /** A row stored with errors (onInvalid `keep`) is invalid; every other row is valid. */
 export const RowStatusFilter = z.enum(['valid', 'invalid']);
@@ -122,7 +143,15 @@ export type ExportQuery = z.input<typeof ExportQuery>;
 const nullableText = z.string().nullable();
 
 /** The members every shape of an import starts with. */
-const importHead = { id: z.string(), templateId: z.string(), createdAt: z.string(), updatedAt: z.string() };
+const importHead = {
+  id: z.string(),
+  templateId: z.string(),
+  status: z.enum(REVIEW_STATUSES).meta({
+    description: '`completed` (it counts), `pending_review` (its template requires review: it counts once approved) or `rejected`',
+  }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
 
 /** What the server counted of an import's rows (meta.counts; the client's own counts are kept as meta.clientCounts). */
 export const ImportCounts = z.object({
@@ -166,6 +195,8 @@ export const ImportDetail = z.object({
   endUserIp: nullableText,
   importedFrom: nullableText,
   sessionJti: nullableText,
+  reviewedAt: nullableText.meta({ description: 'When a reviewer approved or rejected it (null otherwise)' }),
+  reviewReason: nullableText.meta({ description: "The reviewer's reason, when one was given" }),
 }).meta({ id: 'ImportDetail' });
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
@@ -175,6 +206,7 @@ export const ImportFiltersEcho = z.object({
   endDate: nullableText,
   userEmail: nullableText,
   environment: nullableText,
+  status: nullableText,
 });
 
 export const ImportPage = pageSchema(ImportListItem, ImportFiltersEcho).meta({ id: 'ImportPage' });

@@ -1,6 +1,6 @@
 import { countRows, rowStrings, type RowTexts } from '../../db/store';
 import { rowJsonText } from '../../lib/exact-json';
-import { compileRules, RowValidator, type CompiledRules } from '../../rules';
+import { compileRules, requiresReview, RowValidator, type CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
 import { RowsInvalidError, type RowErrorItem } from '../errors';
 import { CellStatsCollector } from './cell-stats';
@@ -24,11 +24,19 @@ export interface ImportRules {
   rules: CompiledRules;
 }
 
-/** The rules of an import's template, compiled once for the import (undefined: free-form, or nothing to run). */
-export async function importRules(ctx: ServiceContext, accountId: string, templateId: string): Promise<ImportRules | undefined> {
+/** What an import's template asks of it, read once for the import. */
+export interface ImportPolicy {
+  /** Its rules (undefined: free-form, or nothing to run). */
+  rules: ImportRules | undefined;
+  /** Whether the import waits for a reviewer (the template's `review: "required"`). */
+  review: boolean;
+}
+
+export async function importPolicy(ctx: ServiceContext, accountId: string, templateId: string): Promise<ImportPolicy> {
   const template = await ctx.store.templates.find(accountId, templateId);
-  const rules = template === undefined ? undefined : rulesToRun(template.schema);
-  return rules === undefined ? undefined : { schemaText: template!.schema, rules };
+  if (template === undefined) return { rules: undefined, review: false };
+  const rules = rulesToRun(template.schema);
+  return { rules: rules === undefined ? undefined : { schemaText: template.schema, rules }, review: requiresReview(JSON.parse(template.schema)) };
 }
 
 /** The rules a template schema (JSON text) declares, undefined when none can refuse or change a row. */

@@ -31,10 +31,12 @@ export function toDetail(row: ImportViewRow): ImportDetail {
     endUserIp: row.endUserIp,
     importedFrom: row.importedFrom,
     sessionJti: row.sessionJti,
+    reviewedAt: row.reviewedAt,
+    reviewReason: row.reviewReason,
   };
 }
 
 /** The members every shape of an import starts with. */
 function head(row: ImportListRow) {
-  return { id: row.id, templateId: row.templateId, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  return { id: row.id, templateId: row.templateId, status: row.reviewStatus, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }

@@ -1,4 +1,4 @@
-import { DeclaredSchema, isDeclared } from '../../rules';
+import { DeclaredSchema, isDeclared, ReviewPolicy } from '../../rules';
 import { fromTableSchema, isTableSchema, primaryKeyProblems, toTableSchema } from '../../rules/frictionless';
 import { conflict, validationFailed, zodDetails } from '../errors';
 import { checkDeclaredSchema } from './declared-schema';
@@ -8,7 +8,7 @@ type Json = Record<string, unknown>;
 /**
  * The schema a template stores for the one it was sent: a Frictionless Table Schema (see isTableSchema) is
  * converted into the declared dialect, then any declared schema is checked (checkDeclaredSchema) and its
- * `primaryKey` must name declared fields. A free-form schema is stored as sent. Paths start at `schema`.
+ * `primaryKey` must name declared fields. A free-form schema is stored as sent, only its `review` checked. Paths start at `schema`.
  * Throws validation_failed.
  */
 export function acceptTemplateSchema(schema: Json): Json {
@@ -19,6 +19,11 @@ export function acceptTemplateSchema(schema: Json): Json {
     declared = converted.schema;
   }
   checkDeclaredSchema(declared);
+  // A free-form schema is stored as sent, but its `review` decides what happens to its imports: checked too.
+  if (!isDeclared(declared) && declared.review !== undefined) {
+    const review = ReviewPolicy.safeParse(declared.review);
+    if (!review.success) throw validationFailed(zodDetails(review.error.issues.map((issue) => ({ ...issue, path: ['schema', 'review'] }))));
+  }
   if (isDeclared(declared)) {
     const keys = new Set(declared.fields.map((field) => (typeof field === 'string' ? field : (field as { key: string }).key)));
     const problems = primaryKeyProblems((declared as Json).primaryKey, keys);

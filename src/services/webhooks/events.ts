@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import type { ImportRow, WebhookEventDraft } from '../../db/store';
+import type { ImportRow, ImportViewRow, WebhookEventDraft } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { toListItem } from '../imports/views';
 import type { WebhookEventType } from './schemas';
@@ -22,11 +22,22 @@ const aboutImport = (row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' |
   endUserId: row.endUserId,
 });
 
-/** `import.completed`: the import in its create shape plus its environment's name, for that environment's endpoints. */
-export async function importCompletedEvent(ctx: ServiceContext, row: ImportRow): Promise<WebhookEventDraft | undefined> {
+/** An event about an import, for its environment's endpoints: the import in its create shape plus its environment's name, and `extra`. */
+async function importEvent(ctx: ServiceContext, type: WebhookEventType, row: ImportViewRow, extra: object = {}): Promise<WebhookEventDraft | undefined> {
   if (row.environmentId === null) return undefined;
   const environment = await ctx.store.environments.findById(row.environmentId);
-  return draft(ctx, 'import.completed', aboutImport(row), { ...toListItem(row), environment: environment?.name ?? null });
+  return draft(ctx, type, aboutImport(row), { ...toListItem(row), environment: environment?.name ?? null, ...extra });
+}
+
+/** `import.completed`: the import counts (written, or approved by a reviewer). */
+export async function importCompletedEvent(ctx: ServiceContext, row: ImportViewRow): Promise<WebhookEventDraft | undefined> {
+  return importEvent(ctx, 'import.completed', row);
+}
+
+/** `import.approved` or `import.rejected`: a reviewer's decision, with its time and reason. */
+export async function importReviewedEvent(ctx: ServiceContext, row: ImportViewRow): Promise<WebhookEventDraft | undefined> {
+  const type = row.reviewStatus === 'rejected' ? 'import.rejected' : 'import.approved';
+  return importEvent(ctx, type, row, { reviewedAt: row.reviewedAt, reason: row.reviewReason });
 }
 
 /** `import.deleted`, for the endpoints of the import's environment. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageCursor, pageLimit, pageSchema } from '../page-schemas';
 
-export const WEBHOOK_EVENTS = ['import.completed', 'import.deleted', 'end_user.deleted'] as const;
+export const WEBHOOK_EVENTS = ['import.completed', 'import.deleted', 'end_user.deleted', 'import.approved', 'import.rejected'] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENTS);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 

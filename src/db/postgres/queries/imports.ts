@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { IMPORT_LIST_COLUMNS, type CompletedValues, type ImportFilters, type ImportListRow, type ImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, type CompletedValues, type ImportFilters, type ImportListRow, type ImportRow, type NewImportRow, type ImportSummaryRow, type ImportViewRow, type PageQuery, type ReviewDecision } from '../../store';
 import { columnsOf } from '../../columns';
 import type { PgExecutor } from '../open-database';
 import { environments, importCounts, importRows, imports } from '../schema';
 import { cachedStatement } from '../../statement-cache';
 
-export async function insertImport(db: PgExecutor, row: ImportRow): Promise<void> {
+export async function insertImport(db: PgExecutor, row: NewImportRow): Promise<void> {
   await db.insert(imports).values(row);
 }
 
@@ -28,6 +28,16 @@ export async function completeImport(
     .set({ ...values, status: 'complete', writerNode: null, leaseUntil: null })
     .where(writtenBy(id, writerNode));
   return result.rowCount === 1;
+}
+
+/** A reviewer's decision on a pending complete import of the account, in one statement (as SQLite's reviewImport). */
+export async function reviewImport(db: PgExecutor, accountId: string, id: string, decision: ReviewDecision): Promise<ImportViewRow | undefined> {
+  const [row] = await db
+    .update(imports)
+    .set({ reviewStatus: decision.status, reviewedAt: decision.at, reviewReason: decision.reason, updatedAt: decision.at })
+    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete'), eq(imports.reviewStatus, 'pending_review')))
+    .returning(importViewColumns);
+  return row;
 }
 
 /** A complete import's summary of invalid cells (null: none; undefined: no such import). */
@@ -88,6 +98,7 @@ const DELETE_LOCK_TIMEOUT = '2s';
 // An ImportRow's columns: not `bytes`, which only the account's counter reads (import-quota.ts), nor the error
 // summary, which only GET /imports/{id}/errors reads (findErrorSummary).
 const { bytes: _bytes, errorSummary: _summary, ...importColumns } = getTableColumns(imports);
+const { originalSchema: _schema, ...importViewColumns } = importColumns;
 
 export async function findImport(db: PgExecutor, accountId: string, id: string): Promise<ImportRow | undefined> {
   const rows = await db
@@ -105,7 +116,8 @@ const listColumns = columnsOf(imports, IMPORT_LIST_COLUMNS);
 const IMPORT_VIEW = `SELECT id, account_id AS "accountId", environment_id AS "environmentId", template_id AS "templateId", status,
   writer_node AS "writerNode", lease_until AS "leaseUntil", meta, file, file_id AS "fileId", end_user_id AS "endUserId",
   end_user_email AS "endUserEmail", end_user_ip AS "endUserIp", imported_from AS "importedFrom", session_jti AS "sessionJti",
-  row_count AS "rowCount", cell_stats AS "cellStats", created_at AS "createdAt", updated_at AS "updatedAt"
+  row_count AS "rowCount", cell_stats AS "cellStats", created_at AS "createdAt", updated_at AS "updatedAt",
+  review_status AS "reviewStatus", reviewed_at AS "reviewedAt", review_reason AS "reviewReason"
   FROM imports WHERE account_id = $1 AND id = $2 AND status = 'complete'`;
 
 /** A complete import of the account, all but its originalSchema (the detail and rows reads). */
@@ -118,9 +130,9 @@ export async function findImportView(pool: pg.Pool, accountId: string, id: strin
 // parses it once per connection); a request only binds its values. As SQLite's queries/imports.ts.
 type QueryValues = { accountId: string; afterValue?: string; afterId?: string; environmentId?: string } & { [K in keyof ImportFilters]?: string };
 type Prepared<T> = { execute(values: QueryValues & { limit?: number }): Promise<T[]> };
-const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
+const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment', 'status'] as const;
 const filterShape = (filters: ImportFilters, named: string[] | undefined) =>
-  FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('') + (named?.length === 1 ? 'e' : '');
+  FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('') + (named?.length === 1 ? 'e' : '') + (filters.status === 'completed' ? 'c' : '');
 const placeholder = (name: keyof QueryValues | 'limit') => sql.placeholder(name);
 /** A prepared statement's name (not SQL): one per query shape, a string of our own (no request value). */
 const statementName = (query: string, shape: string) => `${query}-${shape}`;
@@ -240,6 +252,12 @@ function filterConditions(filters: ImportFilters, named: string[] | undefined): 
         ? eq(imports.environmentId, placeholder('environmentId'))
         : sql`${imports.environmentId} in (select id from environments where account_id = ${placeholder('accountId')} and name = ${placeholder('environment')})`,
     );
+  }
+  // A pending or rejected import is read through the partial review indexes: a prepared statement's generic plan
+  // can use them only when the query repeats their condition (a bound value proves nothing).
+  if (filters.status) {
+    conditions.push(eq(imports.reviewStatus, placeholder('status')));
+    if (filters.status !== 'completed') conditions.push(sql`${imports.reviewStatus} <> 'completed'`);
   }
   return conditions;
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, fillPlaceholders, getTableColumns, gte, inArray, isNull, lt, lte, or, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../open-database';
 import { preparedQuery, rawQuery } from '../prepared';
-import { IMPORT_LIST_COLUMNS, importListRowOf, type CompletedValues, type ImportFilters, type ImportListColumns, type ImportListRow, type ImportRow, type ImportViewRow, type PageQuery } from '../../store';
+import { IMPORT_LIST_COLUMNS, importListRowOf, type CompletedValues, type ImportFilters, type ImportListColumns, type ImportListRow, type ImportRow, type NewImportRow, type ImportViewRow, type PageQuery, type ReviewDecision } from '../../store';
 import { columnsOf } from '../../columns';
 import { imports, importSchemas } from '../schema';
 import { cachedStatement } from '../../statement-cache';
@@ -9,7 +9,7 @@ import { cachedStatement } from '../../statement-cache';
 export type ImportPageQuery = PageQuery & { filters: ImportFilters };
 
 /** An import and its original schema (a table of its own: schema.ts); the caller's transaction makes it one write. */
-export function insertImport(db: Db, { originalSchema, ...row }: ImportRow): void {
+export function insertImport(db: Db, { originalSchema, ...row }: NewImportRow): void {
   db.insert(imports).values(row).run();
   db.insert(importSchemas).values({ importId: row.id, originalSchema }).run();
 }
@@ -34,6 +34,19 @@ export function completeImport(
       .where(writtenBy(id, writerNode))
       .run().changes === 1
   );
+}
+
+/**
+ * A reviewer's decision on a pending complete import of the account, in one statement: undefined when it is not
+ * pending (decided meanwhile) or not there, and nothing changes.
+ */
+export function reviewImport(db: Db, accountId: string, id: string, decision: ReviewDecision): ImportViewRow | undefined {
+  return db
+    .update(imports)
+    .set({ reviewStatus: decision.status, reviewedAt: decision.at, reviewReason: decision.reason, updatedAt: decision.at })
+    .where(and(eq(imports.accountId, accountId), eq(imports.id, id), eq(imports.status, 'complete'), eq(imports.reviewStatus, 'pending_review')))
+    .returning(importColumns)
+    .get();
 }
 
 /** A complete import's summary of invalid cells (null: none; undefined: no such import). */
@@ -117,14 +130,14 @@ const importViewById = rawQuery((sqlite) =>
   sqlite
     .prepare<[string, string], ImportViewColumns>(
       `SELECT id, account_id, environment_id, template_id, status, writer_node, lease_until, meta, file, file_id, end_user_id, end_user_email,
-         end_user_ip, imported_from, session_jti, row_count, cell_stats, created_at, updated_at
+         end_user_ip, imported_from, session_jti, row_count, cell_stats, created_at, updated_at, review_status, reviewed_at, review_reason
        FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`,
     )
     .raw(),
 );
 
 type Text = string | null;
-export type ImportViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string];
+export type ImportViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string, ImportViewRow['reviewStatus'], Text, Text];
 
 /** A complete import of the account, all but its originalSchema. */
 export function findImportView(db: Db, accountId: string, id: string): ImportViewRow | undefined {
@@ -134,8 +147,8 @@ export function findImportView(db: Db, accountId: string, id: string): ImportVie
 
 /** An import from its columns as importViewById reads them, in that order. */
 export function importViewOf(row: ImportViewColumns): ImportViewRow {
-  const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt] = row;
-  return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt };
+  const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt, reviewStatus, reviewedAt, reviewReason] = row;
+  return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt, reviewStatus, reviewedAt, reviewReason };
 }
 
 // A list item's columns, in the order a page's raw rows hold them (importListRowOf).
@@ -204,8 +217,10 @@ function queryValues(accountId: string, query: Pick<ImportPageQuery, 'filters'> 
   return values;
 }
 
-const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment'] as const;
-const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('');
+const FILTER_KEYS = ['templateId', 'startDate', 'endDate', 'userEmail', 'environment', 'status'] as const;
+// A status filter's shape also says whether it asks for completed imports: the others are read through the
+// partial review indexes (reviewCondition).
+const filterShape = (filters: ImportFilters) => FILTER_KEYS.map((key) => (filters[key] ? 1 : 0)).join('') + (filters.status === 'completed' ? 'c' : '');
 const UNFILTERED = filterShape({});
 
 // `LIMIT ? + 0`: a bare placeholder would have the kept statement prepared anew on every page (import-rows.ts);
@@ -254,5 +269,15 @@ function filterConditions(param: Param, filters: ImportFilters): SQL[] {
       sql`${imports.environmentId} in (select id from environments where account_id = ${param('accountId')} and name = ${param('environment')})`,
     );
   }
+  if (filters.status) conditions.push(...reviewConditions(filters.status, param('status')));
   return conditions;
+}
+
+/**
+ * The `status` filter: a pending or rejected import is found through the partial review indexes, which SQLite
+ * uses only for a query that repeats their condition word for word (`review_status <> 'completed'`).
+ */
+export function reviewConditions(status: NonNullable<ImportFilters['status']>, value: string | SQLWrapper): SQL[] {
+  const equal = sql`${imports.reviewStatus} = ${value}`;
+  return status === 'completed' ? [equal] : [equal, sql`${imports.reviewStatus} <> 'completed'`];
 }
