@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const browser = { bundle: true, platform: 'browser', format: 'iife', target: 'es2020', minify: true, legalComments: 'none', logLevel: 'warning' };
+/** esbuild's options for code that runs in the page (the tests bundle probes of src/ with the same). */
+export const browser = { bundle: true, platform: 'browser', format: 'iife', target: 'es2020', minify: true, legalComments: 'none', logLevel: 'warning' };
 
 /** Writes the importer script to `outfile`. */
 export async function buildEmbed(outfile) {

@@ -1,3 +1,4 @@
+import { setOwn } from '../../lib/own-member';
 import type { RuleError } from '../../rules';
 import { cellChecker, rowChecker, storedText, type PageRules, type RowAnswer } from '../validate';
 
@@ -55,7 +56,7 @@ export class ReviewModel {
   record(row: number): Record<string, string> {
     const record: Record<string, string> = {};
     const cells = this.rows[row]!;
-    for (const { key, column } of this.columns) if (column >= 0) record[key] = cells[column] ?? '';
+    for (const { key, column } of this.columns) if (column >= 0) setOwn(record, key, cells[column] ?? '');
     return record;
   }
 
