@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'puppeteer-core';
+import { buildEmbed } from '../../scripts/embed-build.mjs';
+import { createLogger } from '../../src/core/logger';
+import { createApp } from '../../src/http/app';
+import { issueSession } from '../../src/services/sessions';
+import { createTemplate } from '../../src/services/templates';
+import { chromiumSkipReason, launchChromium, servePage, type Chromium, type PageServer } from '../helpers/chromium';
+import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
+import { startLiveServer, type LiveServer } from '../helpers/live-server';
+import { act, completed, IN, mountImporter, pickFile } from './importer-page';
+import { openCell, reviewChecked, shownProblems, storedNote, typeInCell } from './review-page';
+
+// Strict: the server refuses a whole import with an invalid cell, so the page must refuse it first.
+const STRICT = {
+  onInvalid: 'reject',
+  fields: [
+    { key: 'email', label: 'Email', type: 'email', required: true, unique: true },
+    { key: 'country', label: 'Country', type: 'enum', options: [{ value: 'DE', label: 'Germany', alternatives: ['Deutschland'] }, { value: 'FR', label: 'France' }] },
+    { key: 'born', label: 'Born', type: 'date', formats: ['DD/MM/YYYY'] },
+    { key: 'phone', label: 'Phone', type: 'phone', defaultCountry: 'DE' },
+  ],
+};
+const CSV = 'Email,Country,Born,Phone\nada@example.com,Deutschland,03/04/2025,030 1234567\nbob@,Spain,2025-04-03,12\n';
+
+describe('the review grid in headless Chromium', { skip: chromiumSkipReason() }, () => {
+  let h: Harness;
+  let env: TestEnvironment;
+  let server: LiveServer;
+  let chromium: Chromium;
+  let customer: PageServer;
+  let page: Page;
+  let dir: string;
+
+  const file = (name: string, bytes: Buffer | string) => {
+    const target = path.join(dir, name);
+    writeFileSync(target, bytes);
+    return target;
+  };
+  /** Mounts the importer on a template made of `schema`, picks `target` and confirms the suggested mapping. */
+  const review = async (key: string, schema: Record<string, unknown>, target: string) => {
+    const templateId = (await createTemplate(h.ctx, env.accountId, { key, schema })).id;
+    const { sessionToken } = await issueSession(h.ctx, env, { endUserId: 'end-user-1', templateId });
+    await mountImporter(page, customer.origin, { server: server.url, publicKey: env.publicKey, sessionToken, templateId });
+    await pickFile(page, target);
+    await act(page, 'confirm-mapping');
+    return { templateId, summary: await reviewChecked(page) };
+  };
+  const storedRows = async (importId: string) =>
+    (await json(await call(h, 'GET', `/v1/imports/${importId}/rows?limit=100`, { key: env.secretKey }))).data.map((row: { data: unknown }) => row.data);
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'importd-review-'));
+    h = await createHarness();
+    customer = await servePage();
+    env = await createTestEnvironment(h, { origins: [customer.origin] });
+    const script = path.join(dir, 'importer.js');
+    await buildEmbed(script);
+    server = await startLiveServer({ ctx: h.ctx, app: createApp({ ctx: h.ctx, logger: createLogger('error', () => {}), embedSource: { file: script } }) });
+    chromium = await launchChromium();
+    page = await chromium.browser.newPage();
+    await page.setViewport({ width: 900, height: 900 });
+  });
+  after(async () => {
+    h?.ctx.themeEvents.closeAll();
+    await chromium?.close();
+    await server?.close();
+    await customer?.close();
+    h?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("refuses an invalid cell in the page with the server's message, as the server refuses the same file from a Secret Key", async () => {
+    const { templateId, summary } = await review('strict', STRICT, file('strict.csv', CSV));
+    assert.match(summary, /1 row has problems/);
+    assert.equal(await page.$eval(`${IN} [data-action="submit"]`, (button: any) => button.disabled), true);
+    const inPage = await shownProblems(page);
+    assert.deepEqual(inPage, [
+      { row: 1, key: 'email', text: 'bob@', message: 'Email must be an e-mail address' },
+      { row: 1, key: 'country', text: 'Spain', message: 'Country must be one of DE, FR' },
+      { row: 1, key: 'born', text: '2025-04-03', message: 'Born must be a date (DD/MM/YYYY)' },
+      { row: 1, key: 'phone', text: '12', message: 'Phone must be a phone number' },
+    ]);
+    // Valid cells the server stores in another form say so: nothing is changed silently.
+    assert.deepEqual(
+      await Promise.all(['country', 'born', 'phone', 'email'].map((key) => storedNote(page, 0, key))),
+      ['→ stored as DE', '→ stored as 2025-04-03', '→ stored as +49301234567', null],
+    );
+
+    // The same file, as a backend would post it with the Secret Key.
+    const [header, ...lines] = CSV.trimEnd().split('\n').map((line) => line.split(','));
+    const rows = lines.map((cells) => Object.fromEntries(header!.map((label, column) => [label.toLowerCase(), cells[column]])));
+    const refused = await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: { meta: { schemaId: templateId }, rows } });
+    assert.equal(refused.status, 422);
+    const { error } = await json(refused);
+    assert.equal(error.code, 'validation_failed');
+    assert.deepEqual(
+      error.errors.map((item: { rowIndex: number; key: string; message: string }) => ({ row: item.rowIndex, key: item.key, message: item.message })),
+      inPage.map(({ row, key, message }) => ({ row, key, message })),
+    );
+
+    // Fixed in the page (the enum from the template's options), the server takes it.
+    const choice = await openCell(page, 1, 'country');
+    assert.deepEqual(await choice.evaluate((select: any) => [...select.options].map((option: any) => option.textContent)), ['Spain', 'Germany (DE)', 'France (FR)']);
+    await choice.select('FR');
+    await reviewChecked(page);
+    await typeInCell(page, 1, 'email', 'bob@example.com');
+    await typeInCell(page, 1, 'born', '04/03/2025');
+    await typeInCell(page, 1, 'phone', '+33 1 23 45 67 89');
+    assert.deepEqual(await shownProblems(page), []);
+    await act(page, 'submit');
+    const done = await completed(page);
+    assert.deepEqual(await storedRows(done.importId), [
+      { email: 'ada@example.com', country: 'DE', born: '2025-04-03', phone: '+49301234567' },
+      { email: 'bob@example.com', country: 'FR', born: '2025-03-04', phone: '+33123456789' },
+    ]);
+  });
+});
