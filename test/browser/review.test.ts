@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import ExcelJS from 'exceljs';
 import type { Page } from 'puppeteer-core';
 import { buildEmbed } from '../../scripts/embed-build.mjs';
 import { createLogger } from '../../src/core/logger';
@@ -12,7 +13,7 @@ import { createTemplate } from '../../src/services/templates';
 import { chromiumSkipReason, launchChromium, servePage, type Chromium, type PageServer } from '../helpers/chromium';
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, type LiveServer } from '../helpers/live-server';
-import { act, completed, IN, mountImporter, pickFile } from './importer-page';
+import { act, completed, IN, mountImporter, pickFile, waitIn } from './importer-page';
 import { openCell, reviewChecked, shownProblems, storedNote, typeInCell } from './review-page';
 
 // Strict: the server refuses a whole import with an invalid cell, so the page must refuse it first.
@@ -118,5 +119,46 @@ describe('the review grid in headless Chromium', { skip: chromiumSkipReason() },
       { email: 'ada@example.com', country: 'DE', born: '2025-04-03', phone: '+49301234567' },
       { email: 'bob@example.com', country: 'FR', born: '2025-03-04', phone: '+33123456789' },
     ]);
+  });
+
+  it('reads XLSX dates and times exactly: 09:30 stays 09:30:00, a midnight in a date-time column stays a date-time', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Visits');
+    sheet.columns = [
+      { header: 'When', key: 'when', style: { numFmt: 'yyyy-mm-dd hh:mm' } },
+      { header: 'Day', key: 'day', style: { numFmt: 'dd/mm/yyyy' } },
+      { header: 'Time', key: 'time', style: { numFmt: 'hh:mm:ss' } },
+      { header: 'Zip', key: 'zip' },
+    ];
+    // Serial 1 is 1900-01-01 in Excel (exceljs writes that Date as 2: it skips Excel's 29 February 1900).
+    sheet.addRow({ when: new Date(Date.UTC(2025, 2, 4, 9, 30)), day: new Date(Date.UTC(2025, 2, 4)), time: 9.5 / 24, zip: '00123' });
+    sheet.addRow({ when: new Date(Date.UTC(2025, 2, 5)), day: 1, time: 0, zip: '01000' });
+    sheet.addRow({ when: new Date(Date.UTC(2025, 2, 6, 17, 45, 30, 250)), day: new Date(Date.UTC(2024, 1, 29)), time: (13 + 1 / 60) / 24, zip: '99999' });
+    const target = file('visits.xlsx', Buffer.from(await workbook.xlsx.writeBuffer()));
+    const schema = {
+      fields: [
+        { key: 'when', label: 'When', type: 'datetime' },
+        { key: 'day', label: 'Day', type: 'date' },
+        { key: 'time', label: 'Time', pattern: '^\\d{2}:\\d{2}:\\d{2}$' },
+        { key: 'zip', label: 'Zip', pattern: '^\\d{5}$' },
+      ],
+    };
+    const { summary } = await review('visits', schema, target);
+    assert.match(summary, /All 3 rows are valid/);
+    const texts = await page.$$eval(`${IN} [role=gridcell] .text`, (cells: any[]) => cells.map((cell) => cell.textContent));
+    assert.deepEqual(texts, [
+      '2025-03-04T09:30:00', '2025-03-04', '09:30:00', '00123',
+      '2025-03-05T00:00:00', '1900-01-01', '00:00:00', '01000',
+      '2025-03-06T17:45:30.250', '2024-02-29', '13:01:00', '99999',
+    ]);
+    assert.equal(await storedNote(page, 0, 'when'), '→ stored as 2025-03-04T09:30:00.000Z');
+    await act(page, 'submit');
+    const done = await completed(page);
+    assert.deepEqual(await storedRows(done.importId), [
+      { when: '2025-03-04T09:30:00.000Z', day: '2025-03-04', time: '09:30:00', zip: '00123' },
+      { when: '2025-03-05T00:00:00.000Z', day: '1900-01-01', time: '00:00:00', zip: '01000' },
+      { when: '2025-03-06T17:45:30.250Z', day: '2024-02-29', time: '13:01:00', zip: '99999' },
+    ]);
+    await waitIn(page, '[data-action="restart"]');
   });
 });
