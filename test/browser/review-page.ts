@@ -52,3 +52,14 @@ export async function typeInCell(page: Page, row: number, key: string, text: str
 export function storedNote(page: Page, row: number, key: string): Promise<string | null> {
   return page.$eval(`${IN} [data-row="${row}"] [data-key="${key}"]`, (cell: any) => cell.querySelector('[data-stored]')?.textContent ?? null);
 }
+
+/** Clicks a control of the review (`data-grid` name) from inside the page. */
+export async function clickControl(page: Page, name: string): Promise<void> {
+  await waitIn(page, `[data-grid="${name}"]`);
+  await page.evaluate((inner: string) => document.querySelector('importd-importer').shadowRoot.querySelector(`[data-grid="${inner}"]`).click(), name);
+}
+
+/** The rows the grid has drawn: their number (0-based) and whether they have a problem. */
+export function drawnRows(page: Page): Promise<{ row: number; problem: boolean }[]> {
+  return page.$$eval(`${IN} .rows [role=row]`, (rows: any[]) => rows.map((row) => ({ row: Number(row.dataset.row), problem: row.classList.contains('has-problem') })));
+}

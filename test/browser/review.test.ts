@@ -14,7 +14,10 @@ import { chromiumSkipReason, launchChromium, servePage, type Chromium, type Page
 import { call, createHarness, createTestEnvironment, json, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startLiveServer, type LiveServer } from '../helpers/live-server';
 import { act, completed, IN, mountImporter, pickFile, waitIn } from './importer-page';
-import { openCell, reviewChecked, shownProblems, storedNote, typeInCell } from './review-page';
+import { clickControl, drawnRows, openCell, reviewChecked, shownProblems, storedNote, typeInCell } from './review-page';
+
+// Page globals, used only inside page.evaluate callbacks (the test tsconfig has no DOM library).
+declare const document: any;
 
 // Strict: the server refuses a whole import with an invalid cell, so the page must refuse it first.
 const STRICT = {
@@ -160,5 +163,75 @@ describe('the review grid in headless Chromium', { skip: chromiumSkipReason() },
       { when: '2025-03-06T17:45:30.250Z', day: '2024-02-29', time: '13:01:00', zip: '99999' },
     ]);
     await waitIn(page, '[data-action="restart"]');
+  });
+
+  it('fixes in bulk: only rows with problems, find and replace in a column, apply a fix to all, skip the rest as discarded', async () => {
+    const lines = ['Name,Country,Born'];
+    for (let i = 0; i < 2000; i++) lines.push(`${i % 500 === 7 ? '' : `Person ${i}`},${i % 100 === 3 ? 'Frnce' : i % 2 ? 'France' : 'Germany'},${i % 100 === 5 ? '13/25/2020' : '12/25/2020'}`);
+    const schema = {
+      fields: [
+        { key: 'name', label: 'Name', required: true },
+        { key: 'country', label: 'Country', type: 'enum', options: ['France', 'Germany'] },
+        { key: 'born', label: 'Born', type: 'date', formats: ['MM/DD/YYYY'] },
+      ],
+    };
+    const { summary } = await review('bulk', schema, file('bulk.csv', `${lines.join('\n')}\n`));
+    assert.match(summary, /^44 rows have problems/);
+    assert.ok((await drawnRows(page)).length < 40, 'only the rows in sight are drawn');
+
+    await clickControl(page, 'only-problems');
+    await page.waitForFunction(() => document.querySelector('importd-importer').shadowRoot.querySelector('.rows [data-row]')?.dataset.row === '3', { polling: 50 });
+    const shown = await drawnRows(page);
+    assert.deepEqual(shown.slice(0, 4).map((row) => row.row), [3, 5, 7, 103]);
+    assert.ok(shown.every((row) => row.problem), 'every drawn row has a problem');
+
+    await page.$eval(`${IN} details.replace`, (details: any) => (details.open = true));
+    await page.select(`${IN} [data-grid="replace-column"]`, '1');
+    await page.type(`${IN} [data-grid="find"]`, 'Frnce');
+    await page.type(`${IN} [data-grid="replace-with"]`, 'France');
+    await clickControl(page, 'replace');
+    await page.waitForFunction(() => /^Replaced/.test(document.querySelector('importd-importer').shadowRoot.querySelector('[data-summary]').textContent), { polling: 50 });
+    assert.match(await reviewChecked(page), /^Replaced in 20 cells\. 24 rows have problems/);
+
+    await typeInCell(page, 5, 'born', '12/24/2020');
+    const offer = await waitIn(page, '[data-apply-all]:not([hidden])');
+    assert.equal(await offer.evaluate((box: any) => box.querySelector('span').textContent), '19 other cells of Born hold “13/25/2020”.');
+    await clickControl(page, 'apply-all');
+    await page.waitForFunction(() => /^4 rows/.test(document.querySelector('importd-importer').shadowRoot.querySelector('[data-summary]').textContent), { polling: 50 });
+    assert.deepEqual((await drawnRows(page)).map((row) => row.row), [7, 507, 1007, 1507]);
+
+    await clickControl(page, 'skip-invalid');
+    assert.match(await reviewChecked(page), /^4 rows with problems will be skipped/);
+    const submit = await waitIn(page, '[data-action="submit"]:not([disabled])');
+    assert.match(await submit.evaluate((button: any) => button.textContent), /1,?996 rows/);
+    await submit.click();
+    const done = await completed(page);
+    assert.equal(done.rowCount, 1996);
+    const detail = await json(await call(h, 'GET', `/v1/imports/${done.importId}`, { key: env.secretKey }));
+    assert.deepEqual(detail.meta.clientCounts, { totalRows: 2000, validRows: 1996, erroredRows: 4, discardedRows: 4 });
+    assert.equal(detail.meta.counts.validRows, 1996);
+    const rows = await storedRows(done.importId);
+    assert.deepEqual(rows.slice(3, 6), [
+      { name: 'Person 3', country: 'France', born: '2020-12-25' },
+      { name: 'Person 4', country: 'Germany', born: '2020-12-25' },
+      { name: 'Person 5', country: 'France', born: '2020-12-24' },
+    ]);
+    assert.equal(rows[7].name, 'Person 8', 'row 7 (no name) was skipped');
+  });
+
+  it('draws the rows in sight of 200 000, down to the last one (the scroll bar is scaled past the browser limit)', async () => {
+    const lines = ['Name'];
+    for (let i = 0; i < 200_000; i++) lines.push(`Person ${i}`);
+    await review('many', { fields: [{ key: 'name', label: 'Name', required: true }] }, file('many.csv', `${lines.join('\n')}\n`));
+    await page.$eval(`${IN} [data-grid-viewport]`, (viewport: any) => (viewport.scrollTop = viewport.scrollHeight));
+    await page.waitForFunction(() => [...document.querySelector('importd-importer').shadowRoot.querySelectorAll('.rows [data-row]')].some((row: any) => row.dataset.row === '199999'), { polling: 50 });
+    const drawn = await drawnRows(page);
+    assert.ok(drawn.length < 40, `${drawn.length} rows drawn`);
+    const last = await page.$eval(`${IN} .rows [data-row="199999"]`, (row: any) => {
+      const box = row.getBoundingClientRect();
+      const viewport = row.closest('[data-grid-viewport]').getBoundingClientRect();
+      return { text: row.querySelector('.text').textContent, inSight: box.bottom <= viewport.bottom + 1 && box.top >= viewport.top };
+    });
+    assert.deepEqual(last, { text: 'Person 199999', inSight: true });
   });
 });

@@ -14,6 +14,7 @@ const OVERSCAN = 6;
  * twenty do). Rows sit in a box moved to the scroll position; the sizer gives the scroll bar its length.
  */
 export class VirtualGrid {
+  private readonly header: HTMLElement;
   private readonly sizer: HTMLElement;
   private readonly body: HTMLElement;
   private frame = 0;
@@ -26,7 +27,8 @@ export class VirtualGrid {
     const header = `<div role="row" class="row head" style="${this.columnsStyle()}"><span role="columnheader">#</span>${model.columns
       .map((column) => `<span role="columnheader">${escapeHtml(column.label)}</span>`)
       .join('')}</div>`;
-    viewport.innerHTML = `${header}<div class="sizer"><div class="rows" role="rowgroup"></div></div>`;
+    viewport.innerHTML = `${header}<div class="sizer" style="${this.minWidth()}"><div class="rows" role="rowgroup"></div></div>`;
+    this.header = viewport.querySelector('.head')!;
     this.sizer = viewport.querySelector('.sizer')!;
     this.body = viewport.querySelector('.rows')!;
     viewport.addEventListener('scroll', () => this.schedule(), { passive: true });
@@ -46,7 +48,12 @@ export class VirtualGrid {
   }
 
   private columnsStyle(): string {
-    return `grid-template-columns: 64px repeat(${this.model.columns.length}, minmax(140px, 1fr))`;
+    return `grid-template-columns: 64px repeat(${this.model.columns.length}, minmax(140px, 1fr)); ${this.minWidth()}`;
+  }
+
+  /** A fixed least width: a row's width never follows its content, so the header and every row line up. */
+  private minWidth(): string {
+    return `min-width: ${64 + this.model.columns.length * 140}px`;
   }
 
   /** Redraws on the next frame (scroll events come faster than frames). */
@@ -65,13 +72,22 @@ export class VirtualGrid {
     const full = count * ROW_PX;
     const height = Math.min(full, MAX_SCROLL_PX);
     this.sizer.style.height = `${height}px`;
-    const shown = Math.ceil(this.viewport.clientHeight / ROW_PX) + 1;
     const top = this.viewport.scrollTop;
-    // Scaled: the scroll position is a fraction of the rows, and the box follows the scroll position.
-    const exact = full === height ? top / ROW_PX : (top / Math.max(1, height - this.viewport.clientHeight)) * Math.max(0, count - shown + 1);
-    const first = Math.max(0, Math.floor(exact) - (full === height ? OVERSCAN : 0));
-    const last = Math.min(count, Math.floor(exact) + shown + OVERSCAN);
-    const offset = full === height ? first * ROW_PX : top - (exact - Math.floor(exact)) * ROW_PX;
+    // Rows in sight below the sticky header, as a fraction.
+    const inSight = Math.max(1, (this.viewport.clientHeight - this.header.offsetHeight) / ROW_PX);
+    let first: number;
+    let offset: number;
+    if (full === height) {
+      first = Math.max(0, Math.floor(top / ROW_PX) - OVERSCAN);
+      offset = first * ROW_PX;
+    } else {
+      // Scaled: the scroll position is a fraction of the rows, and the box of rows follows the scroll position.
+      const maxTop = Math.max(1, this.viewport.scrollHeight - this.viewport.clientHeight);
+      const exact = Math.min(1, top / maxTop) * Math.max(0, count - inSight);
+      first = Math.floor(exact);
+      offset = top - (exact - first) * ROW_PX;
+    }
+    const last = Math.min(count, first + Math.ceil(inSight) + 2 * OVERSCAN + 1);
     this.body.style.transform = `translateY(${offset}px)`;
     const html: string[] = [];
     for (let position = first; position < last; position++) html.push(this.rowHtml(this.model.rowAt(position)));
