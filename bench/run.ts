@@ -1,6 +1,7 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts).
+// Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -14,6 +15,7 @@ import { seedImports } from './seed-imports';
 import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, scratch, time } from './floors';
 import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
+import { benchReviewGrid } from './review-grid';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
@@ -80,6 +82,7 @@ async function main() {
     await server.stop();
   }
   if (big) await bigImport(dir);
+  await benchReviewGrid(record, quick ? 100_000 : 1_000_000);
   writeResults('latest.json');
   rmSync(dir, { recursive: true, force: true });
 }

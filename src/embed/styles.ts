@@ -37,9 +37,9 @@ select, input[type=text] { font: inherit; min-height: var(--importd-size-field, 
 .apply-all:not([hidden]) { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
 .viewport { position: relative; height: 360px; overflow: auto; contain: strict; border: var(--importd-border, 1px) solid
   color-mix(in srgb, var(--importd-base-content, #1f2937) 20%, transparent); border-radius: var(--importd-radius-field, 6px); }
-.sizer { position: relative; }
+.sizer { position: relative; min-width: var(--row-width); }
 .rows { position: absolute; top: 0; left: 0; right: 0; will-change: transform; }
-.row { display: grid; height: 44px; border-bottom: 1px solid color-mix(in srgb, var(--importd-base-content, #1f2937) 10%, transparent); }
+.row { display: grid; grid-template-columns: var(--columns); min-width: var(--row-width); height: 44px; border-bottom: 1px solid color-mix(in srgb, var(--importd-base-content, #1f2937) 10%, transparent); }
 .row.head { position: sticky; top: 0; z-index: 1; height: 32px; font-weight: 600; background: var(--importd-base, #fff); }
 .row > span { display: flex; flex-direction: column; justify-content: center; min-width: 0; padding: 0 8px; overflow: hidden; }
 .row .number { color: var(--importd-neutral, #6b7280); font-variant-numeric: tabular-nums; }

@@ -133,7 +133,7 @@ export class ReviewModel {
       this.view = undefined;
       return;
     }
-    this.view = Int32Array.from([...this.errors.keys()].sort((a, b) => a - b));
+    this.view = Int32Array.from(this.errors.keys()).sort();
   }
 
   /** The rows to send: all, or the valid ones when invalid rows are skipped. */

@@ -40,6 +40,7 @@ export class ReviewStep {
     this.control('only-problems').addEventListener('change', (event) => {
       model.onlyProblems = (event.target as HTMLInputElement).checked;
       model.refreshView();
+      this.grid.toTop();
       this.refresh();
     });
     this.control('skip-invalid').addEventListener('change', (event) => {

@@ -18,16 +18,18 @@ export class VirtualGrid {
   private readonly sizer: HTMLElement;
   private readonly body: HTMLElement;
   private frame = 0;
+  private drawn = { first: 0, last: 0, count: -1 };
 
   constructor(
     private readonly viewport: HTMLElement,
     private readonly model: ReviewModel,
     onCell: (row: number, column: ReviewColumn) => void,
   ) {
-    const header = `<div role="row" class="row head" style="${this.columnsStyle()}"><span role="columnheader">#</span>${model.columns
+    viewport.setAttribute('style', this.columnsStyle());
+    const header = `<div role="row" class="row head"><span role="columnheader">#</span>${model.columns
       .map((column) => `<span role="columnheader">${escapeHtml(column.label)}</span>`)
       .join('')}</div>`;
-    viewport.innerHTML = `${header}<div class="sizer" style="${this.minWidth()}"><div class="rows" role="rowgroup"></div></div>`;
+    viewport.innerHTML = `${header}<div class="sizer"><div class="rows" role="rowgroup"></div></div>`;
     this.header = viewport.querySelector('.head')!;
     this.sizer = viewport.querySelector('.sizer')!;
     this.body = viewport.querySelector('.rows')!;
@@ -47,13 +49,18 @@ export class VirtualGrid {
     });
   }
 
+  /**
+   * The columns of every row, set once on the viewport (no style per drawn row). A fixed least width: a
+   * row's width never follows its content, so the header and every row line up.
+   */
   private columnsStyle(): string {
-    return `grid-template-columns: 64px repeat(${this.model.columns.length}, minmax(140px, 1fr)); ${this.minWidth()}`;
+    const columns = this.model.columns.length;
+    return `--columns: 64px repeat(${columns}, minmax(140px, 1fr)); --row-width: ${64 + columns * 140}px`;
   }
 
-  /** A fixed least width: a row's width never follows its content, so the header and every row line up. */
-  private minWidth(): string {
-    return `min-width: ${64 + this.model.columns.length * 140}px`;
+  /** Back to the first row (the view changed: another set of rows). */
+  toTop(): void {
+    this.viewport.scrollTop = 0;
   }
 
   /** Redraws on the next frame (scroll events come faster than frames). */
@@ -62,12 +69,12 @@ export class VirtualGrid {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       // An open editor stays where it is until it is closed (which redraws).
-      if (this.body.querySelector('.editor') === null) this.render();
+      if (this.body.querySelector('.editor') === null) this.render(false);
     });
   }
 
-  /** Draws the rows in sight. */
-  render(): void {
+  /** Draws the rows in sight; `redraw` false when only the scroll position changed. */
+  render(redraw = true): void {
     const count = this.model.viewSize;
     const full = count * ROW_PX;
     const height = Math.min(full, MAX_SCROLL_PX);
@@ -88,6 +95,10 @@ export class VirtualGrid {
       offset = top - (exact - first) * ROW_PX;
     }
     const last = Math.min(count, first + Math.ceil(inSight) + 2 * OVERSCAN + 1);
+    // Scrolled within the rows drawn (unscaled, the box moves with the content): nothing to draw.
+    const seen = Math.floor(top / ROW_PX);
+    if (!redraw && full === height && this.drawn.count === count && seen >= this.drawn.first && seen + inSight <= this.drawn.last) return;
+    this.drawn = { first, last, count };
     this.body.style.transform = `translateY(${offset}px)`;
     const html: string[] = [];
     for (let position = first; position < last; position++) html.push(this.rowHtml(this.model.rowAt(position)));
@@ -110,6 +121,6 @@ export class VirtualGrid {
       return `<span role="gridcell" tabindex="0" data-cell="${index}" data-key="${escapeHtml(column.key)}" data-row="${row}"${invalid} title="${escapeHtml(error?.message ?? text)}"><span class="text">${escapeHtml(text)}</span>${note}</span>`;
     });
     const skipped = errors && this.model.skipInvalid ? ' skipped' : '';
-    return `<div role="row" class="row${errors ? ' has-problem' : ''}${skipped}" data-row="${row}" style="${this.columnsStyle()}"><span class="number">${row + 1}</span>${cells.join('')}</div>`;
+    return `<div role="row" class="row${errors ? ' has-problem' : ''}${skipped}" data-row="${row}"><span class="number">${row + 1}</span>${cells.join('')}</div>`;
   }
 }
