@@ -2,6 +2,7 @@
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
 // --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL).
+// Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -16,6 +17,7 @@ import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, s
 import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
 import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
+import { benchReviewGrid } from './review-grid';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
@@ -88,6 +90,7 @@ async function main() {
   }
   if (big && !rulesOnly) await bigImport(dir);
   if (big) await bigTypedImport(dir);
+  if (!rulesOnly) await benchReviewGrid(record, quick ? 100_000 : 1_000_000);
   writeResults('latest.json');
   rmSync(dir, { recursive: true, force: true });
 }

@@ -4,10 +4,13 @@ import { STRINGS } from './strings';
 import { STYLES } from './styles';
 import { confirmedMapping, formatSize, importBody, mappedRows, type Mapping } from './submit';
 import { headerLabels, type Sheet } from './table';
-import { checkCell, readFields, type Field } from './template';
+import { readFields, type Field } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
-import { busyView, doneView, errorView, mapView, pickView, reviewView, sheetView, type Problem } from './views';
+import { busyView, doneView, errorView, mapView, pickView, sheetView } from './views';
+import { ReviewModel } from './grid/review-model';
+import { reviewView, ReviewStep } from './grid/review-step';
+import { pageRules, type PageRules } from './validate';
 
 /** Files above this size are refused before they are read (the browser holds them in memory). */
 const MAX_FILE_BYTES = 200 * 1024 * 1024;
@@ -33,12 +36,13 @@ export class ImporterElement extends HTMLElement {
   private readonly alert: HTMLElement;
   private lifetime: AbortController | undefined;
   private theme: Theme | undefined;
-  private template: { id: string; key: string; fields: Field[] } | undefined;
+  private template: { id: string; key: string; fields: Field[]; rules: PageRules | undefined } | undefined;
   /** Settles once the template is loaded (or failed to): the mapping step waits for it. */
   private templateLoaded: Promise<void> = Promise.resolve();
   private loaded: Loaded | undefined;
   private fields: Field[] = [];
   private mapping: Mapping = {};
+  private review: ReviewModel | undefined;
 
   constructor() {
     super();
@@ -73,7 +77,7 @@ export class ImporterElement extends HTMLElement {
   private async loadTemplate(credentials: Credentials & { templateId: string }): Promise<void> {
     try {
       const template = await requestJson<{ id: string; key: string; schema: unknown }>(credentials, 'GET', `/v1/templates/${encodeURIComponent(credentials.templateId)}`);
-      this.template = { id: template.id, key: template.key, fields: readFields(template.schema) };
+      this.template = { id: template.id, key: template.key, fields: readFields(template.schema), rules: pageRules(template.schema) };
     } catch (error) {
       this.showError(error);
     }
@@ -201,38 +205,21 @@ export class ImporterElement extends HTMLElement {
     this.showReview();
   }
 
-  private problems(): Problem[] {
-    const rows = this.sheet().rows;
-    const problems: Problem[] = [];
-    for (const field of this.fields) {
-      const column = this.mapping[field.key] ?? -1;
-      for (let index = 1; index < rows.length; index += 1) {
-        const value = column >= 0 ? (rows[index]![column] ?? '') : '';
-        const problem = checkCell(field, value);
-        if (problem) problems.push({ row: index, field, column, value, problem });
-      }
-    }
-    return problems.sort((a, b) => a.row - b.row);
-  }
-
+  /** The review step: every row checked by the server's rules (src/rules) in the page, in a grid to fix them. */
   private showReview(): void {
     const rows = this.sheet().rows;
-    this.render(reviewView(this.problems(), rows.length - 1));
-    for (const input of this.view.querySelectorAll<HTMLInputElement>('input[data-row]')) {
-      input.addEventListener('change', () => {
-        const column = Number(input.dataset.column);
-        // A required field left unmapped cannot be fixed cell by cell: go back to the mapping.
-        if (column < 0) return;
-        rows[Number(input.dataset.row)]![column] = input.value;
-        this.showReview();
-      });
-    }
+    const columns = this.fields.map((field) => ({ key: field.key, label: field.label, column: this.mapping[field.key] ?? -1 }));
+    this.review = new ReviewModel(rows.slice(1), columns, this.template?.rules);
+    this.render(reviewView(this.review));
+    void new ReviewStep(this.view, this.review).start();
   }
 
   private async submit(): Promise<void> {
     const loaded = this.loaded!;
     const credentials = this.credentials()!;
-    const data = this.sheet().rows.slice(1);
+    const review = this.review!;
+    // The rows as edited in the review; the invalid ones left out when the end-user skips them.
+    const data = review.rowsToSend();
     const rows = mappedRows(data, this.fields, this.mapping);
     const mapping = confirmedMapping(this.fields, this.mapping, headerLabels(this.sheet().rows[0]!));
     const meta = {
@@ -241,8 +228,8 @@ export class ImporterElement extends HTMLElement {
       // Origin and path only: a query string may carry tokens of the host page.
       source: { kind: 'upload', referer: `${location.origin}${location.pathname}`.slice(0, 500) },
       file: { name: loaded.file.name, extension: (/\.([^.]+)$/.exec(loaded.file.name)?.[1] ?? '').toLowerCase(), mime: loaded.file.type, sizeBytes: loaded.file.size, formattedSize: formatSize(loaded.file.size), lastModified: new Date(loaded.file.lastModified).toISOString() },
-      sheet: { rowCount: data.length, selectedSheetName: this.sheet().name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100) },
-      counts: { totalRows: data.length, validRows: data.length, erroredRows: 0, discardedRows: 0 },
+      sheet: { rowCount: review.rows.length, selectedSheetName: this.sheet().name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100) },
+      counts: { totalRows: review.rows.length, validRows: data.length, erroredRows: review.rows.length - data.length, discardedRows: review.rows.length - data.length },
       timings: { startedAt: loaded.startedAt, finishedAt: new Date().toISOString() },
       environment: { userAgent: navigator.userAgent.slice(0, 300), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'web', runtime: 'browser' },
       ...(loaded.charset ? { encoding: { charset: loaded.charset, delimiter: loaded.delimiter } } : {}),

@@ -32,6 +32,23 @@ select, input[type=text] { font: inherit; min-height: var(--importd-size-field, 
 .warn { padding: 10px 12px; border-radius: var(--importd-radius-field, 6px); background: var(--importd-warning-bg, #fef3c7); color: var(--importd-warning-content, #78350f); }
 [role=alert]:not(:empty) { margin-top: 12px; padding: 10px 12px; border-radius: var(--importd-radius-field, 6px);
   background: var(--importd-error-bg, #fee2e2); color: var(--importd-error-content, #7f1d1d); overflow-wrap: anywhere; }
+.toolbar { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin-bottom: 8px; }
+.replace { margin-bottom: 8px; } .replace summary { cursor: pointer; margin-bottom: 6px; }
+.apply-all:not([hidden]) { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
+.viewport { position: relative; height: 360px; overflow: auto; contain: strict; border: var(--importd-border, 1px) solid
+  color-mix(in srgb, var(--importd-base-content, #1f2937) 20%, transparent); border-radius: var(--importd-radius-field, 6px); }
+.sizer { position: relative; min-width: var(--row-width); }
+.rows { position: absolute; top: 0; left: 0; right: 0; will-change: transform; }
+.row { display: grid; grid-template-columns: var(--columns); min-width: var(--row-width); height: 44px; border-bottom: 1px solid color-mix(in srgb, var(--importd-base-content, #1f2937) 10%, transparent); }
+.row.head { position: sticky; top: 0; z-index: 1; height: 32px; font-weight: 600; background: var(--importd-base, #fff); }
+.row > span { display: flex; flex-direction: column; justify-content: center; min-width: 0; padding: 0 8px; overflow: hidden; }
+.row .number { color: var(--importd-neutral, #6b7280); font-variant-numeric: tabular-nums; }
+.row .text, .row .message, .row .becomes { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.row .message { font-size: .85em; color: var(--importd-error, #dc2626); }
+.row .becomes { font-size: .85em; color: var(--importd-neutral, #6b7280); }
+[role=gridcell] { cursor: text; } [role=gridcell][aria-invalid=true] { box-shadow: inset 0 0 0 2px var(--importd-error, #dc2626); }
+.row.skipped { opacity: .55; text-decoration: line-through; }
+.editor { width: 100%; min-height: 32px; }
 progress { width: 100%; accent-color: var(--importd-primary, #4f46e5); }
 @media (max-width: 480px) { :host { padding: 10px; } .grid { grid-template-columns: minmax(0, 1fr); } .problem { grid-column: 1; } }
 `;

@@ -34,24 +34,6 @@ export function readFields(schema: unknown): Field[] {
   });
 }
 
-const NUMBER = /^[+-]?(\d+([.,]\d+)?|[.,]\d+)([eE][+-]?\d+)?$/;
-const BOOLEAN = /^(true|false|yes|no|1|0)$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The problem with a cell's text for its field, or undefined when it is valid. Keys of STRINGS.problems. */
-export function checkCell(field: Field, value: string): 'required' | 'number' | 'boolean' | 'date' | 'email' | 'pattern' | 'enum' | undefined {
-  const text = value.trim();
-  if (text === '') return field.required ? 'required' : undefined;
-  if (field.type === 'number' && !NUMBER.test(text)) return 'number';
-  if (field.type === 'boolean' && !BOOLEAN.test(text)) return 'boolean';
-  if (field.type === 'date' && !(DATE.test(text) && !Number.isNaN(Date.parse(text.slice(0, 10))))) return 'date';
-  if (field.type === 'email' && !EMAIL.test(text)) return 'email';
-  if (field.pattern && !field.pattern.test(value)) return 'pattern';
-  if (field.enum && field.enum.length > 0 && !field.enum.includes(text)) return 'enum';
-  return undefined;
-}
-
 function safeRegExp(source: string): RegExp | undefined {
   try {
     return new RegExp(source, 'u');

@@ -4,18 +4,6 @@ import type { Sheet } from './table';
 import type { Field } from './template';
 import type { Mapping } from './submit';
 
-/** One invalid cell as shown: where it is, its text and the problem. */
-export interface Problem {
-  row: number;
-  field: Field;
-  column: number;
-  value: string;
-  problem: keyof typeof STRINGS.problems;
-}
-
-/** Shown at most this many at a time: the list stays short enough to work through. */
-export const PROBLEMS_SHOWN = 50;
-
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
@@ -71,23 +59,6 @@ export function mapView(input: MapViewInput): string {
 <div class="grid">${rows}</div>
 <div class="actions"><button type="button" data-action="back">${STRINGS.back}</button>
 <button type="button" class="primary" data-action="confirm-mapping">${STRINGS.confirmMapping}</button></div>`;
-}
-
-export function reviewView(problems: Problem[], rowCount: number): string {
-  const shown = problems.slice(0, PROBLEMS_SHOWN);
-  const list = shown
-    .map((item, index) => {
-      const label = STRINGS.cellLabel(item.row, item.field.label);
-      return `<label for="cell-${index}">${escapeHtml(label)}</label>
-<span class="invalid"><input type="text" id="cell-${index}" data-row="${item.row}" data-column="${item.column}" value="${escapeHtml(item.value)}" aria-invalid="true" aria-describedby="problem-${index}"></span>
-<span class="problem" id="problem-${index}">${escapeHtml(STRINGS.problems[item.problem])}</span>`;
-    })
-    .join('');
-  const summary = problems.length === 0 ? `<p class="ok" role="status">${STRINGS.allValid(rowCount)}</p>` : `<p class="warn" role="status">${STRINGS.invalid(problems.length)}</p>`;
-  const more = problems.length > shown.length ? `<p class="note">${STRINGS.moreInvalid(problems.length - shown.length)}</p>` : '';
-  return `<h2>${STRINGS.reviewTitle}</h2>${summary}<div class="grid">${list}</div>${more}
-<div class="actions"><button type="button" data-action="back">${STRINGS.back}</button>
-<button type="button" class="primary" data-action="submit"${problems.length > 0 ? ' disabled' : ''}>${STRINGS.submit(rowCount)}</button></div>`;
 }
 
 export function doneView(rowCount: number): string {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DATE_FORMATS } from './dates';
 import { isPhoneCountry } from './phones';
 import { compilePattern } from './patterns';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkCell, readFields, type Field } from '../../src/embed/template';
+import { readFields } from '../../src/embed/template';
 import { confirmedMapping, importBody, JSON_BODY_LIMIT, MAX_MAPPING_CHARS, mappedRows } from '../../src/embed/submit';
 
 describe('readFields', () => {
@@ -32,35 +32,6 @@ describe('readFields', () => {
   it('reads nothing from a schema without fields', () => {
     for (const schema of [undefined, null, [], 'x', {}, { fields: 'x' }]) assert.deepEqual(readFields(schema), []);
   });
-});
-
-describe('checkCell', () => {
-  const field = (overrides: Partial<Field>): Field => ({ key: 'k', label: 'K', type: 'string', required: false, pattern: undefined, enum: undefined, ...overrides });
-  const cases: [Partial<Field>, string, string | undefined][] = [
-    [{}, '', undefined],
-    [{ required: true }, '  ', 'required'],
-    [{ type: 'number' }, '12.5', undefined],
-    [{ type: 'number' }, '-3,25', undefined],
-    [{ type: 'number' }, '1e3', undefined],
-    [{ type: 'number' }, '12 apples', 'number'],
-    [{ type: 'boolean' }, 'Yes', undefined],
-    [{ type: 'boolean' }, 'maybe', 'boolean'],
-    [{ type: 'date' }, '2026-03-01', undefined],
-    [{ type: 'date' }, '2026-03-01T10:00:00Z', undefined],
-    [{ type: 'date' }, '01/03/2026', 'date'],
-    [{ type: 'date' }, '2026-13-01', 'date'],
-    [{ type: 'email' }, 'a@b.co', undefined],
-    [{ type: 'email' }, 'a@b', 'email'],
-    [{ pattern: /^\d{5}$/u }, '01234', undefined],
-    [{ pattern: /^\d{5}$/u }, '1234', 'pattern'],
-    [{ enum: ['DE', 'FR'] }, 'FR', undefined],
-    [{ enum: ['DE', 'FR'] }, 'IT', 'enum'],
-  ];
-  for (const [overrides, value, expected] of cases) {
-    it(`${JSON.stringify({ ...overrides, pattern: overrides.pattern?.source })} ${JSON.stringify(value)} -> ${expected ?? 'valid'}`, () => {
-      assert.equal(checkCell(field(overrides), value), expected);
-    });
-  }
 });
 
 describe('the import body', () => {
