@@ -26,7 +26,7 @@ export async function benchPostgres(record: Record, sizes: { LARGE: number; SMAL
     const floor = await pgScratch(db);
     try {
       await createBenchTemplates(api);
-      await validationCost(record, api, sizes.LARGE, RULES_PAIRS, 'pg: ');
+      await validationCost(record, api, sizes.LARGE, RULES_PAIRS, serve.child.pid!, 'pg: ');
       if (rulesOnly) return;
       for (const count of [sizes.SMALL, sizes.LARGE]) {
         // Bytes built once: the client's own encoding is not in the figure (as in bench/run.ts).

@@ -70,7 +70,7 @@ async function main() {
   const floor = scratch();
   try {
     await createBenchTemplates(api);
-    await validationCost(record, api, LARGE, RULES_PAIRS);
+    await validationCost(record, api, LARGE, RULES_PAIRS, server.child.pid!);
     if (!rulesOnly) {
       await ingest(api, floor);
       await webhookCost(api, { url: server.url, key: hooked.secretKey.key });

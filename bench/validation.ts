@@ -1,6 +1,6 @@
 // The cost of a template's rules: the same rows imported into a template of ten typed fields and into one
 // without `fields` (nothing checked), on the same server, in turns. Used by bench/run.ts and bench/pg.ts.
-import { median, request, timed, type Api } from './http';
+import { cpuMs, median, request, timed, type Api } from './http';
 
 type Recorder = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
 
@@ -70,22 +70,27 @@ export const RULES_PAIRS = 5;
 /**
  * The same `count` rows posted into the typed template and into the free-form one, in pairs whose order
  * alternates (ABBA), after one of each to warm both paths; the figure is the median of the pairs' own ratios
- * (the machine's speed moves in phases of seconds, which the pairs' ratios mostly cancel out).
+ * (the machine's speed moves in phases of seconds, which the pairs' ratios mostly cancel out). The server's
+ * CPU time (all its threads, from /proc) per import is printed too: on a busy machine the wall-time ratio
+ * shows the CPU the rules take rather than their overlap with the writes.
  */
-export async function validationCost(record: Recorder, api: Api, count: number, pairs: number, label = ''): Promise<void> {
+export async function validationCost(record: Recorder, api: Api, count: number, pairs: number, serverPid: number, label = ''): Promise<void> {
   const typed = Buffer.from(typedBody(count, 'bench-typed'));
   const untyped = Buffer.from(typedBody(count, 'bench-untyped'));
-  const created = JSON.parse((await timed(api, 'POST', '/v1/imports', typed)).text) as { rowCount: number; meta: { counts?: { validRows: number } } };
+  const created = JSON.parse((await timed(api, 'POST', '/v1/imports', typed)).text) as { meta: { counts?: { validRows: number } } };
   if (created.meta.counts?.validRows !== count) throw new Error(`the typed bench rows are not all valid: ${JSON.stringify(created.meta.counts)}`);
   await timed(api, 'POST', '/v1/imports', untyped);
-  const withRules: number[] = [];
-  const without: number[] = [];
+  const withRules: { ms: number; cpu: number }[] = [];
+  const without: { ms: number; cpu: number }[] = [];
   for (let r = 0; r < pairs; r++) {
     for (const rules of r % 2 === 0 ? [true, false] : [false, true]) {
-      if (rules) withRules.push((await timed(api, 'POST', '/v1/imports', typed)).ms);
-      else without.push((await timed(api, 'POST', '/v1/imports', untyped)).ms);
+      const cpu = cpuMs(serverPid);
+      const { ms } = await timed(api, 'POST', '/v1/imports', rules ? typed : untyped);
+      (rules ? withRules : without).push({ ms, cpu: cpuMs(serverPid) - cpu });
     }
   }
-  record(`${label}POST /imports ${count} rows, 10 typed fields`, median(withRules), 'ms', median(without));
-  record(`${label}  typed / without fields, median of the pairs`, median(withRules.map((ms, r) => ms / without[r]!)), 'x', undefined, '<= 1.5');
+  const pairRatios = (of: 'ms' | 'cpu') => median(withRules.map((run, r) => run[of] / without[r]![of]));
+  record(`${label}POST /imports ${count} rows, 10 typed fields`, median(withRules.map((run) => run.ms)), 'ms', median(without.map((run) => run.ms)));
+  record(`${label}  typed / without fields, median of the pairs`, pairRatios('ms'), 'x', undefined, '<= 1.5');
+  record(`${label}  server CPU per import, typed / without fields`, pairRatios('cpu'), 'x');
 }
