@@ -5,6 +5,7 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideIm
 import { readRowChunk } from './queries/import-rows';
 import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
 import { rememberLearnedMappings } from './queries/learned-mappings';
+import { applyDataset, eraseEndUserRecords } from './queries/datasets';
 import { RowCopies } from './row-copies';
 import {
   claimAbandonedImports,
@@ -23,7 +24,7 @@ import {
   storedImportBytes,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
-import { erasedSomething } from '../store';
+import { erasedSomething, type DatasetChanges } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
@@ -34,17 +35,23 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
       insert: (row) => insertImport(db, row),
       // The rows' COPY, the flip to 'complete', the outbox event and the learned labels commit together
       // (row-copies.ts), or nothing does.
-      complete: (id, writerNode, values, event, learned) =>
-        copies.finish(id, db, (tx) => {
+      // A keyed template's import is applied to its dataset in that transaction too.
+      complete: async (id, writerNode, values, event, learned, apply) => {
+        let changes: DatasetChanges | null = null;
+        const done = await copies.finish(id, db, (tx) => {
           const work = async (on: PgExecutor) => {
-            const completed = await completeImport(on, id, writerNode, values);
-            if (completed && event) await writeWebhookEvent(on, event);
-            if (completed && learned) await rememberLearnedMappings(on, learned);
-            return completed;
+            if (!(await completeImport(on, id, writerNode, values))) return false;
+            if (apply) changes = await applyDataset(on, apply);
+            const draft = typeof event === 'function' ? event(changes) : event;
+            if (draft) await writeWebhookEvent(on, draft);
+            if (learned) await rememberLearnedMappings(on, learned);
+            return true;
           };
           // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the statements together.
-          return (event || learned) && tx === db ? db.transaction(work) : work(tx);
-        }),
+          return (event || learned || apply) && tx === db ? db.transaction(work) : work(tx);
+        });
+        return done && { changes };
+      },
       // A separate connection: the open COPY holds no lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
       claimAbandoned: (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
@@ -83,6 +90,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
         db.transaction(async (tx) => {
           const result = { hidden: await hideImportsOfEndUser(tx, accountId, endUserId), sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId) };
           await eraseEventsOfEndUser(tx, accountId, endUserId);
+          // The dataset records whose last write was the end-user's (docs/templates.md, "Erasure").
+          await eraseEndUserRecords(tx, accountId, endUserId);
           if (event && erasedSomething(result)) await writeWebhookEvent(tx, event);
           return result;
         }),

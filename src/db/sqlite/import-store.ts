@@ -7,6 +7,7 @@ import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findErrorSummary, findImport, findImportView, insertImport, listImportPage, renewImportLease, storedImportBytes } from './queries/imports';
 import { rememberLearnedMappings } from './queries/learned-mappings';
+import { applyDataset, eraseEndUserRecords } from './queries/datasets';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
@@ -27,15 +28,16 @@ export function createImportStores(
     imports: {
       insert: async (row) => write(() => insertImport(db, row)),
       // The outbox event and the learned labels commit with the completion, or none does.
-      complete: async (id, writerNode, values, event, learned) =>
-        event || learned
-          ? write(() => {
-              const completed = completeImport(db, id, writerNode, values);
-              if (completed && event) writeWebhookEvent(sqlite, event);
-              if (completed && learned) rememberLearnedMappings(db, learned);
-              return completed;
-            })
-          : completeImport(db, id, writerNode, values),
+      // A keyed template's import is applied to its dataset in the same transaction.
+      complete: async (id, writerNode, values, event, learned, apply) =>
+        write(() => {
+          if (!completeImport(db, id, writerNode, values)) return false;
+          const changes = apply ? applyDataset(db, apply) : null;
+          const draft = typeof event === 'function' ? event(changes) : event;
+          if (draft) writeWebhookEvent(sqlite, draft);
+          if (learned) rememberLearnedMappings(db, learned);
+          return { changes };
+        }),
       renewLease: async (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
       claimAbandoned: async (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
       claim: async (id, node, now, until) => claimImport(db, id, node, now, until),
@@ -74,6 +76,8 @@ export function createImportStores(
         write(() => {
           const result = { hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) };
           eraseEventsOfEndUser(sqlite, accountId, endUserId);
+          // The dataset records whose last write was the end-user's (docs/templates.md, "Erasure").
+          eraseEndUserRecords(db, accountId, endUserId);
           if (event && erasedSomething(result)) writeWebhookEvent(sqlite, event);
           return result;
         }),

@@ -19,6 +19,7 @@ import type {
   WebhookEndpointRow,
 } from './rows';
 import type { RowTextForm, RowTexts } from './row-texts';
+import type { DatasetApply, DatasetChanges, DatasetStore } from './datasets';
 
 // The storage boundary (DESIGN.md "Storage engines"): services call these repositories and nothing else.
 // Every method that must be atomic is one method here, so no engine ever offers a generic async transaction
@@ -127,20 +128,26 @@ export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'create
     errorSummary?: string | null;
   };
 
+/** An event to write with a completion: given, or built from the changes the completion applied. */
+export type CompletionEvent = WebhookEventDraft | ((changes: DatasetChanges | null) => WebhookEventDraft | undefined);
+
 export interface ImportStore {
   insert(row: ImportRow): Promise<void>;
   /**
    * Makes a written import visible: counts, statistics and times set in the same statement as the status.
    * False when the import is no longer `writerNode`'s (hidden for deletion, or taken over by a clean-up after
-   * its lease ran out): nothing then changes. Rejects when its rows could not be stored.
+   * its lease ran out): nothing then changes. Rejects when its rows could not be stored. With `apply` (a
+   * keyed template's import), the import is applied to its dataset in the same transaction (DatasetStore.apply)
+   * and `event` may be built from the changes.
    */
   complete(
     id: string,
     writerNode: string,
     values: CompletedValues,
-    event?: WebhookEventDraft,
+    event?: CompletionEvent,
     learned?: LearnedMappingsWrite,
-  ): Promise<boolean>;
+    apply?: DatasetApply,
+  ): Promise<false | { changes: DatasetChanges | null }>;
   /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
   renewLease(id: string, writerNode: string, until: string): Promise<boolean>;
   /**
@@ -478,6 +485,7 @@ export interface Store {
   readonly settings: SettingStore;
   readonly compliance: ComplianceStore;
   readonly learnedMappings: LearnedMappingStore;
+  readonly datasets: DatasetStore;
   readonly webhooks: WebhookStore;
   readonly locks: LockStore;
   readonly rateLimits: RateLimitStore;

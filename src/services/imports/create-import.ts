@@ -11,6 +11,7 @@ import { quotaRoom, withinQuota, type ImportBytes } from './import-quota';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
 import { importRules, validateRows } from './validate-rows';
+import { importOptions, type ImportOptions } from './import-options';
 import { toListItem } from './views';
 
 /** Who an import comes from, as established by the transport. */
@@ -99,23 +100,26 @@ async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrig
 export async function createImport(
   ctx: ServiceContext,
   origin: ImportOrigin,
-  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes },
+  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes } & ImportOptions,
 ): Promise<ImportListItem> {
   let rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
   let rules: CompiledRules | undefined;
+  let options: ReturnType<typeof importOptions>;
   try {
     // First: a template the import would create is a write too.
     const room = await quotaRoom(ctx, origin.accountId, body.bytes?.declared ?? 0);
     if (body.bytes) rows = withinQuota(ctx, rows, room, body.bytes);
     prepared = await prepareImport(ctx, origin, body);
     rules = await importRules(ctx, origin.accountId, prepared.header.templateId);
+    options = importOptions(body, rules);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
   const checked = rules === undefined ? undefined : validateRows(rules, rows);
-  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked);
+  const keyed = options.mode && rules ? { primaryKey: rules.primaryKey, mode: options.mode } : undefined;
+  const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked, keyed);
   return toListItem(stored);
 }
 

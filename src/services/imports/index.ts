@@ -18,3 +18,4 @@ export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { toDetail, toListItem } from './views';
 export { loadImport, type LoadImportInput } from './load-import';
 export * from './schemas';
+export { ImportMode, type ImportOptions } from './import-options';

@@ -30,7 +30,7 @@ export interface WorkerError {
 
 /** What the parse worker answers, in order: head, rows (one message a slice), then end — or error at any point. */
 export type WorkerMessage =
-  | { id: number; type: 'head'; meta: unknown; originalSchema: unknown }
+  | { id: number; type: 'head'; meta: unknown; originalSchema: unknown; mode: unknown; dryRun: unknown }
   | { id: number; type: 'rows'; rows: RowTexts }
   | { id: number; type: 'end'; stats: CellStats }
   | { id: number; type: 'error'; error: WorkerError };

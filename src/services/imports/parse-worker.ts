@@ -25,7 +25,7 @@ port.on('message', ({ id, body, control, limits, textForm }: WorkerRequest) => {
   (async () => {
     const split = await readImportBytes(body, limits.rowBytes, false);
     checkEnvelopeLimits(split, limits);
-    post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
+    post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema, mode: split.mode, dryRun: split.dryRun });
     const checker = new RowChecker(limits.rowBytes);
     for (const slice of split.rows) {
       const texts = checker.check(slice);

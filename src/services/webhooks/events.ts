@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import type { ImportRow, WebhookEventDraft } from '../../db/store';
+import type { DatasetChanges, ImportRow, WebhookEventDraft } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { toListItem } from '../imports/views';
 import type { WebhookEventType } from './schemas';
@@ -24,9 +24,18 @@ const aboutImport = (row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' |
 
 /** `import.completed`: the import in its create shape plus its environment's name, for that environment's endpoints. */
 export async function importCompletedEvent(ctx: ServiceContext, row: ImportRow): Promise<WebhookEventDraft | undefined> {
+  return (await importCompletedEventFor(ctx, row))?.(null);
+}
+
+/**
+ * importCompletedEvent built once the store knows what applying the import to its dataset changed (the
+ * event then carries `changes`); undefined for an import of no environment.
+ */
+export async function importCompletedEventFor(ctx: ServiceContext, row: ImportRow): Promise<((changes: DatasetChanges | null) => WebhookEventDraft) | undefined> {
   if (row.environmentId === null) return undefined;
   const environment = await ctx.store.environments.findById(row.environmentId);
-  return draft(ctx, 'import.completed', aboutImport(row), { ...toListItem(row), environment: environment?.name ?? null });
+  return (changes) =>
+    draft(ctx, 'import.completed', aboutImport(row), { ...toListItem(changes ? { ...row, changes: JSON.stringify(changes) } : row), environment: environment?.name ?? null });
 }
 
 /** `import.deleted`, for the endpoints of the import's environment. */
