@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../services/context';
 import {
   createImport,
   CreateImportBody,
+  DryRunAnswer,
   ExportQuery,
   exportRows,
   getImport,
@@ -67,6 +68,7 @@ export function importRoutes(deps: AppDeps) {
       },
     },
     responses: {
+      200: jsonResponse(DryRunAnswer, 'With `dryRun: true`: what the import would change; nothing stored'),
       201: jsonResponse(ImportListItem, 'The import (create shape)'),
       ...errorResponses(400, 413, 415, 422),
     },
@@ -88,6 +90,8 @@ export function importRoutes(deps: AppDeps) {
       throw error;
     }
     const created = await createImport(ctx, origin, body);
+    // A dry run stored nothing: 200, and no ingestion counted.
+    if ('dryRun' in created) return respondJson(c, created, 200);
     deps.metrics?.ingested(created.rowCount, body.bytes.read());
     return respondJson(c, created, 201);
   });

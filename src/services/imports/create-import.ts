@@ -12,6 +12,8 @@ import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
 import { importRules, validateRows } from './validate-rows';
 import { importOptions, type ImportOptions } from './import-options';
+import { dryRunRows, type DryRunResult } from './dry-run';
+import { datasetOf } from '../datasets/apply';
 import { toListItem } from './views';
 
 /** Who an import comes from, as established by the transport. */
@@ -101,7 +103,7 @@ export async function createImport(
   ctx: ServiceContext,
   origin: ImportOrigin,
   body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes } & ImportOptions,
-): Promise<ImportListItem> {
+): Promise<ImportListItem | DryRunResult> {
   let rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
   let rules: CompiledRules | undefined;
@@ -118,6 +120,12 @@ export async function createImport(
     throw error;
   }
   const checked = rules === undefined ? undefined : validateRows(rules, rows);
+  if (options.dryRun) {
+    const result = await dryRunRows(ctx, prepared.header.templateId, datasetOf(prepared.header), rules, rows, checked);
+    // What a replace would remove: every missing key.
+    if (result.changes && options.mode === 'replace') result.changes.removed = result.changes.missing;
+    return result;
+  }
   const keyed = options.mode && rules ? { primaryKey: rules.primaryKey, mode: options.mode } : undefined;
   const stored = await writeRows(await beginImport(ctx, prepared.header, body.bytes), checked ?? rows, prepared.learned, checked, keyed);
   return toListItem(stored);

@@ -61,7 +61,11 @@ export const ImportEnvelope = z.object({ meta: ImportMeta.optional(), originalSc
 export const CellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /** The POST /imports body, for the OpenAPI document. */
-export const CreateImportBody = ImportEnvelope.extend({ rows: z.array(z.record(z.string(), CellValue)) }).meta({ id: 'CreateImportInput' });
+export const CreateImportBody = ImportEnvelope.extend({
+  rows: z.array(z.record(z.string(), CellValue)),
+  mode: ImportMode.optional().meta({ description: 'A keyed template: upsert (default) keeps the records the import does not carry, replace removes them' }),
+  dryRun: z.boolean().optional().meta({ description: 'Validate and compare with the dataset, store nothing (200 ImportDryRun)' }),
+}).meta({ id: 'CreateImportInput' });
 
 const dateParam = z
   .string()
@@ -150,6 +154,18 @@ export const DatasetChanges = z
   .object({ inserted: count, updated: count, unchanged: count, missing: count, removed: count })
   .meta({ id: 'DatasetChanges', description: "Present only for an import into a keyed template: its rows by change, and the dataset's keys it did not carry (`removed` by a replace)" });
 export type DatasetChanges = z.infer<typeof DatasetChanges>;
+
+/** POST /imports with `dryRun: true` (200): nothing stored. */
+export const DryRunAnswer = z
+  .object({
+    dryRun: z.literal(true),
+    templateId: z.string(),
+    rowCount: z.int().meta({ description: 'The rows the import would store' }),
+    counts: z.record(z.string(), z.int()).optional(),
+    changes: DatasetChanges.nullable(),
+    rows: z.array(z.object({ rowIndex: z.int(), change: z.enum(['inserted', 'updated']), data: z.record(z.string(), CellValue), previous: z.record(z.string(), CellValue.nullable()).optional() })),
+  })
+  .meta({ id: 'ImportDryRun', description: 'What the import would change; the first 100 inserted or updated rows' });
 
 export const ImportListItem = z.object({
   ...importHead,
