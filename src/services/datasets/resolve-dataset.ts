@@ -11,12 +11,13 @@ export interface KeyedDataset {
 }
 
 /**
- * A keyed template's dataset in an environment named by `environment`, else the caller's own (a Secret Key's).
+ * A keyed template's (by id or key) dataset in an environment named by `environment`, else the caller's own (a Secret Key's).
  * Throws not_found (no such template or environment in the account), validation_failed (the template has no
  * primaryKey; path `templateId`).
  */
 export async function resolveDataset(ctx: ServiceContext, accountId: string, templateId: string, environment: string | undefined, ownEnvironmentId: string | null): Promise<KeyedDataset> {
-  const template = await ctx.store.templates.find(accountId, templateId);
+  // By id, else by key (the CLI names templates by either).
+  const template = (await ctx.store.templates.find(accountId, templateId)) ?? (await ctx.store.templates.findByKey(accountId, templateId));
   if (!template) throw notFound('template');
   const rules = compileRules(JSON.parse(template.schema));
   if (!rules || rules.primaryKey.length === 0) throw validationFailed([{ path: 'templateId', message: 'the template has no primaryKey, so it keeps no dataset' }]);
