@@ -5,6 +5,7 @@ import { registerEmbed } from './commands/embed';
 import { registerEndUser } from './commands/end-user';
 import { registerEnv } from './commands/env';
 import { registerExport } from './commands/export';
+import { registerRecords } from './commands/records';
 import { registerImport } from './commands/import';
 import { registerImports } from './commands/imports';
 import { registerHealthcheck } from './commands/healthcheck';
@@ -57,6 +58,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   registerImports(program, runtime);
   registerImport(program, runtime);
   registerExport(program, runtime);
+  registerRecords(program, runtime);
   registerMappings(program, runtime);
   registerHealthcheck(program, runtime);
   registerStatus(program, runtime);

@@ -22,6 +22,7 @@ import { mappingRoutes } from './routes/mapping';
 import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
+import { recordRoutes } from './routes/records';
 import { themeRoutes } from './routes/themes';
 import { webhookRoutes } from './routes/webhooks';
 import { importReviewRoutes } from './routes/import-review';
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', environmentRoutes(deps));
   app.route('/v1', sessionRoutes(deps));
   app.route('/v1', templateRoutes(deps));
+  app.route('/v1', recordRoutes(deps));
   app.route('/v1', themeRoutes(deps));
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { ServiceError } from '../services/errors';
 import type { Limits } from '../config/config';
 import type { ServiceContext } from '../services/context';
-import { checkImportBytes, countedChunks, ndjsonImport, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type ImportBytes, type RowSlices } from '../services/imports';
+import { type ImportOptions, checkImportBytes, countedChunks, ndjsonImport, PARSE_IN_WORKER_BYTES, readImportBytes, type CheckedRows, type ImportBytes, type RowSlices } from '../services/imports';
 
 export const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export const NDJSON_TYPE = /^application\/(?:x-)?ndjson\s*(?:;|$)/i;
@@ -12,7 +12,7 @@ export function isImportBodyType(contentType: string | undefined): boolean {
   return JSON_TYPE.test(contentType ?? '') || NDJSON_TYPE.test(contentType ?? '');
 }
 
-export interface ImportBody {
+export interface ImportBody extends ImportOptions {
   meta?: unknown;
   originalSchema?: unknown;
   /**

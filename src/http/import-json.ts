@@ -13,20 +13,20 @@ export function importPageJson(page: ImportRowsPage): string {
 
 /** toListItem's JSON text. */
 export function listItemJson(row: ImportListRow): string {
-  return `{${headJson(row)},"fileId":${text(row.fileId)},"file":${row.file ?? 'null'},"meta":${row.meta},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"importedFrom":${text(row.importedFrom)},"rowCount":${row.rowCount}}`;
+  return `{${headJson(row)},"fileId":${text(row.fileId)},"file":${row.file ?? 'null'},"meta":${row.meta},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"importedFrom":${text(row.importedFrom)},"rowCount":${row.rowCount}${row.changes ? `,"changes":${row.changes}` : ''}}`;
 }
 
 /** toDetail's JSON text (GET /v1/imports/{id}). */
 export function detailJson(row: ImportViewRow): string {
-  return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)},"reviewedAt":${text(row.reviewedAt)},"reviewReason":${text(row.reviewReason)}}`;
+  return `{${headJson(row)},"meta":${row.meta},"file":${row.file ?? 'null'},"cellStats":${row.cellStats},"endUserId":${text(row.endUserId)},"endUserEmail":${text(row.endUserEmail)},"endUserIp":${text(row.endUserIp)},"importedFrom":${text(row.importedFrom)},"sessionJti":${text(row.sessionJti)},"reviewedAt":${text(row.reviewedAt)},"reviewReason":${text(row.reviewReason)}${row.mode ? `,"mode":"${row.mode}"` : ''}${row.changes ? `,"changes":${row.changes}` : ''}}`;
 }
 
 /** A rows page (GET /v1/imports/{id}/rows): each row's stored JSON spliced in as it is. */
 export function rowPageJson({ rows, pagination }: StoredRowsPage): string {
   let data = '';
   for (let i = 0; i < rows.length; i++) {
-    const row: StoredRow = rows[i]!;
-    data += `${i === 0 ? '' : ','}{"rowIndex":${row.rowIndex},"data":${row.data}${row.errors ? `,"errors":${row.errors}` : ''}}`;
+    const row: StoredRow & { previous?: string } = rows[i]!;
+    data += `${i === 0 ? '' : ','}{"rowIndex":${row.rowIndex},"data":${row.data}${row.errors ? `,"errors":${row.errors}` : ''}${row.previous ? `,"previous":${row.previous}` : ''}}`;
   }
   return `{"data":[${data}],"pagination":${JSON.stringify(pagination)}}`;
 }

@@ -65,6 +65,8 @@ export const DeclaredSchema = z
   .looseObject({
     fields: z.array(FieldEntry).max(MAX_DECLARED_FIELDS, `must declare at most ${MAX_DECLARED_FIELDS} fields`),
     uniqueTogether: z.array(z.array(z.string()).min(2, 'must name at least two keys')).max(100).optional(),
+    // Frictionless' name and forms: one field name or several; the key of the template's dataset (docs/templates.md).
+    primaryKey: z.union([z.string(), z.array(z.string()).min(1, 'must name at least one field').max(100)]).optional(),
     onInvalid: z.enum(['reject', 'keep', 'discard']).default('keep'),
     extraColumns: z.enum(['drop', 'keep']).default('keep'),
     review: ReviewPolicy.optional(),
@@ -103,6 +105,11 @@ export const DeclaredSchema = z
         if (!keys.has(key)) ctx.addIssue({ code: 'custom', path: ['uniqueTogether', index, i], message: `${JSON.stringify(key)} is not a declared field` });
       });
     });
+    const primaryKey = schema.primaryKey;
+    (typeof primaryKey === 'string' ? [primaryKey] : (primaryKey ?? [])).forEach((key, i) => {
+      const path = typeof primaryKey === 'string' ? ['primaryKey'] : ['primaryKey', i];
+      if (!keys.has(key)) ctx.addIssue({ code: 'custom', path, message: `${JSON.stringify(key)} is not a declared field` });
+    });
   });
 
 export type DeclaredSchema = z.output<typeof DeclaredSchema>;
@@ -110,6 +117,11 @@ export type DeclaredField = DeclaredSchema['fields'][number];
 
 export function optionTexts(option: { value: string; label?: string; alternatives?: string[] }): string[] {
   return [option.value, ...(option.label === undefined ? [] : [option.label]), ...(option.alternatives ?? [])];
+}
+
+/** A declared schema's primaryKey as a list of field keys (empty: the template is not keyed). */
+export function primaryKeyOf(schema: Pick<DeclaredSchema, 'primaryKey'>): string[] {
+  return typeof schema.primaryKey === 'string' ? [schema.primaryKey] : (schema.primaryKey ?? []);
 }
 
 /** Whether a template schema is declared (its `fields` an array): only those are checked. */

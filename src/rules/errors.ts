@@ -18,4 +18,5 @@ export type RuleCode =
   | 'pattern'
   | 'enum'
   | 'unique'
-  | 'unique_together';
+  | 'unique_together'
+  | 'duplicate_key';

@@ -1,8 +1,9 @@
 import { setOwn } from '../lib/own-member';
 import { compileCell, type Cell, type CellRule } from './cells';
-import { DeclaredSchema, isDeclared } from './dialect';
+import { DeclaredSchema, isDeclared, primaryKeyOf } from './dialect';
 import type { RuleError } from './errors';
-import { HashSet, hashText } from './unique';
+import { HashIndex, HashSet, hashText } from './unique';
+import { recordKey } from './records';
 
 export type InvalidPolicy = 'reject' | 'keep' | 'discard';
 
@@ -12,6 +13,8 @@ export interface CompiledRules {
   readonly extraColumns: 'drop' | 'keep';
   readonly cells: readonly CellRule[];
   readonly uniqueTogether: readonly (readonly string[])[];
+  /** The template's primaryKey (empty: not keyed); its fields are required. */
+  readonly primaryKey: readonly string[];
   /** No rule can refuse or change any row (every field a bare `string`, extra columns kept): nothing to run. */
   readonly trivial: boolean;
 }
@@ -25,24 +28,30 @@ export function compileRules(schema: unknown): CompiledRules | undefined {
   if (!isDeclared(schema)) return undefined;
   const parsed = DeclaredSchema.safeParse(schema);
   if (!parsed.success) return undefined;
-  const cells = parsed.data.fields.map(compileCell);
+  const primaryKey = primaryKeyOf(parsed.data);
+  // Key fields are required by implication: a row without its key could not be matched with the dataset.
+  const cells = parsed.data.fields.map((field) => compileCell(primaryKey.includes(field.key) ? { ...field, required: true } : field));
   const uniqueTogether = parsed.data.uniqueTogether ?? [];
   const trivial =
     parsed.data.extraColumns === 'keep' &&
     uniqueTogether.length === 0 &&
+    primaryKey.length === 0 &&
     cells.every((cell) => cell.passThrough && !cell.required && !cell.unique && cell.default === undefined);
-  return { onInvalid: parsed.data.onInvalid, extraColumns: parsed.data.extraColumns, cells, uniqueTogether, trivial };
+  return { onInvalid: parsed.data.onInvalid, extraColumns: parsed.data.extraColumns, cells, uniqueTogether, primaryKey, trivial };
 }
 
 /**
  * Checks and transforms the rows of one import in order: cells by their field's rules, then uniqueness of
  * `unique` fields and `uniqueTogether` groups among the rows seen so far (empty cells never collide). Under
- * `discard` an invalid row's values do not count for uniqueness, since it is not stored.
+ * `discard` an invalid row's values do not count for uniqueness, since it is not stored. Two rows with the
+ * same primaryKey value are a `duplicate_key` error of the later one, naming both rows (0-based, in input order).
  */
 export class RowValidator {
   private readonly uniques: (HashSet | undefined)[];
   private readonly groups: { keys: readonly string[]; seen: HashSet }[];
   private readonly countInvalid: boolean;
+  private readonly keys = new HashIndex();
+  private rowIndex = -1;
 
   constructor(private readonly rules: CompiledRules) {
     this.uniques = rules.cells.map((cell) => (cell.unique ? new HashSet() : undefined));
@@ -56,6 +65,7 @@ export class RowValidator {
    * input untouched (its JSON text can then be stored as it came).
    */
   check(input: Record<string, unknown>): { row: Record<string, unknown>; errors: RuleError[] | undefined; changed: boolean } {
+    this.rowIndex++;
     const cells = this.rules.cells;
     const row = this.rules.extraColumns === 'drop' ? declaredOnly(input, cells) : input;
     let changed = row !== input;
@@ -106,7 +116,16 @@ export class RowValidator {
         (errors ??= []).push({ key: group.keys.join('+'), code: 'unique_together', message: `${group.keys.join(', ')} have the same values as an earlier row` });
       }
     }
-    return errors;
+    return this.checkKey(row, errors);
+  }
+
+  private checkKey(row: Record<string, unknown>, errors: RuleError[] | undefined): RuleError[] | undefined {
+    const primaryKey = this.rules.primaryKey;
+    if (primaryKey.length === 0 || primaryKey.some((key) => hasError(errors, key))) return errors;
+    const first = this.keys.firstOrAdd(hashText(recordKey(row, primaryKey)), this.rowIndex);
+    if (first === undefined) return errors;
+    const message = `rows ${first} and ${this.rowIndex} have the same ${primaryKey.join(', ')}`;
+    return [...(errors ?? []), { key: primaryKey.join('+'), code: 'duplicate_key', message }];
   }
 }
 

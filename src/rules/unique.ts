@@ -51,3 +51,42 @@ function insert(table: Float64Array, hash: number): boolean {
     slot = (slot + 1) & mask;
   }
 }
+
+/** A map of 53-bit hashes to row indexes (the first row that held each hash), laid out as HashSet is. */
+export class HashIndex {
+  private hashes = new Float64Array(1024);
+  private rows = new Float64Array(1024);
+  private size = 0;
+
+  /** Records `row` under `hash`; the row recorded before when the hash was already there (nothing changes then). */
+  firstOrAdd(hash: number, row: number): number | undefined {
+    if (hash === 0) hash = 1;
+    if ((this.size + 1) * 2 > this.hashes.length) this.grow();
+    const slot = findSlot(this.hashes, hash);
+    if (this.hashes[slot] === hash) return this.rows[slot];
+    this.hashes[slot] = hash;
+    this.rows[slot] = row;
+    this.size++;
+    return undefined;
+  }
+
+  private grow(): void {
+    const [hashes, rows] = [this.hashes, this.rows];
+    this.hashes = new Float64Array(hashes.length * 2);
+    this.rows = new Float64Array(hashes.length * 2);
+    hashes.forEach((hash, i) => {
+      if (hash === 0) return;
+      const slot = findSlot(this.hashes, hash);
+      this.hashes[slot] = hash;
+      this.rows[slot] = rows[i]!;
+    });
+  }
+}
+
+/** The slot holding `hash`, or the empty slot where it belongs. */
+function findSlot(table: Float64Array, hash: number): number {
+  const mask = table.length - 1;
+  let slot = (hash % 4294967296) & mask;
+  while (table[slot] !== 0 && table[slot] !== hash) slot = (slot + 1) & mask;
+  return slot;
+}

@@ -15,7 +15,8 @@ type KeysetKind = 'string' | 'number';
 type KeysetOf<K extends KeysetKind> = Extract<Keyset, { value: K extends 'string' ? string : number }>;
 
 const keysetShapes = {
-  string: z.object({ v: z.string().max(100), i: z.string().max(100) }).transform(({ v, i }) => ({ value: v, id: i })),
+  // A dataset's key text (records, missing keys) is a keyset value of its own: longer than a time.
+  string: z.object({ v: z.string().max(2000), i: z.string().max(100) }).transform(({ v, i }) => ({ value: v, id: i })),
   number: z.object({ v: z.int().min(0) }).transform(({ v }) => ({ value: v })),
 };
 // Built once: zod compiles a schema on its first parse, which cost a cursor page more than its SQL.

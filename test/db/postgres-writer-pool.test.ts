@@ -45,7 +45,7 @@ describe('PostgreSQL connections of imports in progress', postgresOnly, () => {
       assert.deepEqual((await store.accounts.list()).map((a) => a.id), ['acc']);
       assert.equal(await store.imports.find('acc', 'i1'), undefined, 'still being written');
       const values = { rowCount: 1, cellStats: '{}', createdAt: at, updatedAt: at };
-      for (const id of ['i1', 'i2', 'i3']) assert.equal(await store.imports.complete(id, 'node-a', values), true);
+      for (const id of ['i1', 'i2', 'i3']) assert.deepEqual(await store.imports.complete(id, 'node-a', values), { changes: null });
       assert.equal((await store.imports.find('acc', 'i3'))?.rowCount, 1);
     });
   });
@@ -62,7 +62,7 @@ describe('PostgreSQL connections of imports in progress', postgresOnly, () => {
       assert.equal(await store.imports.find('acc', 'i1'), undefined, 'still being written');
       // The upload goes on in a batch of its own and completes with both.
       await store.rows.append('i1', 2, ['{"a":3}']);
-      assert.equal(await store.imports.complete('i1', 'node-a', { rowCount: 3, cellStats: '{}', createdAt: at, updatedAt: at }), true);
+      assert.deepEqual(await store.imports.complete('i1', 'node-a', { rowCount: 3, cellStats: '{}', createdAt: at, updatedAt: at }), { changes: null });
       assert.deepEqual((await store.rows.chunk('i1', 'asc', -1, 10, 1_000)).map((row) => row.data), ['{"a":1}', '{"a":2}', '{"a":3}']);
 
       await store.imports.insert(writing('i2'));

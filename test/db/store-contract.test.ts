@@ -170,7 +170,7 @@ describe(`the store contract (${testEngine})`, () => {
     assert.equal(await store.imports.claim('i1', 'node-43', at, later), false, "another node cannot take it while its writer's lease runs");
     const values = { rowCount: 0, cellStats: '{"rowCount":0}', createdAt: at, updatedAt: at };
     assert.equal(await store.imports.complete('i1', 'node-43', values), false);
-    assert.equal(await store.imports.complete('i1', 'node-42', values), true);
+    assert.deepEqual(await store.imports.complete('i1', 'node-42', values), { changes: null });
     const found = (await store.imports.find(accountId, 'i1'))!;
     assert.deepEqual([found.status, found.writerNode, found.leaseUntil, found.cellStats], ['complete', null, null, '{"rowCount":0}']);
     // The view of it: every member but the originalSchema, the same values; only within its account.
@@ -191,7 +191,7 @@ describe(`the store contract (${testEngine})`, () => {
     await store.imports.insert(row);
     const times = { createdAt: '2027-01-01T00:00:01.000Z', updatedAt: '2027-01-01T00:00:02.000Z' };
     await store.imports.complete('ic1', 'node-42', { rowCount: 7, cellStats: '{}', ...times });
-    const expected = pick({ ...row, rowCount: 7, ...times }, IMPORT_LIST_COLUMNS);
+    const expected = pick({ ...row, rowCount: 7, ...times, changes: null }, IMPORT_LIST_COLUMNS);
     const newest = { orderBy: 'createdAt', direction: 'desc', filters: {} } as const;
     assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, limit: 1 }))[0] }, expected);
     assert.deepEqual({ ...(await store.imports.page(accountId, { ...newest, filters: { userEmail: 'u@' }, limit: 1 }))[0] }, expected);
@@ -204,7 +204,7 @@ describe(`the store contract (${testEngine})`, () => {
     const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓","😀":"𝄞"}', '{"e":5}'];
     await store.rows.append('i2', 0, texts.slice(0, 2));
     await store.rows.append('i2', 2, texts.slice(2));
-    assert.equal(await store.imports.complete('i2', 'node-42', { ...completed, rowCount: 5 }), true);
+    assert.deepEqual(await store.imports.complete('i2', 'node-42', { ...completed, rowCount: 5 }), { changes: null });
     const all = await store.rows.chunk('i2', 'asc', -1, 100, 1 << 20);
     assert.deepEqual(all, texts.map((data, rowIndex) => ({ rowIndex, data })));
     assert.deepEqual((await store.rows.chunk('i2', 'desc', 5, 2, 1 << 20)).map((row) => row.rowIndex), [4, 3]);
@@ -220,7 +220,7 @@ describe(`the store contract (${testEngine})`, () => {
     await store.rows.append('i7', 0, encodeUtf8Rows(texts.slice(0, 3)));
     await store.rows.append('i7', 3, texts.slice(3));
     await store.rows.append('i7', 5, encodeUtf8Rows([]));
-    assert.equal(await store.imports.complete('i7', 'node-42', { ...completed, rowCount: 5 }), true);
+    assert.deepEqual(await store.imports.complete('i7', 'node-42', { ...completed, rowCount: 5 }), { changes: null });
     assert.deepEqual(await store.rows.chunk('i7', 'asc', -1, 100, 1 << 20), texts.map((data, rowIndex) => ({ rowIndex, data })));
   });
 
@@ -253,7 +253,7 @@ describe(`the store contract (${testEngine})`, () => {
   it('rows: a chunk ends one row after its rows hold maxBytes', async () => {
     await store.imports.insert(importRow(accountId, 'i3', 't1'));
     await store.rows.append('i3', 0, Array.from({ length: 6 }, (_, i) => `{"n":"${String(i).repeat(3)}"}`));
-    assert.equal(await store.imports.complete('i3', 'node-42', { ...completed, rowCount: 6 }), true);
+    assert.deepEqual(await store.imports.complete('i3', 'node-42', { ...completed, rowCount: 6 }), { changes: null });
     // Each row is 12 characters: after rows 0 and 1 (24 >= 20) one more row is read and the chunk ends.
     assert.deepEqual((await store.rows.chunk('i3', 'asc', -1, 100, 20)).map((row) => row.rowIndex), [0, 1, 2]);
     assert.deepEqual((await store.rows.chunk('i3', 'desc', 6, 100, 20)).map((row) => row.rowIndex), [5, 4, 3]);
@@ -266,7 +266,7 @@ describe(`the store contract (${testEngine})`, () => {
     const big = (n: number) => `{"n":"${String(n).repeat(600 * 1024)}"}`;
     const texts = [0, 1, 2, 3, 4, 5, 6].map((n) => ([2, 4, 5].includes(n) ? big(n) : `{"n":${n}}`));
     await store.rows.append('i6', 0, texts);
-    assert.equal(await store.imports.complete('i6', 'node-42', { ...completed, rowCount: 7 }), true);
+    assert.deepEqual(await store.imports.complete('i6', 'node-42', { ...completed, rowCount: 7 }), { changes: null });
     const chunk = async (direction: 'asc' | 'desc', from: number, limit: number) =>
       (await store.rows.chunk('i6', direction, from, limit, 1024 * 1024)).map((row) => [row.rowIndex, row.data]);
     // Once the rows read hold 1 MiB (two big rows), one more row ends the chunk.

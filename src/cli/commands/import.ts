@@ -7,7 +7,7 @@ import { detectCsvDelimiter } from '../../lib/csv-delimiter';
 import { setOwn } from '../../lib/own-member';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
-import { checkImportBytes, countedChunks, loadImport, ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
+import { type DatasetChanges, type DryRunResult, type ImportListItem, checkImportBytes, countedChunks, loadImport, ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -20,6 +20,8 @@ interface ImportOptions {
   delimiter?: string;
   account?: string;
   json?: boolean;
+  mode?: string;
+  dryRun?: boolean;
 }
 
 /** How much of a CSV file is read to find its header line's delimiter. */
@@ -35,6 +37,8 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
     .option('--format <format>', 'csv or ndjson (default: from the file extension)')
     .option('--delimiter <char>', 'CSV: the field delimiter, such as ";" or tab (default: detected from the header line among , ; tab |)')
     .option('--account <name>', 'account (default: default)')
+    .option('--mode <mode>', 'keyed template: upsert (default) or replace (records the file does not hold are removed)')
+    .option('--dry-run', 'validate and compare with the dataset, store nothing; print what would change')
     .option('--json', 'print the created import as JSON')
     .action(async (file: string, options: ImportOptions, command: Command) => {
       const format = fileFormat(file, options.format);
@@ -55,7 +59,7 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
-          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes, bytesRead: () => bytesRead }, rows),
+          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes, bytesRead: () => bytesRead, mode: options.mode, dryRun: options.dryRun }, rows),
         );
         progress?.stop(sizeBytes);
         printResult(runtime.io, created, options.json);
@@ -155,7 +159,12 @@ async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string, max
   }
 }
 
-function printResult(io: CliIo, created: { id: string; rowCount: number; templateId: string }, json: boolean | undefined): void {
+function printResult(io: CliIo, created: ImportListItem | DryRunResult, json: boolean | undefined): void {
   if (json) printJson(io, created);
-  else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})\n`);
+  else if ('dryRun' in created) io.out(`dry run, nothing stored: ${created.rowCount} rows (template ${created.templateId})${changesText(created.changes)}\n`);
+  else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})${changesText(created.changes ?? null)}\n`);
+}
+
+function changesText(changes: DatasetChanges | null): string {
+  return changes ? `; ${changes.inserted} new, ${changes.updated} changed, ${changes.unchanged} unchanged, ${changes.missing} missing, ${changes.removed} removed` : '';
 }

@@ -5,6 +5,7 @@ import { deleteRowsOfImport, deleteSessionsOfEndUser, hideCompleteImport, hideIm
 import { readRowChunk } from './queries/import-rows';
 import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
 import { rememberLearnedMappings } from './queries/learned-mappings';
+import { applyDataset, eraseEndUserRecords } from './queries/datasets';
 import { RowCopies } from './row-copies';
 import {
   claimAbandonedImports,
@@ -24,7 +25,7 @@ import {
   storedImportBytes,
 } from './queries/imports';
 import { countTemplates } from './queries/templates';
-import { erasedSomething } from '../store';
+import { erasedSomething, type DatasetChanges } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
 
 /** The repositories of imports, their rows, and the deletions of compliance and retention. */
@@ -33,28 +34,37 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
   return {
     imports: {
       insert: (row) => insertImport(db, row),
-      // The rows' COPY, the flip to 'complete', the quota's charge, the outbox event and the learned labels
-      // commit together (row-copies.ts), or nothing does. The charge (the counts trigger's UPDATE) locks the
-      // account's counter row until the commit, so the bytes read after it include every other completion's.
-      complete: (id, writerNode, values, event, learned, quota) =>
-        copies.finish(id, db, (tx) => {
+      // The rows' COPY, the flip to 'complete', the quota's charge, the dataset's application (a keyed
+      // template's import), the outbox event and the learned labels commit together (row-copies.ts), or nothing
+      // does. The charge (the counts trigger's UPDATE) locks the account's counter row until the commit, so the
+      // bytes read after it include every other completion's.
+      complete: async (id, writerNode, values, event, learned, quota, apply) => {
+        let changes: DatasetChanges | null = null;
+        const done = await copies.finish(id, db, (tx) => {
           const work = async (on: PgExecutor) => {
-            const completed = await completeImport(on, id, writerNode, values);
-            if (completed && quota && (await storedImportBytes(on, quota.accountId)) > quota.maxBytes) throw new QuotaExceededError();
-            if (completed && event) await writeWebhookEvent(on, event);
-            if (completed && learned) await rememberLearnedMappings(on, learned);
-            return completed;
+            if (!(await completeImport(on, id, writerNode, values))) return false;
+            if (quota && (await storedImportBytes(on, quota.accountId)) > quota.maxBytes) throw new QuotaExceededError();
+            if (apply) changes = await applyDataset(on, apply);
+            const draft = typeof event === 'function' ? event(changes) : event;
+            if (draft) await writeWebhookEvent(on, draft);
+            if (learned) await rememberLearnedMappings(on, learned);
+            return true;
           };
           // Without an open COPY `tx` is the pool itself: a transaction of its own keeps the statements together.
-          return (event || learned || quota) && tx === db ? db.transaction(work) : work(tx);
-        }),
-      // The decision and its outbox events commit together. Of two concurrent decisions the second waits for
-      // the first's row lock, then finds the import no longer pending and changes nothing.
-      review: (accountId, id, decision, events) =>
+          return (event || learned || quota || apply) && tx === db ? db.transaction(work) : work(tx);
+        });
+        return done && { changes };
+      },
+      // The decision, an approved keyed import's application to its dataset and its outbox events commit
+      // together. Of two concurrent decisions the second waits for the first's row lock, then finds the import
+      // no longer pending and changes nothing.
+      review: (accountId, id, decision, events, apply) =>
         db.transaction(async (tx) => {
           const reviewed = await reviewImport(tx, accountId, id, decision);
-          if (reviewed) for (const event of events) await writeWebhookEvent(tx, event);
-          return reviewed;
+          if (!reviewed) return undefined;
+          const changes = apply ? await applyDataset(tx, apply) : null;
+          for (const event of events(changes)) await writeWebhookEvent(tx, event);
+          return changes ? { ...reviewed, mode: apply!.mode, changes: JSON.stringify(changes) } : reviewed;
         }),
       // A separate connection: the open COPY holds no lock on the import row, so this never waits.
       renewLease: (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
@@ -94,6 +104,8 @@ export function createImportStores(db: PgDb, pool: pg.Pool, writerPool: pg.Pool)
         db.transaction(async (tx) => {
           const result = { hidden: await hideImportsOfEndUser(tx, accountId, endUserId), sessions: await deleteSessionsOfEndUser(tx, accountId, endUserId) };
           await eraseEventsOfEndUser(tx, accountId, endUserId);
+          // The dataset records whose last write was the end-user's (docs/templates.md, "Erasure").
+          await eraseEndUserRecords(tx, accountId, endUserId);
           if (event && erasedSomething(result)) await writeWebhookEvent(tx, event);
           return result;
         }),

@@ -105,6 +105,10 @@ export const imports = pgTable(
     cellStats: text('cell_stats').notNull().default('{}'),
     /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
     errorSummary: text('error_summary'),
+    /** A keyed template's import: `upsert` or `replace`; null otherwise (the datasets migration). */
+    mode: text('mode').$type<'upsert' | 'replace'>(),
+    /** What applying it changed in its dataset (DatasetChanges as JSON); null for an unkeyed template's. */
+    changes: text('changes'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
     // The import body's bytes, set as it completes: import_counts.bytes sums them (IMPORTD_ACCOUNT_QUOTA_BYTES).

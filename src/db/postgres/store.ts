@@ -4,6 +4,7 @@ import type { PoolFigures, Store } from '../store/store';
 import { createImportStores } from './import-store';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
+import { createDatasetStore } from './dataset-store';
 import { createPgNotices } from './notices';
 import { releaseLock, tryAcquireLock } from './queries/locks';
 import { createPgRateLimits } from './queries/rate-limits';
@@ -24,6 +25,7 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'wr
     ...createKeyedStores(db, pool),
     ...createImportStores(db, pool, writerPool),
     learnedMappings: createLearnedMappingStore(db),
+    datasets: createDatasetStore(db),
     webhooks: createWebhookStore(db),
     locks: {
       tryAcquire: (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),

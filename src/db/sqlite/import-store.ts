@@ -7,6 +7,7 @@ import { insertRowTexts, readRowChunk } from './queries/import-rows';
 import { readErrorsBetween, readRowsOfStatus } from './queries/row-errors';
 import { claimAbandonedImports, claimImport, completeImport, countImports, deleteImport, findErrorSummary, findImport, findImportView, insertImport, listImportPage, renewImportLease, reviewImport, storedImportBytes } from './queries/imports';
 import { rememberLearnedMappings } from './queries/learned-mappings';
+import { applyDataset, eraseEndUserRecords } from './queries/datasets';
 import { latestCompleteImports } from './queries/stats';
 import { erasedSomething } from '../store';
 import { eraseEventsOfEndUser, eraseEventsOfImport, writeWebhookEvent } from './queries/webhooks';
@@ -26,25 +27,29 @@ export function createImportStores(
   return {
     imports: {
       insert: async (row) => write(() => insertImport(db, row)),
-      // The outbox event, the learned labels and the quota's charge commit with the completion, or none does.
-      // The write lock is held from BEGIN IMMEDIATE: the counter read after the charge includes every other
-      // completion, of this process or another.
-      complete: async (id, writerNode, values, event, learned, quota) =>
-        event || learned || quota
-          ? write(() => {
-              const completed = completeImport(db, id, writerNode, values);
-              if (completed && quota && storedImportBytes(db, quota.accountId) > quota.maxBytes) throw new QuotaExceededError();
-              if (completed && event) writeWebhookEvent(sqlite, event);
-              if (completed && learned) rememberLearnedMappings(db, learned);
-              return completed;
-            })
-          : completeImport(db, id, writerNode, values),
-      // The decision and its outbox events commit together, or none does.
-      review: async (accountId, id, decision, events) =>
+      // The outbox event, the learned labels and the quota's charge commit with the completion, or none does;
+      // a keyed template's import is applied to its dataset in the same transaction. The write lock is held
+      // from BEGIN IMMEDIATE: the counter read after the charge includes every other completion, of this
+      // process or another.
+      complete: async (id, writerNode, values, event, learned, quota, apply) =>
+        write(() => {
+          if (!completeImport(db, id, writerNode, values)) return false;
+          if (quota && storedImportBytes(db, quota.accountId) > quota.maxBytes) throw new QuotaExceededError();
+          const changes = apply ? applyDataset(db, apply) : null;
+          const draft = typeof event === 'function' ? event(changes) : event;
+          if (draft) writeWebhookEvent(sqlite, draft);
+          if (learned) rememberLearnedMappings(db, learned);
+          return { changes };
+        }),
+      // The decision, an approved keyed import's application to its dataset and the outbox events commit
+      // together, or none does.
+      review: async (accountId, id, decision, events, apply) =>
         write(() => {
           const reviewed = reviewImport(db, accountId, id, decision);
-          if (reviewed) for (const event of events) writeWebhookEvent(sqlite, event);
-          return reviewed;
+          if (!reviewed) return undefined;
+          const changes = apply ? applyDataset(db, apply) : null;
+          for (const event of events(changes)) writeWebhookEvent(sqlite, event);
+          return changes ? { ...reviewed, mode: apply!.mode, changes: JSON.stringify(changes) } : reviewed;
         }),
       renewLease: async (id, writerNode, until) => renewImportLease(db, id, writerNode, until),
       claimAbandoned: async (node, now, until, limit) => claimAbandonedImports(db, node, now, until, limit),
@@ -84,6 +89,8 @@ export function createImportStores(
         write(() => {
           const result = { hidden: hideImportsOfEndUser(db, accountId, endUserId), sessions: deleteSessionsOfEndUser(db, accountId, endUserId) };
           eraseEventsOfEndUser(sqlite, accountId, endUserId);
+          // The dataset records whose last write was the end-user's (docs/templates.md, "Erasure").
+          eraseEndUserRecords(db, accountId, endUserId);
           if (event && erasedSomething(result)) writeWebhookEvent(sqlite, event);
           return result;
         }),

@@ -118,6 +118,10 @@ export const imports = sqliteTable(
     cellStats: text('cell_stats').notNull().default('{}'),
     /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
     errorSummary: text('error_summary'),
+    /** A keyed template's import: `upsert` or `replace`; null otherwise (the datasets migration). */
+    mode: text('mode').$type<'upsert' | 'replace'>(),
+    /** What applying it changed in its dataset (DatasetChanges as JSON); null for an unkeyed template's. */
+    changes: text('changes'),
   },
   (t) => [
     index('imports_account_created').on(t.accountId, t.createdAt, t.id),

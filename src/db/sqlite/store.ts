@@ -5,6 +5,7 @@ import { createImportStores } from './import-store';
 import type { Storage } from './open-database';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
+import { createDatasetStore } from './dataset-store';
 import { createWebhookStore } from './webhook-store';
 import { createProcessNotices, createProcessRateLimits } from './process-local';
 import { releaseLock, tryAcquireLock } from './queries/locks';
@@ -22,6 +23,7 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writ
     ...createKeyedStores(db),
     ...importStores,
     learnedMappings: createLearnedMappingStore(db),
+    datasets: createDatasetStore(db),
     webhooks: createWebhookStore(sqlite),
     locks: {
       tryAcquire: async (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),

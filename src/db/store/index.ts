@@ -5,3 +5,4 @@ export * from './store';
 export * from './fan-out';
 export * from './learned-trims';
 export * from './faults';
+export * from './datasets';

@@ -2,6 +2,8 @@
 // milliseconds (they sort lexicographically: keyset cursors and range filters use them directly); JSON
 // members are text, spliced into responses without parsing.
 
+import type { DatasetMode } from './datasets';
+
 export interface AccountRow {
   id: string;
   name: string;
@@ -78,6 +80,10 @@ export interface ImportRow {
   reviewedAt: string | null;
   /** The reviewer's reason, when one was given. */
   reviewReason: string | null;
+  /** A keyed template's import: `upsert` or `replace` (src/db/store/datasets.ts); null otherwise. */
+  mode?: DatasetMode | null;
+  /** What applying it changed in its dataset (DatasetChanges as JSON); null for an unkeyed template's. */
+  changes?: string | null;
 }
 
 /** An import is `completed` (it counts), `pending_review` (its template requires review) or `rejected`. */
@@ -85,16 +91,16 @@ export const REVIEW_STATUSES = ['completed', 'pending_review', 'rejected'] as co
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** What a list page reads of an import, in the order the engines' raw list statements read it: the members of its list item (not its originalSchema or statistics, up to 1 MiB each). */
-export const IMPORT_LIST_COLUMNS = ['id', 'templateId', 'meta', 'file', 'fileId', 'endUserId', 'endUserEmail', 'importedFrom', 'rowCount', 'createdAt', 'updatedAt', 'reviewStatus'] as const;
+export const IMPORT_LIST_COLUMNS = ['id', 'templateId', 'meta', 'file', 'fileId', 'endUserId', 'endUserEmail', 'importedFrom', 'rowCount', 'createdAt', 'updatedAt', 'reviewStatus', 'changes'] as const;
 export type ImportListRow = Pick<ImportRow, (typeof IMPORT_LIST_COLUMNS)[number]>;
 
 /** A list statement's raw row: the values of IMPORT_LIST_COLUMNS, in that order. */
-export type ImportListColumns = [string, string, string, string | null, string | null, string | null, string | null, string | null, number, string, string, ReviewStatus];
+export type ImportListColumns = [string, string, string, string | null, string | null, string | null, string | null, string | null, number, string, string, ReviewStatus, string | null];
 
 /** An ImportListRow from a list statement's raw row (both engines read list pages as arrays). */
 export function importListRowOf(row: ImportListColumns): ImportListRow {
-  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt, reviewStatus] = row;
-  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt, reviewStatus };
+  const [id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt, reviewStatus, changes] = row;
+  return { id, templateId, meta, file, fileId, endUserId, endUserEmail, importedFrom, rowCount, createdAt, updatedAt, reviewStatus, changes };
 }
 
 /** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */

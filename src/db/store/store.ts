@@ -20,6 +20,7 @@ import type {
   WebhookEndpointRow,
 } from './rows';
 import type { RowTextForm, RowTexts } from './row-texts';
+import type { DatasetApply, DatasetChanges, DatasetStore } from './datasets';
 
 // The storage boundary (DESIGN.md "Storage engines"): services call these repositories and nothing else.
 // Every method that must be atomic is one method here, so no engine ever offers a generic async transaction
@@ -141,7 +142,7 @@ export type ImportSummaryRow = Pick<ImportRow, 'id' | 'templateId' | 'createdAt'
 
 /** What completing an import sets: `meta` only when the server's counts were added to it. */
 export type CompletedValues = Pick<ImportRow, 'rowCount' | 'cellStats' | 'createdAt' | 'updatedAt'> &
-  Partial<Pick<ImportRow, 'meta'>> & {
+  Partial<Pick<ImportRow, 'meta' | 'mode'>> & {
     /** The import body's bytes (0 when not given): the account's storedBytes grow by them as it completes. */
     bytes?: number;
     /** The invalid cells by field and code (services/imports/error-summary.ts); null when none was. */
@@ -157,6 +158,9 @@ export interface AccountQuota {
 /** An import as first stored: it needs review or not (completed by default), and nobody has decided yet. */
 export type NewImportRow = Omit<ImportRow, 'reviewStatus' | 'reviewedAt' | 'reviewReason'> & Partial<Pick<ImportRow, 'reviewStatus'>>;
 
+/** An event to write with a completion: given, or built from the changes the completion applied. */
+export type CompletionEvent = WebhookEventDraft | ((changes: DatasetChanges | null) => WebhookEventDraft | undefined);
+
 export interface ImportStore {
   insert(row: NewImportRow): Promise<void>;
   /**
@@ -166,23 +170,28 @@ export interface ImportStore {
    * account's stored bytes (the counter the completion moves, read in its transaction after its own charge, so
    * concurrent completions on any node are counted one after the other) must stay within `maxBytes`, else it
    * rejects with QuotaExceededError and nothing of the completion stays.
+   * With `apply` (a
+   * keyed template's import), the import is applied to its dataset in the same transaction (DatasetStore.apply)
+   * and `event` may be built from the changes.
    */
   complete(
     id: string,
     writerNode: string,
     values: CompletedValues,
-    event?: WebhookEventDraft,
+    event?: CompletionEvent,
     learned?: LearnedMappingsWrite,
     quota?: AccountQuota,
-  ): Promise<boolean>;
+    apply?: DatasetApply,
+  ): Promise<false | { changes: DatasetChanges | null }>;
   /**
    * Records a reviewer's decision on a complete import of the account that is `pending_review`, in one
    * transaction: its reviewStatus becomes `decision.status` (updatedAt and reviewedAt `decision.at`, the
-   * reason kept) and `events` are written (the outbox). Answers the import as it is afterwards, or undefined
-   * when it is not pending (decided meanwhile) or not there: nothing then changes, so of two concurrent
-   * decisions exactly one is recorded.
+   * reason kept), with `apply` (an approved keyed template's import) the import is applied to its dataset as
+   * the dataset is now, and `events(changes)` are written (the outbox). Answers the import as it is
+   * afterwards, or undefined when it is not pending (decided meanwhile) or not there: nothing then changes,
+   * so of two concurrent decisions exactly one is recorded.
    */
-  review(accountId: string, id: string, decision: ReviewDecision, events: WebhookEventDraft[]): Promise<ImportViewRow | undefined>;
+  review(accountId: string, id: string, decision: ReviewDecision, events: (changes: DatasetChanges | null) => WebhookEventDraft[], apply?: DatasetApply): Promise<ImportViewRow | undefined>;
   /** Extends the lease of an import `writerNode` is writing; false when it is no longer that node's. */
   renewLease(id: string, writerNode: string, until: string): Promise<boolean>;
   /**
@@ -520,6 +529,7 @@ export interface Store {
   readonly settings: SettingStore;
   readonly compliance: ComplianceStore;
   readonly learnedMappings: LearnedMappingStore;
+  readonly datasets: DatasetStore;
   readonly webhooks: WebhookStore;
   readonly locks: LockStore;
   readonly rateLimits: RateLimitStore;

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../services/context';
 import {
   createImport,
   CreateImportBody,
+  DryRunAnswer,
   ExportQuery,
   exportRows,
   getImport,
@@ -20,6 +21,7 @@ import {
   RowPage,
   type ImportOrigin,
 } from '../../services/imports';
+import { listMissing, ListMissingQuery, MissingPage } from '../../services/datasets';
 import { isImportBodyType, readImportBody } from '../body';
 import { clientAddress } from '../client-address';
 import { authenticateRequest, SESSION_HEADER, sessionFromBody } from '../credentials';
@@ -61,6 +63,7 @@ export function importRoutes(deps: AppDeps) {
       },
     },
     responses: {
+      200: jsonResponse(DryRunAnswer, 'With `dryRun: true`: what the import would change; nothing stored'),
       201: jsonResponse(ImportListItem, 'The import (create shape)'),
       ...errorResponses(400, 413, 415, 422),
     },
@@ -82,6 +85,8 @@ export function importRoutes(deps: AppDeps) {
       throw error;
     }
     const created = await createImport(ctx, origin, body);
+    // A dry run stored nothing: 200, and no ingestion counted.
+    if ('dryRun' in created) return respondJson(c, created, 200);
     deps.metrics?.ingested(created.rowCount, body.bytes.read());
     return respondJson(c, created, 201);
   });
@@ -177,6 +182,19 @@ export function importRoutes(deps: AppDeps) {
     const stream = pullStream(file.pieces, { sent: deps.metrics?.exported, stalled: () => outgoing?.destroy() });
     return respond(c, stream, 200, file.contentType);
   });
+
+  const missing = defineRoute(deps, 'secret', {
+    method: 'get',
+    path: '/imports/{importId}/missing',
+    tags: ['Imports'],
+    operationId: 'listImportMissingKeys',
+    description:
+      "Secret Key. The keys of a keyed template's dataset the import did not carry, by key: those a `replace` import removed, or for an `upsert` the keys the dataset holds now that the import did not carry (`total`: the count when it was applied).",
+    summary: 'A page of the dataset keys the import did not carry (keyed templates)',
+    request: { params: ImportParams, query: ListMissingQuery },
+    responses: { 200: jsonResponse(MissingPage, 'A page of keys'), ...errorResponses(400, 404) },
+  });
+  router.openapi(missing, async (c) => respondJson(c, await listMissing(ctx, c.var.caller.principal.accountId, c.req.valid('param').importId, c.req.query()), 200));
 
   return router;
 }

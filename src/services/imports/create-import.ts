@@ -10,6 +10,9 @@ import { quotaRoom, withinQuota, type ImportBytes } from './import-quota';
 import { resolveTemplate } from './resolve-template';
 import { ImportEnvelope, type ImportListItem } from './schemas';
 import { importPolicy, validateRows, type ImportPolicy } from './validate-rows';
+import { importOptions, type ImportOptions } from './import-options';
+import { dryRunRows, type DryRunResult } from './dry-run';
+import { datasetOf } from '../datasets/apply';
 import { toListItem } from './views';
 
 /** Who an import comes from, as established by the transport. */
@@ -100,28 +103,37 @@ async function sessionMayCreateTemplates(ctx: ServiceContext, origin: ImportOrig
 export async function createImport(
   ctx: ServiceContext,
   origin: ImportOrigin,
-  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes },
-): Promise<ImportListItem> {
+  body: { meta?: unknown; originalSchema?: unknown; rows: RowSlices | CheckedRows; bytes?: ImportBytes } & ImportOptions,
+): Promise<ImportListItem | DryRunResult> {
   const rows = 'stats' in body.rows ? body.rows : checkInThread(body.rows, ctx.config.limits.rowBytes);
   let prepared: Awaited<ReturnType<typeof prepareImport>>;
   let policy: ImportPolicy;
+  let options: ReturnType<typeof importOptions>;
   let room: number;
   try {
     // First: a template the import would create is a write too.
     room = await quotaRoom(ctx, origin.accountId, body.bytes?.declared ?? 0);
     prepared = await prepareImport(ctx, origin, body);
     policy = await importPolicy(ctx, origin.accountId, prepared.header.templateId);
+    options = importOptions(body, policy.rules?.rules);
   } catch (error) {
     await rows.discard?.();
     throw error;
   }
   // The parse worker runs the rules beside the writes; other rows are checked here, as the writer takes them.
-  const rules = policy.rules;
-  const checked = rows.validateInProducer ? rows.validateInProducer(rules?.schemaText) : rules && validateRows(rules.rules, rows);
+  const rules = policy.rules?.rules;
+  const checked = rows.validateInProducer ? rows.validateInProducer(policy.rules?.schemaText) : rules && validateRows(rules, rows);
+  if (options.dryRun) {
+    const result = await dryRunRows(ctx, prepared.header.templateId, datasetOf(prepared.header), rules, rows, checked);
+    // What a replace would remove: every missing key.
+    if (result.changes && options.mode === 'replace') result.changes.removed = result.changes.missing;
+    return result;
+  }
   const written = checked ?? rows;
+  const keyed = options.mode && rules ? { primaryKey: rules.primaryKey, mode: options.mode } : undefined;
   // A template that requires review: the import is stored pending, and counts once a reviewer approves it.
   const header: ImportHeader = policy.review ? { ...prepared.header, reviewStatus: 'pending_review' } : prepared.header;
-  const stored = await writeRows(await beginImport(ctx, header, body.bytes), body.bytes ? withinQuota(ctx, written, room, body.bytes) : written, prepared.learned, checked);
+  const stored = await writeRows(await beginImport(ctx, header, body.bytes), body.bytes ? withinQuota(ctx, written, room, body.bytes) : written, prepared.learned, checked, keyed);
   return toListItem(stored);
 }
 

@@ -5,7 +5,8 @@ import type { ServiceContext } from '../context';
 import { conflict } from '../errors';
 import { keepLease, leaseEnd } from '../leases';
 import { RowChecker, type CheckedRows, type RowSlice } from './check-rows';
-import { importCompletedEvent } from '../webhooks/events';
+import { importCompletedEventFor } from '../webhooks/events';
+import { datasetApply, type KeyedApply } from '../datasets/apply';
 import { removeHiddenImport } from './remove-import';
 import { accountQuota, chargedToQuota, type ImportBytes } from './import-quota';
 import type { CellStats, ImportCounts } from './schemas';
@@ -46,7 +47,7 @@ export interface ImportWriter {
    * outbox; none while it awaits review) and the labels its end-user confirmed (`learned`). Throws conflict when the import was deleted
    * while written (its end-user's data was erased meanwhile).
    */
-  finish(stats: CellStats, learned?: LearnedMappingsWrite, counts?: ImportCounts, errorSummary?: string | null): Promise<ImportRow>;
+  finish(stats: CellStats, learned?: LearnedMappingsWrite, counts?: ImportCounts, errorSummary?: string | null, keyed?: KeyedApply): Promise<ImportRow>;
   abort(): Promise<void>;
 }
 
@@ -97,7 +98,7 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
       await refusedIfRemoved(ctx.store.rows.append(row.id, rowCount, rows));
       rowCount += countRows(rows);
     },
-    async finish(stats, learned, counts, errorSummary) {
+    async finish(stats, learned, counts, errorSummary, keyed) {
       // Visible from the moment it completes, so the newest-first order is the order imports appear in.
       const completedAt = isoTime(ctx.clock);
       // A free-form import's counts are added only when the client sent its own (kept as meta.clientCounts).
@@ -105,13 +106,18 @@ export async function beginImport(ctx: ServiceContext, header: ImportHeader, byt
       const meta = serverCounts === undefined ? row.meta : metaWithCounts(row.meta, serverCounts);
       const values = { rowCount, cellStats: JSON.stringify(stats), meta, createdAt: completedAt, updatedAt: completedAt, bytes: bytes?.read() ?? 0 };
       const completed: ImportRow = { ...row, ...values, status: 'complete', writerNode: null, leaseUntil: null };
-      // An import pending review is not complete for the customer yet: import.completed waits for its approval.
-      const event = completed.reviewStatus === 'completed' ? await importCompletedEvent(ctx, completed) : undefined;
+      // An import pending review is not complete for the customer yet: import.completed and its dataset wait
+      // for its approval (its mode kept on it for then).
+      const pending = completed.reviewStatus !== 'completed';
+      const event = pending ? undefined : await importCompletedEventFor(ctx, completed);
       lease.stop();
-      const stored = errorSummary ? { ...values, errorSummary } : values;
-      if (!(await refusedIfRemoved(chargedToQuota(ctx, ctx.store.imports.complete(row.id, node, stored, event, learned, accountQuota(ctx, row.accountId)))))) throw removed();
+      const stored = { ...values, ...(errorSummary ? { errorSummary } : {}), ...(keyed && pending ? { mode: keyed.mode } : {}) };
+      const apply = keyed && !pending ? datasetApply(completed, keyed, completedAt) : undefined;
+      const done = await refusedIfRemoved(chargedToQuota(ctx, ctx.store.imports.complete(row.id, node, stored, event, learned, accountQuota(ctx, row.accountId), apply)));
+      if (!done) throw removed();
       if (event) ctx.webhookWake.notify();
-      return completed;
+      if (done.changes) return { ...completed, mode: keyed!.mode, changes: JSON.stringify(done.changes) };
+      return keyed && pending ? { ...completed, mode: keyed.mode } : completed;
     },
     async abort() {
       lease.stop();
@@ -149,6 +155,7 @@ export async function writeRows(
   rows: CheckedRows,
   learned?: LearnedMappingsWrite,
   validated?: { counts(): ImportCounts; errorSummary(): string | null },
+  keyed?: KeyedApply,
 ): Promise<ImportRow> {
   try {
     let first = true;
@@ -157,7 +164,7 @@ export async function writeRows(
       first = false;
       await writer.append(slice);
     }
-    return await writer.finish(rows.stats(), learned, validated?.counts(), validated?.errorSummary());
+    return await writer.finish(rows.stats(), learned, validated?.counts(), validated?.errorSummary(), keyed);
   } catch (error) {
     // The import stays hidden whatever happens here; a removal that fails too is finished at the next start.
     await writer.abort().catch(() => undefined);

@@ -18,4 +18,6 @@ export { ndjsonImport, ndjsonLineBatches } from './ndjson-lines';
 export { ndjsonRowSlices, parseNdjsonRow } from './ndjson-rows';
 export { toDetail, toListItem } from './views';
 export { loadImport, type LoadImportInput } from './load-import';
+export { DRY_RUN_ROWS, type DryRunResult } from './dry-run';
 export * from './schemas';
+export { ImportMode, type ImportOptions } from './import-options';

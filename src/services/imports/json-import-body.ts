@@ -4,8 +4,9 @@ import { ServiceError, validationFailed } from '../errors';
 import type { ReadSlice, RowSlice } from './check-rows';
 import { JsonRowReader } from './json-rows';
 import { SLICE_ROWS, sliceRows } from './slices';
+import type { ImportOptions } from './import-options';
 
-export interface ImportBodyRows {
+export interface ImportBodyRows extends ImportOptions {
   meta?: unknown;
   originalSchema?: unknown;
   /** The rows, read one slice at a time as they are asked for (a row that is not valid JSON throws invalid_json then). */
@@ -54,7 +55,7 @@ export async function readImportBytes(body: Uint8Array | ArrayBuffer, maxRowByte
       yield reader.take();
     }
   }
-  return { meta: split.members.meta, originalSchema: split.members.originalSchema, rows: slices() };
+  return { meta: split.members.meta, originalSchema: split.members.originalSchema, mode: split.members.mode, dryRun: split.members.dryRun, rows: slices() };
 }
 
 async function splitRows(text: string, ahead: SlicesReadAhead | undefined): Promise<SplitBody> {
@@ -85,8 +86,8 @@ function parsedWhole(text: string): ImportBodyRows | undefined {
     return undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { meta, originalSchema, rows } = body as Record<string, unknown>;
-  return Array.isArray(rows) ? { meta, originalSchema, rows: sliceRows(rows) } : undefined;
+  const { meta, originalSchema, mode, dryRun, rows } = body as Record<string, unknown>;
+  return Array.isArray(rows) ? { meta, originalSchema, mode, dryRun, rows: sliceRows(rows) } : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import { resolveEnvironment } from '../environments';
 import { createImport } from './create-import';
 import type { RowSlices } from './import-writer';
 import type { ImportListItem } from './schemas';
+import type { DryRunResult } from './dry-run';
 
 export interface LoadImportInput {
   account?: string;
@@ -15,6 +16,10 @@ export interface LoadImportInput {
   sizeBytes: number;
   /** The file's bytes read so far (it may grow while it is read): the account's quota counts them. */
   bytesRead?: () => number;
+  /** A keyed template's `upsert` or `replace`. */
+  mode?: string;
+  /** Validate and compare with the dataset only (dry-run.ts): nothing is stored. */
+  dryRun?: boolean;
 }
 
 /**
@@ -23,7 +28,7 @@ export interface LoadImportInput {
  * schema (or `{ key }` when the template does not exist yet and is created). Throws not_found (account,
  * environment), validation_failed, quota_exceeded.
  */
-export async function loadImport(ctx: ServiceContext, input: LoadImportInput, rows: RowSlices): Promise<ImportListItem> {
+export async function loadImport(ctx: ServiceContext, input: LoadImportInput, rows: RowSlices): Promise<ImportListItem | DryRunResult> {
   const account = await resolveAccount(ctx, input.account);
   const environment = await resolveEnvironment(ctx, account.id, input.environment);
   const template = await ctx.store.templates.findByKey(account.id, input.templateKey);
@@ -40,6 +45,8 @@ export async function loadImport(ctx: ServiceContext, input: LoadImportInput, ro
       originalSchema: template ? (JSON.parse(template.schema) as unknown) : { key: input.templateKey },
       rows,
       bytes: { declared: input.sizeBytes, read: input.bytesRead ?? (() => input.sizeBytes) },
+      mode: input.mode,
+      dryRun: input.dryRun,
     },
   );
 }

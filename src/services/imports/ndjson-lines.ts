@@ -1,3 +1,4 @@
+import type { ImportOptions } from './import-options';
 import type { Limits } from '../../config/config';
 import { InvalidUtf8Error, LineTooLongError, readLineBatches, type LineBatch } from '../../lib/lines';
 import { ServiceError, validationFailed } from '../errors';
@@ -27,7 +28,9 @@ export async function* ndjsonLineBatches(chunks: AsyncIterable<Uint8Array>, limi
  * line), validation_failed (the first line is not an object of meta and originalSchema alone),
  * payload_too_large (a line over the limit); the rows throw the same as they are read.
  */
-export async function ndjsonImport(chunks: AsyncIterable<Uint8Array>, limits: Limits): Promise<{ meta?: unknown; originalSchema?: unknown; rows: RowSlices }> {
+const HEADER_MEMBERS = new Set(['meta', 'originalSchema', 'mode', 'dryRun']);
+
+export async function ndjsonImport(chunks: AsyncIterable<Uint8Array>, limits: Limits): Promise<{ meta?: unknown; originalSchema?: unknown; rows: RowSlices } & ImportOptions> {
   const batches = ndjsonLineBatches(chunks, limits);
   const first = await batches.next();
   const firstBatch = first.done ? undefined : first.value;
@@ -36,7 +39,7 @@ export async function ndjsonImport(chunks: AsyncIterable<Uint8Array>, limits: Li
     throw validationFailed([{ path: '', message: 'the first line must be an object { meta, originalSchema }' }]);
   }
   // A row sent as the first line (no header line) would otherwise be taken for the header and lost.
-  const stray = Object.keys(header).find((key) => key !== 'meta' && key !== 'originalSchema');
+  const stray = Object.keys(header).find((key) => !HEADER_MEMBERS.has(key));
   if (stray !== undefined) {
     throw validationFailed([{ path: stray, message: 'the first line must be { meta, originalSchema } (the rows follow it, one a line); it has other members' }]);
   }
@@ -45,6 +48,6 @@ export async function ndjsonImport(chunks: AsyncIterable<Uint8Array>, limits: Li
     yield { lines: firstBatch.lines.slice(1), numbers: firstBatch.numbers.slice(1) };
     yield* batches;
   }
-  const { meta, originalSchema } = header as Record<string, unknown>;
-  return { meta, originalSchema, rows: ndjsonRowSlices(rowLines(), limits.rowBytes) };
+  const { meta, originalSchema, mode, dryRun } = header as Record<string, unknown>;
+  return { meta, originalSchema, mode, dryRun, rows: ndjsonRowSlices(rowLines(), limits.rowBytes) };
 }

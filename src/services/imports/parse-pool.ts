@@ -1,3 +1,4 @@
+import type { ImportOptions } from './import-options';
 import { Worker } from 'node:worker_threads';
 import type { Limits } from '../../config/config';
 import type { RowTextForm } from '../../db/store';
@@ -21,7 +22,7 @@ export const PARSE_IN_WORKER_BYTES = 4 * 1024 * 1024;
 /** The bundled parse worker, build/parse-worker.cjs. */
 export const parseWorkerScript = (): WorkerScript => siblingWorkerScript('parse-worker.cjs');
 
-export interface ParsedImportBody {
+export interface ParsedImportBody extends ImportOptions {
   meta: unknown;
   originalSchema: unknown;
   rows: CheckedRows;
@@ -114,7 +115,7 @@ export class ParsePool {
         return { ...rows, counts: () => validated().counts, errorSummary: () => validated().errorSummary };
       },
     };
-    return { meta: head.value.meta, originalSchema: head.value.originalSchema, rows };
+    return { meta: head.value.meta, originalSchema: head.value.originalSchema, mode: head.value.mode, dryRun: head.value.dryRun, rows };
   }
 
   /** Stops every thread (pending parses fail). */

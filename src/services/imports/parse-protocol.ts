@@ -45,7 +45,7 @@ export interface WorkerError {
  * then end (with the server's counts when rules ran) — or error at any point.
  */
 export type WorkerMessage =
-  | { id: number; type: 'head'; meta: unknown; originalSchema: unknown }
+  | { id: number; type: 'head'; meta: unknown; originalSchema: unknown; mode: unknown; dryRun: unknown }
   | { id: number; type: 'rows'; rows: RowTexts }
   | { id: number; type: 'end'; stats: CellStats; validated?: { counts: ImportCounts; errorSummary: string | null } }
   | { id: number; type: 'error'; error: WorkerError };

@@ -35,7 +35,7 @@ function parseJob({ id, body, control, limits, textForm }: WorkerRequest): void 
   (async () => {
     const split = await readImportBytes(body, limits.rowBytes, false);
     checkEnvelopeLimits(split, limits);
-    post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema });
+    post({ id, type: 'head', meta: split.meta, originalSchema: split.originalSchema, mode: split.mode, dryRun: split.dryRun });
     const checker = new RowChecker(limits.rowBytes);
     function* checkedSlices() {
       for (const slice of split.rows) yield checker.check(slice);

@@ -2,7 +2,7 @@ import { isoTime } from '../../core/clock';
 import type { ImportViewRow, ReviewDecision } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { importReviewedEvent } from '../webhooks/events';
+import { importReviewedEventFor } from '../webhooks/events';
 import { parseInput } from '../validate';
 import { applyApprovedImport } from './apply-approved-import';
 import { findAccountImportView } from './get-import';
@@ -25,8 +25,8 @@ export async function approveImport(ctx: ServiceContext, accountId: string, impo
  */
 export async function rejectImport(ctx: ServiceContext, accountId: string, importId: string, input: ReviewImportInput = {}): Promise<ImportViewRow> {
   return await decide(ctx, accountId, importId, 'rejected', input, async (rejected, decision) => {
-    const event = await importReviewedEvent(ctx, rejected);
-    return await ctx.store.imports.review(accountId, importId, decision, event ? [event] : []);
+    const event = await importReviewedEventFor(ctx, rejected);
+    return await ctx.store.imports.review(accountId, importId, decision, (changes) => (event ? [event(changes)] : []));
   });
 }
 

@@ -4,6 +4,7 @@ import { JsonRecord } from '../json';
 import { ConfirmedMapping } from '../mapping/schemas';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../page-schemas';
 import { storedText } from '../stored-text';
+import { ImportMode } from './import-options';
 
 // Inputs of the imports service (HTTP and CLI both hand it raw strings for query parameters) and the
 // response shapes, member for member as the spec lists them.
@@ -61,7 +62,11 @@ export const ImportEnvelope = z.object({ meta: ImportMeta.optional(), originalSc
 export const CellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 /** The POST /imports body, for the OpenAPI document. */
-export const CreateImportBody = ImportEnvelope.extend({ rows: z.array(z.record(z.string(), CellValue)) }).meta({ id: 'CreateImportInput' });
+export const CreateImportBody = ImportEnvelope.extend({
+  rows: z.array(z.record(z.string(), CellValue)),
+  mode: ImportMode.optional().meta({ description: 'A keyed template: upsert (default) keeps the records the import does not carry, replace removes them' }),
+  dryRun: z.boolean().optional().meta({ description: 'Validate and compare with the dataset, store nothing (200 ImportDryRun)' }),
+}).meta({ id: 'CreateImportInput' });
 
 const dateParam = z
   .string()
@@ -116,6 +121,7 @@ export const RowStatusFilter = z.enum(['valid', 'invalid']);
 
 export const ListRowsQuery = z.object({
   status: RowStatusFilter.optional().meta({ description: 'Only the rows stored with errors (`invalid`, template policy onInvalid `keep`) or without (`valid`)' }),
+  change: z.enum(['inserted', 'updated', 'unchanged']).optional().meta({ description: 'Only the rows applying the import (keyed template) inserted, updated or found unchanged in its dataset; ascending only' }),
   sortBy: z.enum(['rowIndex']).default('rowIndex'),
   direction: Direction.default('asc'),
   limit: pageLimit(1),
@@ -172,6 +178,24 @@ export const CellStats = z.object({
 export type CellStats = z.infer<typeof CellStats>;
 
 /** The list and create shape of an import. */
+/** What applying an import changed in its keyed template's dataset (docs/templates.md). */
+export const DatasetChanges = z
+  .object({ inserted: count, updated: count, unchanged: count, missing: count, removed: count })
+  .meta({ id: 'DatasetChanges', description: "Present only for an import into a keyed template: its rows by change, and the dataset's keys it did not carry (`removed` by a replace)" });
+export type DatasetChanges = z.infer<typeof DatasetChanges>;
+
+/** POST /imports with `dryRun: true` (200): nothing stored. */
+export const DryRunAnswer = z
+  .object({
+    dryRun: z.literal(true),
+    templateId: z.string(),
+    rowCount: z.int().meta({ description: 'The rows the import would store' }),
+    counts: z.record(z.string(), z.int()).optional(),
+    changes: DatasetChanges.nullable(),
+    rows: z.array(z.object({ rowIndex: z.int(), change: z.enum(['inserted', 'updated']), data: z.record(z.string(), CellValue), previous: z.record(z.string(), CellValue.nullable()).optional() })),
+  })
+  .meta({ id: 'ImportDryRun', description: 'What the import would change; the first 100 inserted or updated rows' });
+
 export const ImportListItem = z.object({
   ...importHead,
   fileId: nullableText,
@@ -181,6 +205,7 @@ export const ImportListItem = z.object({
   endUserEmail: nullableText,
   importedFrom: nullableText,
   rowCount: z.int(),
+  changes: DatasetChanges.optional(),
 }).meta({ id: 'Import' });
 export type ImportListItem = z.infer<typeof ImportListItem>;
 
@@ -197,6 +222,8 @@ export const ImportDetail = z.object({
   sessionJti: nullableText,
   reviewedAt: nullableText.meta({ description: 'When a reviewer approved or rejected it (null otherwise)' }),
   reviewReason: nullableText.meta({ description: "The reviewer's reason, when one was given" }),
+  mode: ImportMode.optional(),
+  changes: DatasetChanges.optional(),
 }).meta({ id: 'ImportDetail' });
 export type ImportDetail = z.infer<typeof ImportDetail>;
 
@@ -218,6 +245,7 @@ export const ImportRowItem = z.object({
   rowIndex: z.int(),
   data: z.record(z.string(), CellValue),
   errors: z.array(RowError).optional().meta({ description: 'Present when the row was stored invalid (onInvalid `keep`)' }),
+  previous: z.record(z.string(), CellValue.nullable()).optional().meta({ description: "With `change=updated`: the previous values of the fields that changed (null: the record had no such field)" }),
 });
 /** GET /imports/{id}/errors: the invalid cells by field and code, with counts and a few examples each. */
 export const ImportErrors = z
@@ -237,4 +265,4 @@ export const ImportErrors = z
   .meta({ id: 'ImportErrors' });
 export type ImportErrors = z.infer<typeof ImportErrors>;
 
-export const RowPage = pageSchema(ImportRowItem, z.object({ status: RowStatusFilter.optional() })).meta({ id: 'ImportRowPage' });
+export const RowPage = pageSchema(ImportRowItem, z.object({ status: RowStatusFilter.optional(), change: z.string().optional() })).meta({ id: 'ImportRowPage' });

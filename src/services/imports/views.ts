@@ -1,6 +1,6 @@
 import type { ImportListRow, ImportViewRow } from '../../db/store';
 import { parseJsonObject } from '../json';
-import type { CellStats, ImportDetail, ImportListItem } from './schemas';
+import type { CellStats, DatasetChanges, ImportDetail, ImportListItem } from './schemas';
 
 // Stored import -> the response shapes, each with exactly the members the spec lists for it (the HTTP read
 // routes write the same shapes as text, with the stored JSON spliced in: http/import-json.ts).
@@ -16,6 +16,7 @@ export function toListItem(row: ImportListRow): ImportListItem {
     endUserEmail: row.endUserEmail,
     importedFrom: row.importedFrom,
     rowCount: row.rowCount,
+    ...changesOf(row),
   };
 }
 
@@ -33,7 +34,14 @@ export function toDetail(row: ImportViewRow): ImportDetail {
     sessionJti: row.sessionJti,
     reviewedAt: row.reviewedAt,
     reviewReason: row.reviewReason,
+    ...(row.mode ? { mode: row.mode } : {}),
+    ...changesOf(row),
   };
+}
+
+/** `changes`, for an import into a keyed template only. */
+function changesOf(row: Pick<ImportListRow, 'changes'>): { changes?: DatasetChanges } {
+  return row.changes ? { changes: JSON.parse(row.changes) as DatasetChanges } : {};
 }
 
 /** The members every shape of an import starts with. */

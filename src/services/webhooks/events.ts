@@ -1,6 +1,6 @@
 import { isoTime } from '../../core/clock';
 import { newId } from '../../core/ids';
-import type { ImportRow, ImportViewRow, WebhookEventDraft } from '../../db/store';
+import type { DatasetChanges, ImportRow, ImportViewRow, WebhookEventDraft } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { toListItem } from '../imports/views';
 import type { WebhookEventType } from './schemas';
@@ -22,22 +22,30 @@ const aboutImport = (row: Pick<ImportRow, 'id' | 'accountId' | 'environmentId' |
   endUserId: row.endUserId,
 });
 
-/** An event about an import, for its environment's endpoints: the import in its create shape plus its environment's name, and `extra`. */
-async function importEvent(ctx: ServiceContext, type: WebhookEventType, row: ImportViewRow, extra: object = {}): Promise<WebhookEventDraft | undefined> {
+/** Builds an event once the changes its import's application made are known (null: an unkeyed template's). */
+type EventOfChanges = (changes: DatasetChanges | null) => WebhookEventDraft;
+
+/**
+ * An event about an import, for its environment's endpoints: the import in its create shape (with `changes`
+ * when it was applied to a dataset) plus its environment's name, and `extra`; undefined for an import of no
+ * environment.
+ */
+async function importEventFor(ctx: ServiceContext, type: WebhookEventType, row: ImportViewRow, extra: object = {}): Promise<EventOfChanges | undefined> {
   if (row.environmentId === null) return undefined;
   const environment = await ctx.store.environments.findById(row.environmentId);
-  return draft(ctx, type, aboutImport(row), { ...toListItem(row), environment: environment?.name ?? null, ...extra });
+  return (changes) =>
+    draft(ctx, type, aboutImport(row), { ...toListItem(changes ? { ...row, changes: JSON.stringify(changes) } : row), environment: environment?.name ?? null, ...extra });
 }
 
 /** `import.completed`: the import counts (written, or approved by a reviewer). */
-export async function importCompletedEvent(ctx: ServiceContext, row: ImportViewRow): Promise<WebhookEventDraft | undefined> {
-  return importEvent(ctx, 'import.completed', row);
+export async function importCompletedEventFor(ctx: ServiceContext, row: ImportViewRow): Promise<EventOfChanges | undefined> {
+  return importEventFor(ctx, 'import.completed', row);
 }
 
 /** `import.approved` or `import.rejected`: a reviewer's decision, with its time and reason. */
-export async function importReviewedEvent(ctx: ServiceContext, row: ImportViewRow): Promise<WebhookEventDraft | undefined> {
+export async function importReviewedEventFor(ctx: ServiceContext, row: ImportViewRow): Promise<EventOfChanges | undefined> {
   const type = row.reviewStatus === 'rejected' ? 'import.rejected' : 'import.approved';
-  return importEvent(ctx, type, row, { reviewedAt: row.reviewedAt, reason: row.reviewReason });
+  return importEventFor(ctx, type, row, { reviewedAt: row.reviewedAt, reason: row.reviewReason });
 }
 
 /** `import.deleted`, for the endpoints of the import's environment. */

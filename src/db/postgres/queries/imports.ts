@@ -90,6 +90,9 @@ export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
     // Rows have no foreign key to cascade from (schema.ts says why): whatever removal left goes here, read
     // after the import row was locked, so a batch committed meanwhile is included.
     await tx.delete(importRows).where(eq(importRows.importId, id));
+    // What applying it to a dataset recorded (no foreign keys either); the dataset itself is not rewritten.
+    await tx.execute(sql`DELETE FROM import_changes WHERE import_id = ${id}`);
+    await tx.execute(sql`DELETE FROM import_missing WHERE import_id = ${id}`);
   });
 }
 
@@ -117,7 +120,7 @@ const IMPORT_VIEW = `SELECT id, account_id AS "accountId", environment_id AS "en
   writer_node AS "writerNode", lease_until AS "leaseUntil", meta, file, file_id AS "fileId", end_user_id AS "endUserId",
   end_user_email AS "endUserEmail", end_user_ip AS "endUserIp", imported_from AS "importedFrom", session_jti AS "sessionJti",
   row_count AS "rowCount", cell_stats AS "cellStats", created_at AS "createdAt", updated_at AS "updatedAt",
-  review_status AS "reviewStatus", reviewed_at AS "reviewedAt", review_reason AS "reviewReason"
+  review_status AS "reviewStatus", reviewed_at AS "reviewedAt", review_reason AS "reviewReason", mode, changes
   FROM imports WHERE account_id = $1 AND id = $2 AND status = 'complete'`;
 
 /** A complete import of the account, all but its originalSchema (the detail and rows reads). */

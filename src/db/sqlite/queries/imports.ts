@@ -130,14 +130,14 @@ const importViewById = rawQuery((sqlite) =>
   sqlite
     .prepare<[string, string], ImportViewColumns>(
       `SELECT id, account_id, environment_id, template_id, status, writer_node, lease_until, meta, file, file_id, end_user_id, end_user_email,
-         end_user_ip, imported_from, session_jti, row_count, cell_stats, created_at, updated_at, review_status, reviewed_at, review_reason
+         end_user_ip, imported_from, session_jti, row_count, cell_stats, created_at, updated_at, review_status, reviewed_at, review_reason, mode, changes
        FROM imports WHERE account_id = ? AND id = ? AND status = 'complete'`,
     )
     .raw(),
 );
 
 type Text = string | null;
-export type ImportViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string, ImportViewRow['reviewStatus'], Text, Text];
+export type ImportViewColumns = [string, string, Text, string, ImportViewRow['status'], Text, Text, string, Text, Text, Text, Text, Text, Text, Text, number, string, string, string, ImportViewRow['reviewStatus'], Text, Text, ImportViewRow['mode'], Text];
 
 /** A complete import of the account, all but its originalSchema. */
 export function findImportView(db: Db, accountId: string, id: string): ImportViewRow | undefined {
@@ -147,8 +147,8 @@ export function findImportView(db: Db, accountId: string, id: string): ImportVie
 
 /** An import from its columns as importViewById reads them, in that order. */
 export function importViewOf(row: ImportViewColumns): ImportViewRow {
-  const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt, reviewStatus, reviewedAt, reviewReason] = row;
-  return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt, reviewStatus, reviewedAt, reviewReason };
+  const [id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt, reviewStatus, reviewedAt, reviewReason, mode, changes] = row;
+  return { id, accountId, environmentId, templateId, status, writerNode, leaseUntil, meta, file, fileId, endUserId, endUserEmail, endUserIp, importedFrom, sessionJti, rowCount, cellStats, createdAt, updatedAt, reviewStatus, reviewedAt, reviewReason, mode, changes };
 }
 
 // A list item's columns, in the order a page's raw rows hold them (importListRowOf).

@@ -1,0 +1,111 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { RowChange } from '../../../rules/records';
+import { APPLY_CHUNK_ROWS, classifyChunk, noChanges, recordKeyOf, type ChangedRowRow, type DatasetApply, type DatasetChanges, type DatasetMode, type DatasetRecordRow, type DatasetRef } from '../../store';
+import type { PgExecutor } from '../open-database';
+
+// Datasets on PostgreSQL: an apply reads its import's rows a chunk at a time and answers each chunk with one
+// statement per table over arrays (unnest), never a round trip per row. `environment_id` is '' for none.
+
+const env = (ref: DatasetRef) => ref.environmentId ?? '';
+const array = (values: readonly unknown[]) => sql.param(values);
+
+async function rows<T>(db: PgExecutor, query: SQL): Promise<T[]> {
+  return (await db.execute(query)).rows as T[];
+}
+
+const notCarried = (importId: string) => sql`NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.import_id = ${importId} AND c.key = d.key)`;
+
+/**
+ * DatasetStore.apply's work inside the caller's transaction: the dataset's advisory lock first (held to the
+ * commit), so an apply to the same dataset from any node waits and then reads what this one wrote.
+ */
+export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise<DatasetChanges> {
+  const { templateId, accountId } = input.dataset;
+  const environmentId = env(input.dataset);
+  const { importId } = input;
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`importd.dataset.${templateId}.${environmentId}`}, 0))`);
+  const counts = noChanges();
+  const before = await countRecords(tx, input.dataset);
+  for (let from = -1; ; ) {
+    const chunk = await rows<{ rowIndex: number; data: string }>(
+      tx,
+      sql`SELECT row_index AS "rowIndex", data FROM import_rows WHERE import_id = ${importId} AND row_index > ${from} AND errors IS NULL
+          ORDER BY row_index LIMIT ${APPLY_CHUNK_ROWS}`,
+    );
+    if (chunk.length === 0) break;
+    const existing = await findRecords(tx, input.dataset, chunk.map((row) => recordKeyOf(row.data, input.primaryKey)));
+    const classified = classifyChunk(chunk, input.primaryKey, (key) => existing.get(key), counts);
+    await tx.execute(sql`
+      INSERT INTO import_changes (import_id, key, row_index, change, previous)
+      SELECT ${importId}, * FROM unnest(${array(classified.map((row) => row.key))}::text[], ${array(classified.map((row) => row.rowIndex))}::int[],
+        ${array(classified.map((row) => row.change))}::text[], ${array(classified.map((row) => (row.change === 'updated' ? row.previous! : null)))}::text[])`);
+    const writes = classified.filter((row) => row.change !== 'unchanged');
+    if (writes.length > 0) {
+      await tx.execute(sql`
+        INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, end_user_id, updated_at)
+        SELECT ${templateId}, ${environmentId}, k, r, ${accountId}, ${importId}, ${input.endUserId}, ${input.at}
+        FROM unnest(${array(writes.map((row) => row.key))}::text[], ${array(writes.map((row) => row.data))}::text[]) AS t(k, r)
+        ON CONFLICT (template_id, environment_id, key) DO UPDATE SET record = excluded.record, import_id = excluded.import_id,
+          end_user_id = excluded.end_user_id, updated_at = excluded.updated_at`);
+    }
+    from = chunk[chunk.length - 1]!.rowIndex;
+  }
+  counts.missing = before - counts.updated - counts.unchanged;
+  if (input.mode === 'replace' && counts.missing > 0) {
+    const inDataset = sql`d.template_id = ${templateId} AND d.environment_id = ${environmentId} AND ${notCarried(importId)}`;
+    await tx.execute(sql`INSERT INTO import_missing (import_id, key) SELECT ${importId}, key FROM dataset_records d WHERE ${inDataset}`);
+    counts.removed = (await tx.execute(sql`DELETE FROM dataset_records d WHERE ${inDataset}`)).rowCount ?? 0;
+  }
+  await tx.execute(sql`UPDATE imports SET changes = ${JSON.stringify(counts)}, mode = ${input.mode} WHERE id = ${importId}`);
+  return counts;
+}
+
+export async function findRecords(db: PgExecutor, ref: DatasetRef, keys: readonly string[]): Promise<Map<string, string>> {
+  const found = await rows<{ key: string; record: string }>(
+    db,
+    sql`SELECT key, record FROM dataset_records WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)} AND key = ANY(${array(keys)}::text[])`,
+  );
+  return new Map(found.map((row) => [row.key, row.record]));
+}
+
+export async function countRecords(db: PgExecutor, ref: DatasetRef): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM dataset_records WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)}`);
+  return row!.n;
+}
+
+const recordColumns = sql`key, record, import_id AS "importId", end_user_id AS "endUserId", updated_at AS "updatedAt"`;
+
+export async function pageRecords(db: PgExecutor, ref: DatasetRef, query: { after?: string; key?: string; limit: number }): Promise<DatasetRecordRow[]> {
+  const inDataset = sql`template_id = ${ref.templateId} AND environment_id = ${env(ref)}`;
+  if (query.key !== undefined) {
+    if (query.after !== undefined) return [];
+    return await rows(db, sql`SELECT ${recordColumns} FROM dataset_records WHERE ${inDataset} AND key = ${query.key}`);
+  }
+  // Keys are COLLATE "C" (the datasets migration): they compare by bytes as on SQLite, and pages follow the index.
+  return await rows(db, sql`SELECT ${recordColumns} FROM dataset_records WHERE ${inDataset} AND key > ${query.after ?? ''} ORDER BY key LIMIT ${query.limit}`);
+}
+
+export async function changedRows(db: PgExecutor, importId: string, change: RowChange, after: number, limit: number): Promise<ChangedRowRow[]> {
+  return await rows(
+    db,
+    sql`SELECT c.row_index AS "rowIndex", r.data, c.previous FROM import_changes c JOIN import_rows r ON r.import_id = c.import_id AND r.row_index = c.row_index
+        WHERE c.import_id = ${importId} AND c.change = ${change} AND c.row_index > ${after} ORDER BY c.row_index LIMIT ${limit}`,
+  );
+}
+
+export async function missingKeys(db: PgExecutor, ref: DatasetRef, importId: string, mode: DatasetMode, query: { after?: string; limit: number }): Promise<string[]> {
+  const after = query.after ?? '';
+  const found =
+    mode === 'replace'
+      ? await rows<{ key: string }>(db, sql`SELECT key FROM import_missing WHERE import_id = ${importId} AND key > ${after} ORDER BY key LIMIT ${query.limit}`)
+      : await rows<{ key: string }>(
+          db,
+          sql`SELECT key FROM dataset_records d WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)} AND key > ${after}
+              AND ${notCarried(importId)} ORDER BY key LIMIT ${query.limit}`,
+        );
+  return found.map((row) => row.key);
+}
+
+export async function eraseEndUserRecords(db: PgExecutor, accountId: string, endUserId: string): Promise<void> {
+  await db.execute(sql`DELETE FROM dataset_records WHERE account_id = ${accountId} AND end_user_id = ${endUserId}`);
+}
