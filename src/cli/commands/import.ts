@@ -155,7 +155,8 @@ async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string, max
   }
 }
 
-function printResult(io: CliIo, created: { id: string; rowCount: number; templateId: string }, json: boolean | undefined): void {
+function printResult(io: CliIo, created: { id: string; rowCount: number; templateId: string; status: string }, json: boolean | undefined): void {
   if (json) printJson(io, created);
-  else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})\n`);
+  // Into a template that requires review: say so, as the import does not count yet.
+  else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})${created.status === 'pending_review' ? ', pending review' : ''}\n`);
 }
