@@ -44,6 +44,12 @@ describe('importd imports approve | reject', () => {
     assert.match(shown.stdout, /^status:\s+pending_review$/m);
   });
 
+  it('says a plain load is pending review', async () => {
+    const { code, stdout } = await cli.run('import', file, '--env', 'ops', '--template', 'staff');
+    assert.equal(code, 0);
+    assert.match(stdout, /^import \S+ created: 2 rows \(template \S+\), pending review\n$/);
+  });
+
   it('approves with a reason (--json: the detail), then refuses a second decision with exit 4', async () => {
     const pending = await load();
     const approved = await cli.run('imports', 'approve', pending.id, '--reason', 'looks right', '--json');

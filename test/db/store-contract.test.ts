@@ -199,6 +199,26 @@ describe(`the store contract (${testEngine})`, () => {
 
   const completed = { rowCount: 0, cellStats: '{}', createdAt: at, updatedAt: at };
 
+  it('imports: a review decision changes a pending complete import of the account once, with its events, or nothing', async () => {
+    await store.imports.insert({ ...importRow(accountId, 'r1', 't1'), reviewStatus: 'pending_review' });
+    const decision = { status: 'completed', at: later, reason: 'ok' } as const;
+    const event = (id: string) => ({ id, accountId, environmentId: null, type: 'import.approved', importId: 'r1', endUserId: null, payload: '{}', createdAt: later });
+    assert.equal(await store.imports.review(accountId, 'r1', decision, []), undefined, 'still being written');
+    assert.equal(await store.imports.complete('r1', 'node-42', completed), true);
+    assert.equal(await store.imports.review('another-account', 'r1', decision, [event('evt_other')]), undefined, "another account's");
+    const decided = await Promise.all([
+      store.imports.review(accountId, 'r1', decision, [event('evt_first')]),
+      store.imports.review(accountId, 'r1', { ...decision, status: 'rejected', reason: 'no' }, [event('evt_second')]),
+    ]);
+    const winners = decided.filter((row) => row !== undefined);
+    assert.equal(winners.length, 1, 'exactly one of two concurrent decisions is recorded');
+    const won = winners[0]!;
+    assert.deepEqual({ reviewedAt: won.reviewedAt, updatedAt: won.updatedAt, createdAt: won.createdAt }, { reviewedAt: later, updatedAt: later, createdAt: at });
+    assert.equal(won.reviewReason, won.reviewStatus === 'completed' ? 'ok' : 'no');
+    assert.deepEqual(await store.imports.findView(accountId, 'r1'), won);
+    assert.equal(await store.imports.review(accountId, 'r1', decision, []), undefined, 'decided already');
+  });
+
   it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {
     await store.imports.insert(importRow(accountId, 'i2', 't1'));
     const texts = ['{"a":1}', '{"tab":"a\\tb","slash":"\\\\"}', 'raw\ttab\nnewline\rreturn\\back', '{"é":"✓","😀":"𝄞"}', '{"e":5}'];

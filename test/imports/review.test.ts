@@ -121,6 +121,18 @@ describe('imports into a template that requires review', () => {
     assert.equal((await eventsOf(b.id))[0]!.body.data.reason, null);
   });
 
+  it("counts a pending import in the overview and in the account's stored bytes (its rows are stored), and it stays counted once decided", async () => {
+    const overview = async () => (await json(await call(h, 'GET', '/v1/stats/overview', { key: env.secretKey }))).counts.imports;
+    const [imports, bytes] = [await overview(), await h.ctx.store.imports.storedBytes(env.accountId)];
+    const created = await pending(env, [{ name: 'x'.repeat(1000) }]);
+    assert.equal(await overview(), imports + 1);
+    const grown = await h.ctx.store.imports.storedBytes(env.accountId);
+    assert.ok(grown > bytes + 1000, `${bytes} -> ${grown}`);
+    assert.equal((await decide('reject', created.id)).status, 200);
+    assert.equal(await overview(), imports + 1);
+    assert.equal(await h.ctx.store.imports.storedBytes(env.accountId), grown);
+  });
+
   it('refuses an import that needs no review with 409', async () => {
     const plain = await createImportOk(h, env, { meta: { schemaKey: 'plain' }, rows: [{ a: 1 }] });
     await expectError(await decide('approve', plain.id), 409, 'import_not_pending');

@@ -15,7 +15,7 @@ describe('GET /v1/imports/{id} and /rows', () => {
 
   it('answers the create request in the create shape: exactly the spec members', () => {
     assert.deepEqual(Object.keys(imported).sort(), [
-      'createdAt', 'endUserEmail', 'endUserId', 'fileId', 'file', 'id', 'importedFrom', 'meta', 'rowCount', 'templateId', 'updatedAt',
+      'createdAt', 'endUserEmail', 'endUserId', 'fileId', 'file', 'id', 'importedFrom', 'meta', 'rowCount', 'status', 'templateId', 'updatedAt',
     ].sort());
   });
 
@@ -24,7 +24,7 @@ describe('GET /v1/imports/{id} and /rows', () => {
     assert.equal(response.status, 200);
     const detail = await json(response);
     assert.deepEqual(Object.keys(detail).sort(), [
-      'cellStats', 'createdAt', 'endUserEmail', 'endUserId', 'endUserIp', 'file', 'id', 'importedFrom', 'meta', 'sessionJti', 'templateId', 'updatedAt',
+      'cellStats', 'createdAt', 'endUserEmail', 'endUserId', 'endUserIp', 'file', 'id', 'importedFrom', 'meta', 'reviewReason', 'reviewedAt', 'sessionJti', 'status', 'templateId', 'updatedAt',
     ].sort());
     assert.deepEqual(Object.keys(detail.cellStats).sort(), ['fieldBreakdown', 'rowCount', 'totalCells']);
     assert.deepEqual(detail.cellStats.fieldBreakdown.map((f: any) => Object.keys(f).sort()), [['count', 'key', 'type'], ['count', 'key', 'type'], ['count', 'key', 'type']]);

@@ -162,7 +162,8 @@ async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string, max
 function printResult(io: CliIo, created: ImportListItem | DryRunResult, json: boolean | undefined): void {
   if (json) printJson(io, created);
   else if ('dryRun' in created) io.out(`dry run, nothing stored: ${created.rowCount} rows (template ${created.templateId})${changesText(created.changes)}\n`);
-  else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})${changesText(created.changes ?? null)}\n`);
+  // Into a template that requires review: say so, as the import does not count yet.
+  else io.out(`import ${created.id} created: ${created.rowCount} rows (template ${created.templateId})${created.status === 'pending_review' ? ', pending review' : ''}${changesText(created.changes ?? null)}\n`);
 }
 
 function changesText(changes: DatasetChanges | null): string {
