@@ -203,12 +203,12 @@ describe(`the store contract (${testEngine})`, () => {
     await store.imports.insert({ ...importRow(accountId, 'r1', 't1'), reviewStatus: 'pending_review' });
     const decision = { status: 'completed', at: later, reason: 'ok' } as const;
     const event = (id: string) => ({ id, accountId, environmentId: null, type: 'import.approved', importId: 'r1', endUserId: null, payload: '{}', createdAt: later });
-    assert.equal(await store.imports.review(accountId, 'r1', decision, []), undefined, 'still being written');
-    assert.equal(await store.imports.complete('r1', 'node-42', completed), true);
-    assert.equal(await store.imports.review('another-account', 'r1', decision, [event('evt_other')]), undefined, "another account's");
+    assert.equal(await store.imports.review(accountId, 'r1', decision, () => []), undefined, 'still being written');
+    assert.deepEqual(await store.imports.complete('r1', 'node-42', completed), { changes: null });
+    assert.equal(await store.imports.review('another-account', 'r1', decision, () => [event('evt_other')]), undefined, "another account's");
     const decided = await Promise.all([
-      store.imports.review(accountId, 'r1', decision, [event('evt_first')]),
-      store.imports.review(accountId, 'r1', { ...decision, status: 'rejected', reason: 'no' }, [event('evt_second')]),
+      store.imports.review(accountId, 'r1', decision, () => [event('evt_first')]),
+      store.imports.review(accountId, 'r1', { ...decision, status: 'rejected', reason: 'no' }, () => [event('evt_second')]),
     ]);
     const winners = decided.filter((row) => row !== undefined);
     assert.equal(winners.length, 1, 'exactly one of two concurrent decisions is recorded');
@@ -216,7 +216,7 @@ describe(`the store contract (${testEngine})`, () => {
     assert.deepEqual({ reviewedAt: won.reviewedAt, updatedAt: won.updatedAt, createdAt: won.createdAt }, { reviewedAt: later, updatedAt: later, createdAt: at });
     assert.equal(won.reviewReason, won.reviewStatus === 'completed' ? 'ok' : 'no');
     assert.deepEqual(await store.imports.findView(accountId, 'r1'), won);
-    assert.equal(await store.imports.review(accountId, 'r1', decision, []), undefined, 'decided already');
+    assert.equal(await store.imports.review(accountId, 'r1', decision, () => []), undefined, 'decided already');
   });
 
   it('rows: readable once the import completes, any text kept exactly; chunks in either direction', async () => {
