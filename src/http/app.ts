@@ -17,12 +17,14 @@ import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
+import { importFileRoutes } from './routes/import-file';
 import { importRoutes } from './routes/imports';
 import { mappingRoutes } from './routes/mapping';
 import { sessionRoutes } from './routes/sessions';
 import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { themeRoutes } from './routes/themes';
+import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
 import { VERSION } from '../version';
 import { OPENAPI_INFO, OPENAPI_TAGS } from './openapi-tags';
@@ -59,6 +61,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
+    // tus bodies are streamed to the upload's file and bounded by its Upload-Length (routes/uploads.ts).
+    if (c.req.path.startsWith('/v1/uploads')) return next();
     if (method !== 'POST' || c.req.path !== '/v1/imports') return limitJsonBody(c, next);
     return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
   };
@@ -95,9 +99,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', themeRoutes(deps));
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));
+  app.route('/v1', importFileRoutes(deps));
   app.route('/v1', mappingRoutes(deps));
   app.route('/v1', complianceRoutes(deps));
   app.route('/v1', webhookRoutes(deps));
+  app.route('/v1', uploadRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {
     type: 'http',

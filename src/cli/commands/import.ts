@@ -1,12 +1,10 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline, Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { parse } from 'csv-parse';
 import { detectCsvDelimiter } from '../../lib/csv-delimiter';
-import { setOwn } from '../../lib/own-member';
 import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
+import { csvRows } from '../../services/uploads';
 import { checkImportBytes, countedChunks, loadImport, ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
@@ -51,7 +49,7 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
         // Counted as read too: a file that grows while it is loaded is bounded all the same.
         let bytesRead = 0;
         const chunks = countedChunks(input, maxBytes, (seen) => (bytesRead = seen));
-        const slices = delimiter === undefined ? ndjsonRowSlices(ndjsonLineBatches(chunks, limits), limits.rowBytes) : inSlices(csvRows(chunks, delimiter, limits.rowBytes), SLICE_ROWS);
+        const slices = delimiter === undefined ? ndjsonRowSlices(ndjsonLineBatches(chunks, limits), limits.rowBytes) : inSlices(csvRows(chunks, { delimiter, maxRowBytes: limits.rowBytes }), SLICE_ROWS);
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
         const rows = await nonEmpty(slices, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
@@ -121,38 +119,6 @@ async function nonEmpty(
       yield slice;
     }
   })();
-}
-
-/**
- * CSV records as objects keyed by the header row; every cell is a string, as in the file. A record is read
- * whole before its row's size is checked, so the parser stops past twice a row's limit (memory stays bounded
- * by it; a row between the two is refused naming it).
- */
-async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string, maxRowBytes: number): AsyncGenerator<Record<string, string>> {
-  // pipeline, not pipe: a failed read (payload_too_large) destroys the parser with that error.
-  const parser = pipeline(Readable.from(input), parse({ bom: true, delimiter, skip_empty_lines: true, max_record_size: 2 * maxRowBytes }), () => {});
-  let header: string[] | undefined;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (header === undefined) {
-        const duplicate = record.find((key, i) => record.indexOf(key) !== i);
-        if (duplicate !== undefined) throw validationFailed([{ path: 'header', message: `column ${JSON.stringify(duplicate)} appears twice` }]);
-        header = record;
-        continue;
-      }
-      // Built here rather than by the parser, whose assignment would make a `__proto__` column the prototype.
-      const row: Record<string, string> = {};
-      for (let i = 0; i < record.length; i++) {
-        const key = header[i]!;
-        if (key === '__proto__') setOwn(row, key, record[i]!);
-        else row[key] = record[i]!;
-      }
-      yield row;
-    }
-  } catch (error) {
-    if (error instanceof ServiceError) throw error;
-    throw validationFailed([{ path: 'file', message: (error as Error).message }]);
-  }
 }
 
 function printResult(io: CliIo, created: { id: string; rowCount: number; templateId: string }, json: boolean | undefined): void {

@@ -129,6 +129,8 @@ export const imports = sqliteTable(
     // The `environment` filter of GET /imports keeps a constant page cost with these.
     index('imports_account_environment_created').on(t.accountId, t.environmentId, t.createdAt, t.id),
     index('imports_account_environment_updated').on(t.accountId, t.environmentId, t.updatedAt, t.id),
+    // An upload's import, found again by a node that resumes the upload (services/uploads/process-upload.ts).
+    index('imports_account_file').on(t.accountId, t.fileId).where(sql`${t.fileId} IS NOT NULL`),
   ],
 );
 
@@ -325,3 +327,29 @@ export const locks = sqliteTable('locks', {
   owner: text('owner').notNull(),
   expiresAt: text('expires_at').notNull(),
 });
+
+/** Resumable uploads (tus) and, once completed, the record of their import's original file. */
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id'),
+    endUserId: text('end_user_id'),
+    owner: text('owner').notNull(),
+    metadata: text('metadata').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    status: text('status', { enum: ['receiving', 'processing', 'completed', 'failed'] }).notNull(),
+    rowsProcessed: integer('rows_processed').notNull().default(0),
+    importId: text('import_id'),
+    error: text('error'),
+    leaseNode: text('lease_node'),
+    leaseUntil: text('lease_until'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('uploads_account_status').on(t.accountId, t.status), index('uploads_status_expires').on(t.status, t.expiresAt), index('uploads_import').on(t.importId)],
+);

@@ -5,6 +5,7 @@ import { createImportStores } from './import-store';
 import type { Storage } from './open-database';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
+import { createUploadStore } from './upload-store';
 import { createWebhookStore } from './webhook-store';
 import { createProcessNotices, createProcessRateLimits } from './process-local';
 import { releaseLock, tryAcquireLock } from './queries/locks';
@@ -23,6 +24,7 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writ
     ...importStores,
     learnedMappings: createLearnedMappingStore(db),
     webhooks: createWebhookStore(sqlite),
+    uploads: createUploadStore(db),
     locks: {
       tryAcquire: async (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),
       release: async (name, owner) => releaseLock(db, name, owner),
