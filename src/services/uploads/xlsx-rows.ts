@@ -34,7 +34,7 @@ export async function xlsxRows(
   if ((await zipExpandedBytes(file)) > cap) throw bomb();
   const input = createReadStream(file);
   input.on('data', () => onRead(input.bytesRead));
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit' });
   const sheets = reader[Symbol.asyncIterator]();
   const wanted = metadata.sheet;
   let sheet: ExcelJS.stream.xlsx.WorksheetReader | undefined;
