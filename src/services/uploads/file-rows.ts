@@ -5,7 +5,7 @@ import { detectCsvDelimiter } from '../../lib/csv-delimiter';
 import { setOwn } from '../../lib/own-member';
 import { inSlices } from '../../lib/slices';
 import { validationFailed } from '../errors';
-import { ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlices } from '../imports';
+import { ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../imports';
 import { csvRows } from './csv-rows';
 import type { UploadFormat, UploadMetadata } from './schemas';
 import { decodedText, detectCharset, type Charset } from './text-decoding';
@@ -16,7 +16,7 @@ const SAMPLE_BYTES = 64 * 1024;
 
 /** A file's rows as an import takes them, and what was learnt reading it. */
 export interface FileRows {
-  rows: RowSlices;
+  rows: AsyncGenerator<RowSlice>;
   /** The file's bytes read so far. */
   bytesRead(): number;
   /** XLSX: the sheet read. */
@@ -28,17 +28,26 @@ export interface FileRows {
  * byte order marks, UTF-16, UTF-8 else Windows-1252) with its delimiter (detected from the header line), XLSX
  * read as a stream, NDJSON one row object a line; with a confirmed mapping, only the mapped columns under their
  * schema keys. Read only as the import asks for rows, in bounded memory. Throws validation_failed (also as
- * the rows are read), payload_too_large (a line over the row limit).
+ * the rows are read), payload_too_large (a line over the row limit). `bounded` wraps the text formats' bytes
+ * as they are read (the CLI's IMPORTD_MAX_IMPORT_BYTES for a file that grows while it is loaded).
  */
-export async function fileRows(file: string, format: UploadFormat, metadata: UploadMetadata, limits: Limits): Promise<FileRows> {
+export async function fileRows(
+  file: string,
+  format: UploadFormat,
+  metadata: UploadMetadata,
+  limits: Limits,
+  bounded: (chunks: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array> = (chunks) => chunks,
+): Promise<FileRows> {
   const input = createReadStream(file, { highWaterMark: 256 * 1024 });
   let bytesRead = 0;
-  const chunks = (async function* () {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      bytesRead += chunk.byteLength;
-      yield chunk;
-    }
-  })();
+  const chunks = bounded(
+    (async function* () {
+      for await (const chunk of input as AsyncIterable<Buffer>) {
+        bytesRead += chunk.byteLength;
+        yield chunk;
+      }
+    })(),
+  );
   const read = () => bytesRead;
   if (format === 'ndjson') return { rows: ndjsonRowSlices(ndjsonLineBatches(chunks, limits), limits.rowBytes), bytesRead: read };
   if (format === 'xlsx') {

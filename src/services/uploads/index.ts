@@ -6,4 +6,5 @@ export { processUpload } from './process-upload';
 export { removeOrphanedFiles, sweepUploads, type SweepResult } from './sweep-uploads';
 export { checkFilesDir, FilesDirError, removeUploadFile, uploadFile, uploadsDir } from './upload-files';
 export * from './schemas';
+export { CHARSETS, type Charset } from './text-decoding';
 export { byteRange, importFile, type ImportFile } from './import-file';
