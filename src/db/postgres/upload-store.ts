@@ -22,6 +22,7 @@ export function createUploadStore(db: PgDb): UploadStore {
     orphaned: (limit) => q.orphanedUploads(db, limit),
     findByImport: (accountId, importId) => q.findUploadByImport(db, accountId, importId),
     importOf: (accountId, uploadId) => q.importOfUpload(db, accountId, uploadId),
+    ofEndUser: (accountId, endUserId) => q.uploadsOfEndUser(db, accountId, endUserId),
     ofImport: (importId) => q.uploadOfImport(db, importId),
     delete: (id) => q.deleteUpload(db, id),
   };

@@ -19,6 +19,7 @@ export function createUploadStore(db: Db): UploadStore {
     orphaned: async (limit) => q.orphanedUploads(db, limit),
     findByImport: async (accountId, importId) => q.findUploadByImport(db, accountId, importId),
     importOf: async (accountId, uploadId) => q.importOfUpload(db, accountId, uploadId),
+    ofEndUser: async (accountId, endUserId) => q.uploadsOfEndUser(db, accountId, endUserId),
     ofImport: async (importId) => q.uploadOfImport(db, importId),
     delete: async (id) => q.deleteUpload(db, id),
   };

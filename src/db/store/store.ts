@@ -420,6 +420,8 @@ export interface UploadStore {
   orphaned(limit: number): Promise<string[]>;
   /** The completed upload whose import is `importId` (the import's original file), if any. */
   findByImport(accountId: string, importId: string): Promise<UploadRow | undefined>;
+  /** The account's uploads by the end-user not completed into an import (receiving, processing, failed): erased with their data. */
+  ofEndUser(accountId: string, endUserId: string): Promise<string[]>;
   /** The id of the upload whose import is `importId`, whatever the account (the import is being removed). */
   ofImport(importId: string): Promise<string | undefined>;
   delete(id: string): Promise<void>;

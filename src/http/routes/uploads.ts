@@ -39,7 +39,7 @@ export function uploadRoutes(deps: AppDeps) {
   const requests = new WeakMap<Request, TusRequest>();
   const tus = createTusServer(ctx, deps.logger, requests);
 
-  const create = defineRoute(deps, 'secret-or-session', {
+  const { middleware: createMiddleware, ...create } = defineRoute(deps, 'secret-or-session', {
     method: 'post',
     path: '/uploads',
     tags: ['Uploads'],
@@ -50,13 +50,13 @@ export function uploadRoutes(deps: AppDeps) {
     responses: { 201: { description: 'Created: `Location` is the upload URL' }, ...errorResponses(400, 403, 413) },
   });
   router.openAPIRegistry.registerPath(create);
-  router.post('/uploads', ...create.middleware, (c) => handOver(c, undefined));
+  router.post('/uploads', ...createMiddleware, (c) => handOver(c, undefined));
 
   for (const [method, operationId, summary, description] of [
     ['patch', 'appendUpload', 'Send the next bytes of an upload (tus)', 'tus 1.0 PATCH: `Upload-Offset` must be the offset HEAD answers (else 409), `Content-Type: application/offset+octet-stream`. The last byte starts its processing into an import.'],
     ['delete', 'terminateUpload', 'Cancel an unfinished upload (tus termination)', 'tus 1.0 termination: removes an unfinished upload and its bytes (204). A finished upload cannot be terminated.'],
   ] as const) {
-    const route = defineRoute(deps, 'secret-or-session', {
+    const { middleware, ...route } = defineRoute(deps, 'secret-or-session', {
       method,
       path: '/uploads/{uploadId}',
       tags: ['Uploads'],
@@ -67,7 +67,7 @@ export function uploadRoutes(deps: AppDeps) {
       responses: { 204: { description: 'Done; `Upload-Offset` is the new offset' }, ...errorResponses(400, 404, 409, 413) },
     });
     router.openAPIRegistry.registerPath(route);
-    router.on(method.toUpperCase(), '/uploads/:uploadId', ...route.middleware, (c) => handOver(c, c.req.param('uploadId')));
+    router.on(method.toUpperCase(), '/uploads/:uploadId', ...middleware, (c) => handOver(c, c.req.param('uploadId')));
   }
 
   const status = defineRoute(deps, 'secret-or-session', {

@@ -31,14 +31,15 @@ export async function processUpload(ctx: ServiceContext, id: string): Promise<vo
     const done = await ctx.store.uploads.importOf(row.accountId, id);
     const made = done === undefined ? await importUpload(ctx, row, lease, (count) => (rows += count)) : undefined;
     lease.stop();
-    await ctx.store.uploads.finish(id, node, { status: 'completed', importId: done ?? made!.id, error: null, rows: made?.rowCount ?? rows, now: isoTime(ctx.clock) });
+    // The file goes first (when it is not kept): whoever sees the upload settled finds the disk space given back.
     if (!ctx.config.uploads.keepFiles) await removeUploadFile(ctx, id);
+    await ctx.store.uploads.finish(id, node, { status: 'completed', importId: done ?? made!.id, error: null, rows: made?.rowCount ?? rows, now: isoTime(ctx.clock) });
   } catch (error) {
     lease.stop();
     // Taken over by another node: the upload is that node's to finish.
     if (lease.lost) return;
-    await ctx.store.uploads.finish(id, node, { status: 'failed', importId: null, error: JSON.stringify(failureBody(error)), rows, now: isoTime(ctx.clock) });
     await removeUploadFile(ctx, id);
+    await ctx.store.uploads.finish(id, node, { status: 'failed', importId: null, error: JSON.stringify(failureBody(error)), rows, now: isoTime(ctx.clock) });
     if (!(error instanceof ServiceError) || error.code === 'internal_error') throw error;
   }
 }

@@ -107,6 +107,14 @@ export async function orphanedUploads(db: PgExecutor, limit: number): Promise<st
   return rows.map((row) => row.id);
 }
 
+export async function uploadsOfEndUser(db: PgExecutor, accountId: string, endUserId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.accountId, accountId), eq(uploads.endUserId, endUserId), inArray(uploads.status, ['receiving', 'processing', 'failed'])));
+  return rows.map((row) => row.id);
+}
+
 export async function uploadOfImport(db: PgExecutor, importId: string): Promise<string | undefined> {
   const [row] = await db.select({ id: uploads.id }).from(uploads).where(eq(uploads.importId, importId)).limit(1);
   return row?.id;

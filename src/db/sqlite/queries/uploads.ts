@@ -104,6 +104,15 @@ export function orphanedUploads(db: Db, limit: number): string[] {
     .map((row) => row.id);
 }
 
+export function uploadsOfEndUser(db: Db, accountId: string, endUserId: string): string[] {
+  return db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.accountId, accountId), eq(uploads.endUserId, endUserId), inArray(uploads.status, ['receiving', 'processing', 'failed'])))
+    .all()
+    .map((row) => row.id);
+}
+
 export function uploadOfImport(db: Db, importId: string): string | undefined {
   return db.select({ id: uploads.id }).from(uploads).where(eq(uploads.importId, importId)).get()?.id;
 }
