@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config';
 import { checkFilesDir, FilesDirError } from '../../src/services/uploads';
-import { createTestSession } from '../helpers/harness';
+import { createTestSession, json } from '../helpers/harness';
 import { postgresOnly } from '../helpers/test-database';
 import { useLiveHarness } from '../helpers/use-harness';
 import { settledUpload, tusMetadata, tusRequest, tusUpload, uploadIdOf } from '../helpers/tus';
@@ -36,5 +36,21 @@ describe('uploads: erasure and the shared files folder', () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'importd-files-'));
     const config = loadConfig({}, { IMPORTD_DB: h.dbPath, IMPORTD_FILES_DIR: elsewhere });
     await assert.rejects(checkFilesDir({ store: h.ctx.store, config }), (error: Error) => error instanceof FilesDirError && /IMPORTD_FILES_DIR: .* is not the folder/.test(error.message));
+  });
+});
+
+describe('uploads with IMPORTD_KEEP_FILES=false', () => {
+  const { h, env, server } = useLiveHarness({ config: { IMPORTD_KEEP_FILES: 'false' } });
+
+  it('removes the file once the import is stored; the import describes it without a fileId', async () => {
+    const auth = { Authorization: `Bearer ${env.secretKey}` };
+    const url = await tusUpload(server.url, Buffer.from('name\nAda\n'), { headers: auth, metadata: { filename: 'a.csv', templateKey: 'unkept' } });
+    const view = await settledUpload(server.url, uploadIdOf(url), auth);
+    assert.equal(view.status, 'completed', JSON.stringify(view));
+    assert.ok(!existsSync(path.join(h.ctx.config.uploads.filesDir, 'uploads', view.id)));
+    const detail = await json(await fetch(`${server.url}/v1/imports/${view.importId}`, { headers: auth }));
+    assert.equal(detail.file.name, 'a.csv');
+    assert.equal(detail.file.fileId, undefined);
+    assert.equal((await fetch(`${server.url}/v1/imports/${view.importId}/file`, { headers: auth })).status, 404);
   });
 });
