@@ -16,6 +16,7 @@ import { scheduleRetention } from './services/compliance';
 import { createServiceContext } from './services/create-context';
 import { ServiceError } from './services/errors';
 import { cleanAbandonedImports } from './services/imports';
+import { checkFilesDir, FilesDirError, sweepUploads } from './services/uploads';
 import { startWebhookSender } from './services/webhooks';
 import { schedule } from './services/schedule';
 import { VERSION } from './version';
@@ -57,6 +58,10 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       const settings = config(overrides);
       const logger = createLogger(settings.logLevel, batchedLines((text) => io.out(text)));
       const { ctx, created, close } = await open(overrides, { create: true, serving: true });
+      await checkFilesDir(ctx).catch(async (error: unknown) => {
+        await close();
+        throw error instanceof FilesDirError ? new ConfigError(`invalid setting ${error.message}`) : error;
+      });
       if (created) logger.info('database created', { db: redactDatabaseUrl(ctx.config.dbPath) });
       const embedSource = platform.embedScript === undefined ? undefined : { text: platform.embedScript };
       const metrics = settings.metricsAddr ? createMetrics({ parsePool: ctx.parsePool, pools: ctx.store.admin.pools }) : undefined;
@@ -78,6 +83,18 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
         failed: (error: unknown) => logger.error('clean-up of unfinished imports failed', { error: error instanceof Error ? error.message : String(error) }),
       };
       const cleanup = schedule((signal) => cleanAbandonedImports(ctx, signal), cleanupReport, settings.leaseSeconds * 1000);
+      // Uploads no request looks after: resumed (a node died processing one), expired, or kept for an import that is gone.
+      const uploadReport = {
+        done: (result: { resumed: number; expired: number; removed: number }) => {
+          if (result.resumed + result.expired + result.removed > 0) logger.info('uploads swept', { ...result });
+        },
+        failed: (error: unknown) => logger.error('upload sweep failed', { error: error instanceof Error ? error.message : String(error) }),
+      };
+      const uploads = schedule(
+        (signal) => sweepUploads(ctx, signal, (error) => uploadReport.failed(error)),
+        uploadReport,
+        settings.leaseSeconds * 1000,
+      );
       const retention = scheduleRetention(ctx, {
         purged: (result) => logger.info('retention purge', { retentionDays: settings.retentionDays, ...result }),
         failed: (error) => logger.error('retention purge failed', { error: error instanceof Error ? error.message : String(error) }),
@@ -109,6 +126,7 @@ export function createRuntime(io: CliIo, env: Record<string, string | undefined>
       await retention.stop();
       await webhooks.stop();
       await cleanup.stop();
+      await uploads.stop();
       await close();
       logger.info('stopped');
     },

@@ -35,6 +35,9 @@ export const EXIT_CODES: Record<ErrorCode, number> = {
   internal_error: 1,
   database_unavailable: 1,
   insufficient_storage: 1,
+  upload_expired: 3,
+  precondition_failed: 2,
+  range_not_satisfiable: 2,
 };
 
 /**

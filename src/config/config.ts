@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -144,6 +145,12 @@ export const ConfigSchema = z.object({
   IMPORTD_MAX_IMPORT_BYTES: byteSize.default(1024 ** 3),
   // 0 (or unset) is off; any other value is a size of at least 1kb.
   IMPORTD_ACCOUNT_QUOTA_BYTES: z.union([z.string().trim().regex(/^0+$/).transform(() => 0), byteSize]).default(0),
+  IMPORTD_FILES_DIR: optionalText,
+  IMPORTD_MAX_UPLOAD_BYTES: byteSize.default(10 * 1024 ** 3),
+  // 0 is off; any other value is a size of at least 1kb.
+  IMPORTD_UPLOAD_QUOTA_BYTES: z.union([z.string().trim().regex(/^0+$/).transform(() => 0), byteSize]).default(50 * 1024 ** 3),
+  IMPORTD_UPLOAD_EXPIRE_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(86400),
+  IMPORTD_KEEP_FILES: booleanText.default(true),
   IMPORTD_WEBHOOK_RETRY_SCHEDULE: retrySchedule.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   IMPORTD_WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
   IMPORTD_WEBHOOK_ALLOW_PRIVATE: booleanText.default(false),
@@ -174,6 +181,12 @@ export type WebhookSettings = Config['webhooks'];
  */
 function defaultJsonBodyBytes(schemaBytes: number): number {
   return Math.max(4 * 1024 ** 2, 3 * schemaBytes + 128 * 1024);
+}
+
+/** `files` beside the SQLite file; for PostgreSQL (or a database in memory), `./data/files` (a temporary folder). */
+function defaultFilesDir(db: string): string {
+  if (db === ':memory:') return path.join(os.tmpdir(), 'importd-files');
+  return isPostgresUrl(db) ? path.resolve('data', 'files') : path.join(path.dirname(path.resolve(db)), 'files');
 }
 
 export class ConfigError extends Error {
@@ -280,6 +293,18 @@ export function loadConfig(env: Record<string, string | undefined>, overrides: P
       importBytes: c.IMPORTD_MAX_IMPORT_BYTES,
       /** The bytes of an account's stored imports, all together (services/imports/import-quota.ts); 0: no quota. */
       accountQuotaBytes: c.IMPORTD_ACCOUNT_QUOTA_BYTES,
+    },
+    uploads: {
+      /** Where uploads and kept files live (beside a SQLite file by default; a folder every PostgreSQL node mounts). */
+      filesDir: c.IMPORTD_FILES_DIR === undefined ? defaultFilesDir(c.IMPORTD_DB) : path.resolve(c.IMPORTD_FILES_DIR),
+      /** One upload's Upload-Length. */
+      maxBytes: c.IMPORTD_MAX_UPLOAD_BYTES,
+      /** The bytes of an account's uploads in progress, all together; 0: no quota. */
+      quotaBytes: c.IMPORTD_UPLOAD_QUOTA_BYTES,
+      /** How long an upload may stay unfinished before it is gone. */
+      expireSeconds: c.IMPORTD_UPLOAD_EXPIRE_SECONDS,
+      /** Whether an upload's file is kept with the import it became (GET /v1/imports/{id}/file). */
+      keepFiles: c.IMPORTD_KEEP_FILES,
     },
     webhooks: {
       /** Seconds to wait before each retry; a delivery fails for good once they are used up. */

@@ -17,6 +17,7 @@ import { embedRoutes } from './routes/embed';
 import { environmentRoutes } from './routes/environments';
 import { healthRoutes } from './routes/health';
 import { homeRoutes } from './routes/home';
+import { importFileRoutes } from './routes/import-file';
 import { importRoutes } from './routes/imports';
 import { mappingRoutes } from './routes/mapping';
 import { sessionRoutes } from './routes/sessions';
@@ -24,6 +25,7 @@ import { statsRoutes } from './routes/stats';
 import { templateRoutes } from './routes/templates';
 import { recordRoutes } from './routes/records';
 import { themeRoutes } from './routes/themes';
+import { uploadRoutes } from './routes/uploads';
 import { webhookRoutes } from './routes/webhooks';
 import { importReviewRoutes } from './routes/import-review';
 import { registerWebhookEvents } from './webhook-events-doc';
@@ -62,6 +64,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const limitBody: MiddlewareHandler<AppEnv> = (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
+    // tus bodies are streamed to the upload's file and bounded by its Upload-Length (routes/uploads.ts).
+    if (c.req.path.startsWith('/v1/uploads')) return next();
     if (method !== 'POST' || c.req.path !== '/v1/imports') return limitJsonBody(c, next);
     return NDJSON_TYPE.test(c.req.header('Content-Type') ?? '') ? next() : limitImportBody(c, next);
   };
@@ -100,9 +104,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.route('/v1', statsRoutes(deps));
   app.route('/v1', importRoutes(deps));
   app.route('/v1', importReviewRoutes(deps));
+  app.route('/v1', importFileRoutes(deps));
   app.route('/v1', mappingRoutes(deps));
   app.route('/v1', complianceRoutes(deps));
   app.route('/v1', webhookRoutes(deps));
+  app.route('/v1', uploadRoutes(deps));
 
   registerWebhookEvents(app.openAPIRegistry);
   app.openAPIRegistry.registerComponent('securitySchemes', 'secretKey', {

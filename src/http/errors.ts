@@ -33,6 +33,11 @@ export const ERROR_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal_error: 500,
   database_unavailable: 503,
   insufficient_storage: 507,
+  // tus: an unfinished upload past IMPORTD_UPLOAD_EXPIRE_SECONDS (410 Gone, as the protocol asks).
+  upload_expired: 410,
+  // tus: a request without the Tus-Resumable header the protocol requires.
+  precondition_failed: 412,
+  range_not_satisfiable: 416,
 };
 
 const HTTP_EXCEPTION_CODES: Partial<Record<number, [ErrorCode, string]>> = {

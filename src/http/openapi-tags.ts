@@ -11,6 +11,7 @@ export const OPENAPI_TAGS = {
   Intelligence: "Header mapping: which of a file's columns matches each field of a template.",
   Statistics: "Counts and the newest imports of the account, for dashboards.",
   Compliance: "Deletion of an end-user's data on request.",
+  Uploads: 'Resumable uploads (tus 1.0) of files the server turns into imports: CSV, TSV, NDJSON, XLSX.',
   Webhooks: "Endpoints of the key's environment that importd notifies, signed per Standard Webhooks, when imports complete or data is deleted.",
 } as const;
 

@@ -26,6 +26,9 @@ export const ERROR_CODES = [
   'internal_error',
   'database_unavailable',
   'insufficient_storage',
+  'upload_expired',
+  'precondition_failed',
+  'range_not_satisfiable',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import ExcelJS from 'exceljs';
 import { createCliHarness, type CliHarness } from '../helpers/cli';
 
 let cli: CliHarness;
@@ -110,6 +111,8 @@ describe('importd import FILE', () => {
     ['a CSV file with only blank lines', () => [file('blank.csv', '\n\r\n\n'), '--env', 'ops', '--template', 'new-b'], 2, /blank\.csv has no data rows/],
     ['a CSV header without rows', () => [file('header.csv', 'name;email\r\n'), '--env', 'ops', '--template', 'new-c'], 2, /header\.csv has no data rows/],
     ['an empty NDJSON file', () => [file('empty.ndjson', '\n'), '--env', 'ops', '--template', 'new-d'], 2, /empty\.ndjson has no rows/],
+    ['an unknown --charset', () => [file('c.csv', 'a\n1\n'), '--env', 'ops', '--template', 't', '--charset', 'ebcdic'], 2, /--charset: give auto/],
+    ['an XLSX without the named sheet', () => [file('s.csv', 'a\n1\n'), '--env', 'ops', '--template', 't', '--format', 'xlsx'], 2, /not a readable XLSX/],
     ['a two-character --delimiter', () => [file('d.csv', 'a\n1\n'), '--env', 'ops', '--template', 't', '--delimiter', ';;'], 2, /--delimiter: give one character/],
   ];
   for (const [label, args, expected, pattern] of failures) {
@@ -143,6 +146,23 @@ describe('importd import FILE', () => {
       assert.deepEqual(Object.values(row), ['Ann', '1,50', 'a;b']);
     });
   }
+
+  it('reads what an upload reads: UTF-16 and Windows-1252 text, a later header line, an XLSX sheet', async () => {
+    const utf16 = path.join(cli.dir, 'utf16.csv');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name;city\r\nZoë;Zürich\r\n', 'utf16le')]));
+    const latin = path.join(cli.dir, 'latin.csv');
+    writeFileSync(latin, Buffer.from('exported\nname,city\nZo\xeb,Z\xfcrich\n', 'latin1'));
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Notes').addRow(['x']);
+    book.addWorksheet('People').addRows([['name', 'city'], ['Zoë', 'Zürich']]);
+    const xlsx = path.join(cli.dir, 'people.xlsx');
+    writeFileSync(xlsx, Buffer.from(await book.xlsx.writeBuffer()));
+    for (const args of [[utf16], [latin, '--header-row', '2'], [xlsx, '--sheet', 'People']]) {
+      const result = await cli.run('import', ...args, '--env', 'ops', '--template', 'cities', '--json');
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(await stored(JSON.parse(result.stdout).id), [{ name: 'Zoë', city: 'Zürich' }]);
+    }
+  });
 
   it('detects "," for a one-column file and when commas win', async () => {
     const result = await cli.run('import', file('one.csv', 'name\nAnn\n'), '--env', 'ops', '--template', 'one', '--json');

@@ -144,7 +144,7 @@ describe('importd backup while importd serve is writing', sqliteOnly, () => {
     assert.match(second.stderr, /error \[conflict\]: .*--force/);
     const forced = await runBinAsync(['backup', file, '--db', h.dbPath, '--force']);
     assert.equal(forced.code, 0, forced.stderr);
-    assert.match(forced.stdout, /^backup written to .*live\.db \(\d+ bytes, \d+ pages, \d+ ms\)\n$/);
+    assert.match(forced.stdout, /^backup written to .*live\.db \(\d+ bytes, \d+ pages, \d+ ms\)\nuploaded files are not in it: copy .*files as well\n$/);
     assert.deepEqual(contents(file), contents(h.dbPath));
 
     const restoredPath = path.join(h.dir, 'restored.db');

@@ -66,7 +66,7 @@ export interface HarnessOptions {
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-test-'));
   const opened = testEngine === 'postgres' ? await openPgTestStorage() : openSqliteTestStorage(path.join(dir, 'importd.db'));
-  const config = loadConfig({}, { IMPORTD_DB: opened.dbPath, ...options.config });
+  const config = loadConfig({}, { IMPORTD_DB: opened.dbPath, IMPORTD_FILES_DIR: path.join(dir, 'files'), ...options.config });
   const ctx = await createServiceContext(opened.store, config, options.clock);
   const logs: string[] = [];
   const app = createApp({ ctx, logger: createLogger('info', (line) => logs.push(line)) });

@@ -1,13 +1,9 @@
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { pipeline, Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { parse } from 'csv-parse';
-import { detectCsvDelimiter } from '../../lib/csv-delimiter';
-import { setOwn } from '../../lib/own-member';
-import { inSlices } from '../../lib/slices';
 import { ServiceError, validationFailed } from '../../services/errors';
-import { type DatasetChanges, type DryRunResult, type ImportListItem, checkImportBytes, countedChunks, loadImport, ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../../services/imports';
+import { CHARSETS, fileRows, type Charset, type UploadFormat } from '../../services/uploads';
+import { type DatasetChanges, type DryRunResult, type ImportListItem, checkImportBytes, countedChunks, loadImport, type RowSlice } from '../../services/imports';
 import { importProgressBar } from '../import-progress';
 import { printJson, type CliIo } from '../io';
 import { configOverrides } from '../options';
@@ -18,24 +14,27 @@ interface ImportOptions {
   template: string;
   format?: string;
   delimiter?: string;
+  charset?: string;
+  sheet?: string;
+  headerRow?: string;
   account?: string;
   json?: boolean;
   mode?: string;
   dryRun?: boolean;
 }
 
-/** How much of a CSV file is read to find its header line's delimiter. */
-const HEADER_PEEK_BYTES = 64 * 1024;
-
 export function registerImport(program: Command, runtime: CliRuntime): void {
   program
     .command('import')
-    .description('bulk-load a CSV (header row = column keys) or NDJSON (one row object a line) file as one import')
+    .description('bulk-load a CSV or TSV (header row = column keys), XLSX (one sheet) or NDJSON (one row object a line) file as one import')
     .argument('<file>', 'the file to load')
     .requiredOption('--env <name>', 'environment the import is recorded under')
     .requiredOption('--template <key>', 'template key (created when it does not exist)')
-    .option('--format <format>', 'csv or ndjson (default: from the file extension)')
+    .option('--format <format>', 'csv, tsv, xlsx or ndjson (default: from the file extension)')
     .option('--delimiter <char>', 'CSV: the field delimiter, such as ";" or tab (default: detected from the header line among , ; tab |)')
+    .option('--charset <name>', 'CSV/TSV: auto (default: byte order mark, UTF-16, else UTF-8 when valid, else windows-1252), utf-8, utf-16le, utf-16be or windows-1252')
+    .option('--sheet <name>', 'XLSX: the sheet to load (default: the first)')
+    .option('--header-row <n>', 'CSV/TSV: the line, XLSX: the row of the header (default: 1)')
     .option('--account <name>', 'account (default: default)')
     .option('--mode <mode>', 'keyed template: upsert (default) or replace (records the file does not hold are removed)')
     .option('--dry-run', 'validate and compare with the dataset, store nothing; print what would change')
@@ -47,34 +46,49 @@ export function registerImport(program: Command, runtime: CliRuntime): void {
       const limits = runtime.loadConfig(configOverrides(command)).limits;
       const maxBytes = limits.importBytes;
       checkImportBytes(sizeBytes, maxBytes);
-      const delimiter = format === 'csv' ? (options.delimiter === undefined ? detectCsvDelimiter(headerLine(file)) : delimiterOption(options.delimiter)) : undefined;
-      const input = createReadStream(file);
+      const delimiter = options.delimiter === undefined ? undefined : delimiterOption(options.delimiter);
+      const metadata = { delimiter, charset: charsetOption(options.charset), sheet: options.sheet, headerRow: headerRowOption(options.headerRow) };
       const progress = runtime.io.errIsTTY && runtime.io.errStream ? importProgressBar(runtime.io.errStream, sizeBytes) : undefined;
-      input.on('data', () => progress?.read(input.bytesRead));
+      let bytesRead = 0;
+      // The same reading as an upload's (charset, delimiter, XLSX); counted as read too: a file that grows while
+      // it is loaded is bounded all the same.
+      const source = await fileRows(file, format, metadata, limits, (chunks) =>
+        countedChunks(chunks, maxBytes, (seen) => {
+          bytesRead = seen;
+          progress?.read(seen);
+        }),
+      );
       try {
-        // Counted as read too: a file that grows while it is loaded is bounded all the same.
-        let bytesRead = 0;
-        const chunks = countedChunks(input, maxBytes, (seen) => (bytesRead = seen));
-        const slices = delimiter === undefined ? ndjsonRowSlices(ndjsonLineBatches(chunks, limits), limits.rowBytes) : inSlices(csvRows(chunks, delimiter, limits.rowBytes), SLICE_ROWS);
         // The first rows are read before anything is stored: an empty file creates neither import nor template.
-        const rows = await nonEmpty(slices, file, format, progress?.rows);
+        const rows = await nonEmpty(source.rows, file, format, progress?.rows);
         const created = await withServices(runtime, configOverrides(command), (ctx) =>
-          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes, bytesRead: () => bytesRead, mode: options.mode, dryRun: options.dryRun }, rows),
+          loadImport(ctx, { account: options.account, environment: options.env, templateKey: options.template, fileName: file, sizeBytes, bytesRead: () => (format === 'xlsx' ? source.bytesRead() : bytesRead), mode: options.mode, dryRun: options.dryRun }, rows),
         );
         progress?.stop(sizeBytes);
         printResult(runtime.io, created, options.json);
       } finally {
-        progress?.stop(input.bytesRead);
-        input.destroy();
+        progress?.stop(source.bytesRead());
       }
     });
 }
 
-function fileFormat(file: string, given: string | undefined): 'csv' | 'ndjson' {
+function fileFormat(file: string, given: string | undefined): UploadFormat {
   const format = (given ?? path.extname(file).slice(1)).toLowerCase();
-  if (format === 'csv') return 'csv';
+  if (format === 'csv' || format === 'tsv' || format === 'xlsx') return format;
   if (format === 'ndjson' || format === 'jsonl') return 'ndjson';
-  throw validationFailed([{ path: '--format', message: 'give a .csv or .ndjson file, or --format csv|ndjson' }]);
+  throw validationFailed([{ path: '--format', message: 'give a .csv, .tsv, .xlsx or .ndjson file, or --format csv|tsv|xlsx|ndjson' }]);
+}
+
+function charsetOption(given: string | undefined): Charset | 'auto' | undefined {
+  if (given === undefined || given === 'auto' || (CHARSETS as readonly string[]).includes(given.toLowerCase())) return given?.toLowerCase() as Charset | 'auto' | undefined;
+  throw validationFailed([{ path: '--charset', message: `give auto or one of ${CHARSETS.join(', ')}` }]);
+}
+
+function headerRowOption(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const row = Number(given);
+  if (!Number.isInteger(row) || row < 1 || row > 1000) throw validationFailed([{ path: '--header-row', message: 'give a line number from 1 to 1000' }]);
+  return row;
 }
 
 function fileSize(file: string): number {
@@ -82,18 +96,6 @@ function fileSize(file: string): number {
     return statSync(file).size;
   } catch {
     throw new ServiceError('not_found', `file ${file} not found`);
-  }
-}
-
-/** The first line of the file (at most HEADER_PEEK_BYTES of it), without a byte order mark. */
-function headerLine(file: string): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(HEADER_PEEK_BYTES);
-    const text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
-    return text.replace(/^\ufeff/, '').split(/\r?\n/, 1)[0]!;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -109,12 +111,12 @@ function delimiterOption(given: string): string {
 async function nonEmpty(
   slices: AsyncGenerator<RowSlice>,
   file: string,
-  format: 'csv' | 'ndjson',
+  format: UploadFormat,
   counted?: (rows: number) => void,
 ): Promise<AsyncGenerator<RowSlice>> {
   const first = await slices.next();
   if (first.done) {
-    const why = format === 'csv' ? 'has no data rows (a CSV file needs a header row, then one row a line)' : 'has no rows (one JSON object a line)';
+    const why = format === 'ndjson' ? 'has no rows (one JSON object a line)' : `has no data rows (a ${format.toUpperCase()} file needs a header row, then one row a line)`;
     throw validationFailed([{ path: 'file', message: `${file} ${why}` }]);
   }
   return (async function* () {
@@ -125,38 +127,6 @@ async function nonEmpty(
       yield slice;
     }
   })();
-}
-
-/**
- * CSV records as objects keyed by the header row; every cell is a string, as in the file. A record is read
- * whole before its row's size is checked, so the parser stops past twice a row's limit (memory stays bounded
- * by it; a row between the two is refused naming it).
- */
-async function* csvRows(input: AsyncIterable<Uint8Array>, delimiter: string, maxRowBytes: number): AsyncGenerator<Record<string, string>> {
-  // pipeline, not pipe: a failed read (payload_too_large) destroys the parser with that error.
-  const parser = pipeline(Readable.from(input), parse({ bom: true, delimiter, skip_empty_lines: true, max_record_size: 2 * maxRowBytes }), () => {});
-  let header: string[] | undefined;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      if (header === undefined) {
-        const duplicate = record.find((key, i) => record.indexOf(key) !== i);
-        if (duplicate !== undefined) throw validationFailed([{ path: 'header', message: `column ${JSON.stringify(duplicate)} appears twice` }]);
-        header = record;
-        continue;
-      }
-      // Built here rather than by the parser, whose assignment would make a `__proto__` column the prototype.
-      const row: Record<string, string> = {};
-      for (let i = 0; i < record.length; i++) {
-        const key = header[i]!;
-        if (key === '__proto__') setOwn(row, key, record[i]!);
-        else row[key] = record[i]!;
-      }
-      yield row;
-    }
-  } catch (error) {
-    if (error instanceof ServiceError) throw error;
-    throw validationFailed([{ path: 'file', message: (error as Error).message }]);
-  }
 }
 
 function printResult(io: CliIo, created: ImportListItem | DryRunResult, json: boolean | undefined): void {

@@ -131,6 +131,8 @@ export const imports = pgTable(
     // The `status` filter of GET /imports (src/db/sqlite/schema.ts says why partial).
     index('imports_account_review_created').on(t.accountId, t.reviewStatus, t.createdAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
     index('imports_account_review_updated').on(t.accountId, t.reviewStatus, t.updatedAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
+    // An upload's import, found again by a node that resumes the upload (services/uploads/process-upload.ts).
+    index('imports_account_file').on(t.accountId, t.fileId).where(sql`${t.fileId} IS NOT NULL`),
   ],
 );
 
@@ -317,4 +319,30 @@ export const rateLimits = pgTable(
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.windowStart] }), index('rate_limits_window').on(t.windowStart)],
+);
+
+/** Resumable uploads (tus) and, once completed, the record of their import's original file. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id'),
+    endUserId: text('end_user_id'),
+    owner: text('owner').notNull(),
+    metadata: text('metadata').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    status: text('status').$type<'receiving' | 'processing' | 'completed' | 'failed'>().notNull(),
+    rowsProcessed: bigint('rows_processed', { mode: 'number' }).notNull().default(0),
+    importId: text('import_id'),
+    error: text('error'),
+    leaseNode: text('lease_node'),
+    leaseUntil: text('lease_until'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('uploads_account_status').on(t.accountId, t.status), index('uploads_status_expires').on(t.status, t.expiresAt), index('uploads_import').on(t.importId)],
 );

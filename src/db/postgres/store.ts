@@ -9,6 +9,7 @@ import { createPgNotices } from './notices';
 import { releaseLock, tryAcquireLock } from './queries/locks';
 import { createPgRateLimits } from './queries/rate-limits';
 import type { PgStorage } from './open-database';
+import { createUploadStore } from './upload-store';
 import { createWebhookStore } from './webhook-store';
 
 /**
@@ -27,6 +28,7 @@ export function createPostgresStore(storage: Pick<PgStorage, 'db' | 'pool' | 'wr
     learnedMappings: createLearnedMappingStore(db),
     datasets: createDatasetStore(db),
     webhooks: createWebhookStore(db),
+    uploads: createUploadStore(db),
     locks: {
       tryAcquire: (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),
       release: (name, owner) => releaseLock(db, name, owner),

@@ -142,6 +142,8 @@ export const imports = sqliteTable(
     // import costs no index write; a query uses them when it repeats their condition (queries/imports.ts).
     index('imports_account_review_created').on(t.accountId, t.reviewStatus, t.createdAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
     index('imports_account_review_updated').on(t.accountId, t.reviewStatus, t.updatedAt, t.id).where(sql`${t.reviewStatus} <> 'completed'`),
+    // An upload's import, found again by a node that resumes the upload (services/uploads/process-upload.ts).
+    index('imports_account_file').on(t.accountId, t.fileId).where(sql`${t.fileId} IS NOT NULL`),
   ],
 );
 
@@ -338,3 +340,29 @@ export const locks = sqliteTable('locks', {
   owner: text('owner').notNull(),
   expiresAt: text('expires_at').notNull(),
 });
+
+/** Resumable uploads (tus) and, once completed, the record of their import's original file. */
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    environmentId: text('environment_id'),
+    endUserId: text('end_user_id'),
+    owner: text('owner').notNull(),
+    metadata: text('metadata').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    status: text('status', { enum: ['receiving', 'processing', 'completed', 'failed'] }).notNull(),
+    rowsProcessed: integer('rows_processed').notNull().default(0),
+    importId: text('import_id'),
+    error: text('error'),
+    leaseNode: text('lease_node'),
+    leaseUntil: text('lease_until'),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('uploads_account_status').on(t.accountId, t.status), index('uploads_status_expires').on(t.status, t.expiresAt), index('uploads_import').on(t.importId)],
+);

@@ -6,6 +6,7 @@ import type { Storage } from './open-database';
 import { createKeyedStores } from './keyed-store';
 import { createLearnedMappingStore } from './learned-mapping-store';
 import { createDatasetStore } from './dataset-store';
+import { createUploadStore } from './upload-store';
 import { createWebhookStore } from './webhook-store';
 import { createProcessNotices, createProcessRateLimits } from './process-local';
 import { releaseLock, tryAcquireLock } from './queries/locks';
@@ -25,6 +26,7 @@ export function createSqliteStore(storage: Pick<Storage, 'db' | 'sqlite' | 'writ
     learnedMappings: createLearnedMappingStore(db),
     datasets: createDatasetStore(db),
     webhooks: createWebhookStore(sqlite),
+    uploads: createUploadStore(db),
     locks: {
       tryAcquire: async (name, owner, now, until) => tryAcquireLock(db, name, owner, now, until),
       release: async (name, owner) => releaseLock(db, name, owner),

@@ -211,3 +211,29 @@ export interface ClaimedDelivery {
   secret: string;
   payload: string;
 }
+
+/** Where a resumable upload stands: bytes arriving, being turned into an import, done, or refused. */
+export type UploadStatus = 'receiving' | 'processing' | 'completed' | 'failed';
+
+export interface UploadRow {
+  id: string;
+  accountId: string;
+  environmentId: string | null;
+  endUserId: string | null;
+  /** JSON: who sent it (how the import is attributed): `importedFrom`, the session's claims, the client address. */
+  owner: string;
+  /** JSON: the client's Upload-Metadata, decoded. */
+  metadata: string;
+  sizeBytes: number;
+  status: UploadStatus;
+  rowsProcessed: number;
+  importId: string | null;
+  /** JSON: the error body of a failed upload. */
+  error: string | null;
+  leaseNode: string | null;
+  leaseUntil: string | null;
+  createdAt: string;
+  /** Unfinished past this time, it is gone (410, then removed). */
+  expiresAt: string;
+  updatedAt: string;
+}

@@ -16,6 +16,7 @@ import type {
   TemplateRow,
   TemplateSummaryRow,
   ThemeRow,
+  UploadRow,
   WebhookDeliveryRow,
   WebhookEndpointRow,
 } from './rows';
@@ -442,6 +443,50 @@ export interface WebhookStore {
   fanOut(afterAccount: string | null, accounts: number, batch: number): Promise<{ accounts: string[]; created: number }>;
 }
 
+/**
+ * Resumable uploads: their owner and state, so that any node can serve and finish each one (the bytes are in
+ * the shared files folder). Processing is claimed under a lease, as imports are written.
+ */
+export interface UploadStore {
+  /**
+   * Inserts the upload unless the bytes of the account's unfinished uploads (receiving or processing) and its
+   * own would pass `quota` (0: no quota): false then. Counted in the same transaction as the insert.
+   */
+  insert(row: UploadRow, quota: number): Promise<boolean>;
+  find(id: string): Promise<UploadRow | undefined>;
+  /**
+   * Takes the upload for processing until `until`: one still receiving (its last byte just came), or one whose
+   * processor's lease ran out before `now` (a node that died). False when another node holds it or it is done.
+   */
+  claim(id: string, node: string, now: string, until: string): Promise<boolean>;
+  /** Extends `node`'s lease and records the rows processed so far; false when the upload is no longer `node`'s. */
+  progress(id: string, node: string, rows: number, until: string): Promise<boolean>;
+  /** Ends `node`'s processing as completed (with its import) or failed (with its error); false when not `node`'s. */
+  finish(id: string, node: string, end: UploadEnd): Promise<boolean>;
+  /** The complete import made of the upload (its `fileId`), if any: a node that died after completing it but before the upload. */
+  importOf(accountId: string, uploadId: string): Promise<string | undefined>;
+  /** Up to `limit` uploads to look after: processing with a lease run out before `now` (`resume`), receiving past their expiry (`expired`). */
+  due(now: string, limit: number): Promise<{ resume: string[]; expired: string[] }>;
+  /** Up to `limit` completed uploads whose import is gone (deleted, erased, purged): their files go too. */
+  orphaned(limit: number): Promise<string[]>;
+  /** The completed upload whose import is `importId` (the import's original file), if any. */
+  findByImport(accountId: string, importId: string): Promise<UploadRow | undefined>;
+  /** The account's uploads by the end-user not completed into an import (receiving, processing, failed): erased with their data. */
+  ofEndUser(accountId: string, endUserId: string): Promise<string[]>;
+  /** The id of the upload whose import is `importId`, whatever the account (the import is being removed). */
+  ofImport(importId: string): Promise<string | undefined>;
+  delete(id: string): Promise<void>;
+}
+
+/** How an upload's processing ended. */
+export interface UploadEnd {
+  status: 'completed' | 'failed';
+  importId: string | null;
+  error: string | null;
+  rows: number;
+  now: string;
+}
+
 export interface EndpointCaps {
   perEnvironment: number;
   perAccount: number;
@@ -531,6 +576,7 @@ export interface Store {
   readonly learnedMappings: LearnedMappingStore;
   readonly datasets: DatasetStore;
   readonly webhooks: WebhookStore;
+  readonly uploads: UploadStore;
   readonly locks: LockStore;
   readonly rateLimits: RateLimitStore;
   readonly notices: ChangeNotices;

@@ -8,7 +8,9 @@ import { allowOrigin, headerOf, respond, setHeader, varyOnOrigin } from '../resp
 // Besides the API's own headers, the tracing headers that OpenTelemetry and Sentry browser set-ups add to
 // every fetch: a preflight refusing them would break every SDK call on such pages.
 const ALLOWED_HEADERS =
-  'Authorization, Content-Type, X-Public-Key, X-Session-Token, If-None-Match, traceparent, tracestate, baggage, sentry-trace';
+  'Authorization, Content-Type, X-Public-Key, X-Session-Token, If-None-Match, traceparent, tracestate, baggage, sentry-trace, ' +
+  // tus (resumable uploads, /v1/uploads).
+  'Tus-Resumable, Upload-Length, Upload-Metadata, Upload-Offset, Upload-Defer-Length, Upload-Concat, Upload-Checksum, X-HTTP-Method-Override, X-Requested-With';
 
 /**
  * Answers CORS preflights. They carry no key, so one is answered for an origin allowed by any active Public
@@ -21,7 +23,7 @@ export function corsPreflight(ctx: ServiceContext): MiddlewareHandler<AppEnv> {
     const origin = await originAllowedByAnyKey(ctx, c.req.header('Origin'));
     if (!origin) throw new ServiceError('origin_not_allowed', 'the request origin is not allowed by any public key');
     allowOrigin(c, origin);
-    setHeader(c, 'Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');
+    setHeader(c, 'Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, PATCH, DELETE');
     setHeader(c, 'Access-Control-Allow-Headers', ALLOWED_HEADERS);
     setHeader(c, 'Access-Control-Max-Age', '600');
     return respond(c, null, 204);

@@ -11,4 +11,6 @@ export interface BackupOutput {
   pages: number;
   bytes: number;
   durationMs: number;
+  /** The uploads and kept files (IMPORTD_FILES_DIR): not in the copy, to be backed up beside it. */
+  filesDir: string;
 }

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { removeHiddenImport } from '../imports/remove-import';
+import { removeUploadFile } from '../uploads/upload-files';
 import { forgetEndUserMappings } from '../mapping/learned-mappings';
 import { endUserDeletedEvent } from '../webhooks/events';
 import { parseInput } from '../validate';
@@ -22,5 +23,10 @@ export async function deleteEndUserData(ctx: ServiceContext, accountId: string, 
   await forgetEndUserMappings(ctx, accountId, id);
   let rows = 0;
   for (const importId of hidden) rows += await removeHiddenImport(ctx, importId);
+  // Their files not (yet) made into an import go too; those of their imports went with each import.
+  for (const upload of await ctx.store.uploads.ofEndUser(accountId, id)) {
+    await removeUploadFile(ctx, upload);
+    await ctx.store.uploads.delete(upload);
+  }
   return { endUserId: id, deleted: { imports: hidden.length, rows, sessions } };
 }

@@ -1,6 +1,7 @@
 import { isoTime } from '../../core/clock';
 import type { ServiceContext } from '../context';
 import { keepLease, leaseEnd } from '../leases';
+import { removeUploadFile } from '../uploads/upload-files';
 
 /**
  * Rows deleted per transaction: a few milliseconds of work, so an import of any size is removed without
@@ -22,7 +23,7 @@ export const removerOf = (ctx: ServiceContext): string => `${ctx.store.nodeId}/r
  * Removes an import that is already hidden (hideImports, or still 'writing' with its lease ended): takes it under
  * this node's removal lease (removerOf) (renewed meanwhile, so no other node's clean-up removes it at the same time), deletes its
  * rows in transactions of ROWS_PER_DELETE, yielding to the event loop before each, then the import itself.
- * Returns how many rows went (0 when another node holds it: that node removes it). `signal` stops it between
+ * Its kept file, if it was made of an upload, goes last. Returns how many rows went (0 when another node holds it: that node removes it). `signal` stops it between
  * two transactions; what is left stays hidden, its lease given up, and the next clean-up of any node removes it.
  */
 export async function removeHiddenImport(ctx: ServiceContext, importId: string, signal?: AbortSignal): Promise<number> {
@@ -41,6 +42,12 @@ export async function removeHiddenImport(ctx: ServiceContext, importId: string, 
     }
     await ctx.store.imports.delete(importId);
     done = true;
+    // Its original file (an upload it was made of) goes with it.
+    const upload = await ctx.store.uploads.ofImport(importId);
+    if (upload !== undefined) {
+      await removeUploadFile(ctx, upload);
+      await ctx.store.uploads.delete(upload);
+    }
     return rows;
   } finally {
     lease.stop();

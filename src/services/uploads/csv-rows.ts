@@ -1,0 +1,45 @@
+import { pipeline, Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { setOwn } from '../../lib/own-member';
+import { ServiceError, validationFailed } from '../errors';
+
+export interface CsvOptions {
+  delimiter: string;
+  /** The line (1-based) that holds the header; the lines before it are skipped. */
+  headerRow?: number;
+  maxRowBytes: number;
+}
+
+/**
+ * CSV records as objects keyed by the header row; every cell is a string, as in the file. A record is read
+ * whole before its row's size is checked, so the parser stops past twice a row's limit (memory stays bounded
+ * by it, whatever the length of a line; a row between the two is refused naming it). Throws validation_failed.
+ */
+export async function* csvRows(input: AsyncIterable<string | Uint8Array>, options: CsvOptions): AsyncGenerator<Record<string, string>> {
+  const { delimiter, headerRow = 1, maxRowBytes } = options;
+  const settings = { bom: true, delimiter, skip_empty_lines: true, max_record_size: 2 * maxRowBytes, from_line: headerRow };
+  // pipeline, not pipe: a failed read (payload_too_large) destroys the parser with that error.
+  const parser = pipeline(Readable.from(input), parse(settings), () => {});
+  let header: string[] | undefined;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (header === undefined) {
+        const duplicate = record.find((key, i) => record.indexOf(key) !== i);
+        if (duplicate !== undefined) throw validationFailed([{ path: 'header', message: `column ${JSON.stringify(duplicate)} appears twice` }]);
+        header = record;
+        continue;
+      }
+      // Built here rather than by the parser, whose assignment would make a `__proto__` column the prototype.
+      const row: Record<string, string> = {};
+      for (let i = 0; i < record.length; i++) {
+        const key = header[i]!;
+        if (key === '__proto__') setOwn(row, key, record[i]!);
+        else row[key] = record[i]!;
+      }
+      yield row;
+    }
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw validationFailed([{ path: 'file', message: (error as Error).message }]);
+  }
+}
