@@ -7,6 +7,10 @@ import type { Field } from './template';
 import { applyValues, distinctValues, suggestValues } from './value-mapping';
 import { valuesView, type DateStep, type EnumStep } from './values-view';
 
+/** What the server takes in meta.valueMapping (src/services/mapping/schemas.ts): values in all, and characters of each. */
+const MAX_CONFIRMED_VALUES = 500;
+const MAX_VALUE_CHARS = 200;
+
 /** The value step of one confirmed mapping: enum values matched to options, date formats detected or picked. */
 export class ValueStep {
   private readonly enums: EnumStep[] = [];
@@ -81,9 +85,12 @@ export class ValueStep {
    */
   confirmed(): Record<string, Record<string, string>> {
     const confirmed: Record<string, Record<string, string>> = {};
+    let left = MAX_CONFIRMED_VALUES;
     for (const step of this.enums) {
-      const entries = step.values.filter((choice) => choice.option !== '' && choice.source !== 'option').map((choice) => [choice.value, choice.option]);
-      if (entries.length > 0) confirmed[step.field.key] = Object.fromEntries(entries);
+      const entries = step.values.filter((choice) => choice.option !== '' && choice.source !== 'option' && choice.value.length <= MAX_VALUE_CHARS).map((choice) => [choice.value, choice.option]);
+      const kept = entries.slice(0, left);
+      left -= kept.length;
+      if (kept.length > 0 && step.field.key.length <= MAX_VALUE_CHARS) confirmed[step.field.key] = Object.fromEntries(kept);
     }
     return confirmed;
   }

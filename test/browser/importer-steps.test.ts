@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTemplate } from '../../src/services/templates';
 import { chromiumSkipReason } from '../helpers/chromium';
+import { createTestEnvironment } from '../helpers/harness';
 import { act, chosenMapping, completed, IN, pickFile, shownText, stepsSeen, waitIn } from './importer-page';
 import { startImporterFixture, type ImporterFixture } from './importer-fixture';
 
@@ -118,6 +119,39 @@ describe('<importd-importer> steps before the review, in headless Chromium', { s
     await act(f.page, 'confirm-values');
     const { rows } = await submitted();
     assert.deepEqual(rows.map((row: any) => row.joined), ['2025-04-03', '2025-06-05']);
+  });
+
+  it("maps an enum column's values, and suggests them on the next import of the same account, not of another", async () => {
+    const csv = 'Name,Status\nAda,Enabled\nAlan,on hold\nGrace,on hold\n';
+    const optionOf = (value: string) => f.page.$eval(`${IN} select[data-enum-field="status"][data-value="${value}"]`, (select: any) => select.value);
+    await f.mount(templateId, { endUserId: 'alice' });
+    await pickFile(f.page, f.file('status.csv', csv));
+    await act(f.page, 'confirm-mapping');
+    await waitIn(f.page, 'select[data-enum-field="status"]');
+    assert.equal(await optionOf('Enabled'), 'active', "an option's alternative");
+    assert.equal(await optionOf('on hold'), '', 'nothing suggests it yet');
+    assert.match(await shownText(f.page), /Status: 2 different values/);
+    await f.page.select(`${IN} select[data-enum-field="status"][data-value="on hold"]`, 'paused');
+    await f.screenshot('enum-values');
+    await act(f.page, 'confirm-values');
+    const { rows, meta } = await submitted();
+    assert.deepEqual(rows.map((row: any) => row.status), ['active', 'paused', 'paused']);
+    assert.deepEqual(meta.valueMapping, { status: { 'on hold': 'paused' } });
+
+    await f.mount(templateId, { endUserId: 'alice' });
+    await pickFile(f.page, f.file('status.csv', csv));
+    await act(f.page, 'confirm-mapping');
+    await waitIn(f.page, 'select[data-enum-field="status"]');
+    assert.equal(await optionOf('on hold'), 'paused', 'learned from the last import of this account');
+    assert.match(await shownText(f.page), /learned from earlier imports/);
+
+    const stranger = await createTestEnvironment(f.h, { account: 'another-account', origins: [f.customer.origin] });
+    const theirs = (await createTemplate(f.h.ctx, stranger.accountId, ORDERS)).id;
+    await f.mount(theirs, { env: stranger });
+    await pickFile(f.page, f.file('status.csv', csv));
+    await act(f.page, 'confirm-mapping');
+    await waitIn(f.page, 'select[data-enum-field="status"]');
+    assert.equal(await optionOf('on hold'), '', "another account's end-users never see it");
   });
 
   it('is driven from the page: open(file), reset(), importd:step; no console error without a theme', async () => {
