@@ -174,7 +174,7 @@ export class ImporterElement extends HTMLElement {
   private async read(file: File, choices: { charset?: Charset; delimiter?: string }): Promise<void> {
     this.alert.textContent = '';
     try {
-      if (file.size > MAX_FILE_BYTES) throw new Error(this.t.t('tooLarge', { limit: formatSize(MAX_FILE_BYTES) }));
+      if (file.size > MAX_FILE_BYTES) throw new Error(this.t.t('tooLarge', { limit: this.t.size(MAX_FILE_BYTES) }));
       const startedAt = this.loaded?.file === file ? this.loaded.startedAt : new Date().toISOString();
       this.render(this.step, busyView(this.t, this.t.t('reading')));
       const kind = /\.xlsx$/i.test(file.name) ? 'xlsx' : /\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/') ? 'csv' : undefined;
@@ -219,7 +219,7 @@ export class ImporterElement extends HTMLElement {
     const t = this.t;
     const shape = [t.t('rows', { count: mapped.table.length - 1 }), t.t('columns', { count: mapped.headers.length })];
     if (loaded.csv) shape.push(t.t('separatedBy', { delimiter: delimiterName(t, loaded.csv.delimiter) }));
-    const fileSummary = `${loaded.file.name} · ${formatSize(loaded.file.size)} · ${shape.join(', ')}`;
+    const fileSummary = `${loaded.file.name} · ${t.size(loaded.file.size)} · ${shape.join(', ')}`;
     this.render('mapping', mapped.view(t, { fileSummary, csv: loaded.csv, sheetRows: this.sheetRows(), headerRow: this.headerRow }), true, focus);
     mapped.wire(this.view, (next) => this.showMapping(next));
     const charset = this.view.querySelector<HTMLSelectElement>('#charset');

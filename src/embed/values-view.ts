@@ -34,12 +34,9 @@ function dateBlock(t: Translator, step: DateStep, index: number): string {
   const formats = detection.format === undefined ? detection.possible : [detection.format];
   const options = formats.map((format) => `<option value="${format}"${format === step.chosen ? ' selected' : ''}>${format}</option>`).join('');
   const placeholder = step.chosen === undefined ? '<option value="" selected disabled>—</option>' : '';
-  const note =
-    detection.format === undefined
-      ? `<p class="warn">${escapeHtml(t.t('dateAmbiguous', { example: detection.example ?? '' }))}</p>`
-      : step.example
-        ? `<p class="note">${escapeHtml(t.t('dateDetected', { example: step.example.text, date: t.date(step.example.iso) }))}</p>`
-        : '';
+  const example = step.example ? t.t(detection.format === undefined ? 'dateExample' : 'dateDetected', { example: step.example.text, date: t.date(step.example.iso) }) : '';
+  const ambiguous = detection.format === undefined ? `<p class="warn">${escapeHtml(t.t('dateAmbiguous', { example: detection.example ?? '' }))}</p>` : '';
+  const note = `${ambiguous}${example ? `<p class="note">${escapeHtml(example)}</p>` : ''}`;
   return `<div class="field"><label for="date-${index}">${escapeHtml(t.t('dateFormat', { field: step.field.label }))}</label>
 <select id="date-${index}" data-date-field="${escapeHtml(step.field.key)}">${placeholder}${options}</select><div class="notes">${note}</div></div>`;
 }

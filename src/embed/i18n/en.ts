@@ -49,6 +49,7 @@ const table = {
   keepValue: '— keep as written —',
   dateFormat: '{field}: dates written as',
   dateDetected: 'Detected from the values: {example} is {date}.',
+  dateExample: 'Read this way, {example} is {date}.',
   dateAmbiguous: 'The values can be read more than one way ({example}): pick the format they are written in.',
   confirmValues: 'Confirm values',
   reviewTitle: 'Check the values',

@@ -18,7 +18,11 @@ export interface Translator {
   list(items: string[]): string;
   /** An ISO date (`2025-04-13`) as the locale writes it, long form (`13 April 2025`). */
   date(iso: string): string;
+  /** A file size as people read it (`1.2 MB`, `1,2 MB`). */
+  size(bytes: number): string;
 }
+
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 
 /**
  * The translator for the first of `wanted` (the `locale` attribute, then the browser's languages) whose
@@ -40,6 +44,15 @@ export function createTranslator(wanted: readonly string[]): Translator {
     percent: (fraction) => percents.format(fraction),
     list: (items) => lists.format(items),
     date: (iso) => dates.format(new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso)),
+    size(bytes) {
+      let unit = 0;
+      let value = bytes;
+      while (value >= 1024 && unit < SIZE_UNITS.length - 1) {
+        value /= 1024;
+        unit += 1;
+      }
+      return new Intl.NumberFormat(locale, { style: 'unit', unit: SIZE_UNITS[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+    },
     t(key, params = {}) {
       const message = table[key];
       const text = typeof message === 'string' ? message : (message[plurals.select(Number(params.count ?? 0)) as keyof typeof message] ?? message.other);
