@@ -48,7 +48,8 @@ export class ImporterElement extends HTMLElement {
   /** The mapping of the sheet from its header row down: what the later steps read. */
   private mapped: MappingStep | undefined;
   private values: ValueStep | undefined;
-  private step: Step = 'pick';
+  /** The step shown; undefined until the first render (which dispatches importd:step too). */
+  private step: Step | undefined;
   private t: Translator = createTranslator([]);
 
   constructor() {
@@ -176,7 +177,7 @@ export class ImporterElement extends HTMLElement {
     try {
       if (file.size > MAX_FILE_BYTES) throw new Error(this.t.t('tooLarge', { limit: this.t.size(MAX_FILE_BYTES) }));
       const startedAt = this.loaded?.file === file ? this.loaded.startedAt : new Date().toISOString();
-      this.render(this.step, busyView(this.t, this.t.t('reading')));
+      this.render(this.step ?? 'pick', busyView(this.t, this.t.t('reading')));
       const kind = /\.xlsx$/i.test(file.name) ? 'xlsx' : /\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/') ? 'csv' : undefined;
       if (!kind) throw new Error(this.t.t('unsupported'));
       const read = await readFile(file, kind, choices);
@@ -336,6 +337,6 @@ export class ImporterElement extends HTMLElement {
     } else {
       this.alert.innerHTML = errorView(t, error instanceof Error ? error.message : String(error), undefined);
     }
-    this.dispatchEvent(new CustomEvent('importd:error', { detail: error instanceof ApiError ? { code: error.code, message: error.message, requestId: error.requestId } : { message: String(error) }, bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent('importd:error', { detail: error instanceof ApiError ? { code: error.code, message: error.message, requestId: error.requestId } : { message: error instanceof Error ? error.message : String(error) }, bubbles: true, composed: true }));
   }
 }

@@ -42,6 +42,8 @@ describe('<importd-importer> steps before the review, in headless Chromium', { s
 
   it('detects the header row below two title lines, and takes the row the end-user clicks', async () => {
     await f.mount(templateId);
+    await waitIn(f.page, 'input[type=file]');
+    await f.screenshot('pick');
     await pickFile(f.page, f.file('crm.csv', 'Customer export\nGenerated on 2026-01-31\nName,Email\nAda,ada@example.com\nAlan,alan@example.com\n'));
     await waitIn(f.page, 'tr.header[data-header-row="2"]');
     assert.deepEqual(await chosenMapping(f.page), { name: 'Name', email: 'Email', status: '— not imported —', joined: '— not imported —' });
@@ -154,8 +156,16 @@ describe('<importd-importer> steps before the review, in headless Chromium', { s
     assert.equal(await optionOf('on hold'), '', "another account's end-users never see it");
   });
 
-  it('is driven from the page: open(file), reset(), importd:step; no console error without a theme', async () => {
+  it('is driven from the page: open(file), reset(), importd:step and importd:error; no console error without a theme', async () => {
     await f.mount(templateId);
+    const error = await f.page.evaluate(() => {
+      const { document, File } = globalThis as any;
+      const element = document.querySelector('importd-importer');
+      const failed = new Promise((resolve) => element.addEventListener('importd:error', (event: any) => resolve(event.detail)));
+      void element.open(new File(['%PDF'], 'scan.pdf', { type: 'application/pdf' }));
+      return failed;
+    });
+    assert.deepEqual(error, { message: 'Only .csv, .tsv, .txt and .xlsx files can be imported.' });
     await f.page.evaluate(() => {
       const { document, File } = globalThis as any;
       return document.querySelector('importd-importer').open(new File(['Name\nAda\n'], 'api.csv', { type: 'text/csv' }));
@@ -168,9 +178,12 @@ describe('<importd-importer> steps before the review, in headless Chromium', { s
       return document.querySelector('importd-importer').open(new File(['Name\nAda\n'], 'api.csv', { type: 'text/csv' }));
     });
     await act(f.page, 'confirm-mapping');
+    assert.equal(await (await waitIn(f.page, 'button[data-action="submit"]')).evaluate((button: any) => button.textContent), 'Import 1 row');
     await act(f.page, 'submit');
     assert.equal((await completed(f.page)).rowCount, 1);
-    assert.deepEqual(await stepsSeen(f.page), ['mapping', 'pick', 'mapping', 'review', 'submitting', 'done']);
+    assert.match(await shownText(f.page), /Imported 1 row\./);
+    await f.screenshot('done');
+    assert.deepEqual(await stepsSeen(f.page), ['pick', 'mapping', 'pick', 'mapping', 'review', 'submitting', 'done']);
     assert.deepEqual(f.consoleErrors, []);
   });
 });
