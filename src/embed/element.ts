@@ -45,8 +45,10 @@ export class ImporterElement extends HTMLElement {
   private loaded: Loaded | undefined;
   private headerRow = 0;
   private headerChosen = false;
-  /** The mapping of the sheet from its header row down: what the later steps read. */
+  /** The mapping of the sheet from its header row down. */
   private mapped: MappingStep | undefined;
+  /** Its table once the values are confirmed (header row first): what the review shows and the import sends. */
+  private prepared: string[][] = [];
   private values: ValueStep | undefined;
   /** The step shown; undefined until the first render (which dispatches importd:step too). */
   private step: Step | undefined;
@@ -250,8 +252,9 @@ export class ImporterElement extends HTMLElement {
     const mapped = this.mapped!;
     if (!mapped.complete()) return this.showMapping();
     this.values = new ValueStep(mapped.table, mapped.fields, mapped.mapping, this.template?.declared, mapped.learnedValues);
-    if (this.values.needed()) this.showValues();
-    else this.showReview();
+    if (this.values.needed()) return this.showValues();
+    this.prepared = mapped.table;
+    this.showReview();
   }
 
   private showValues(): void {
@@ -260,12 +263,13 @@ export class ImporterElement extends HTMLElement {
   }
 
   private confirmValues(): void {
-    this.values!.apply();
+    this.prepared = this.values!.apply();
     this.showReview();
   }
 
   private problems(): Problem[] {
-    const { table: rows, fields, mapping } = this.mapped!;
+    const { fields, mapping } = this.mapped!;
+    const rows = this.prepared;
     const problems: Problem[] = [];
     for (const field of fields) {
       const column = mapping[field.key] ?? -1;
@@ -279,7 +283,7 @@ export class ImporterElement extends HTMLElement {
   }
 
   private showReview(): void {
-    const rows = this.mapped!.table;
+    const rows = this.prepared;
     this.render('review', reviewView(this.t, this.problems(), rows.length - 1));
     for (const input of this.view.querySelectorAll<HTMLInputElement>('input[data-row]')) {
       input.addEventListener('change', () => {
@@ -296,7 +300,7 @@ export class ImporterElement extends HTMLElement {
     const loaded = this.loaded!;
     const credentials = this.credentials()!;
     const mapped = this.mapped!;
-    const data = mapped.table.slice(1);
+    const data = this.prepared.slice(1);
     const sent = mapped.sent();
     const rows = mappedRows(data, sent.fields, sent.mapping);
     const mapping = confirmedMapping(mapped.fields, mapped.mapping, mapped.headers);

@@ -67,9 +67,14 @@ export class ValueStep {
     }
   }
 
-  /** Rewrites the mapped cells: enum values to their options, dates to ISO 8601 in their format. */
-  apply(): void {
-    const data = this.table.slice(1);
+  /**
+   * The table with the mapped cells rewritten (enum values to their options, dates to ISO 8601 in their
+   * format), as a copy: going back to the mapping finds the file as read, and the values as written.
+   */
+  apply(): string[][] {
+    if (!this.needed()) return this.table;
+    const table = this.table.map((row) => row.slice());
+    const data = table.slice(1);
     for (const step of this.enums) {
       const chosen = new Map(step.values.filter((choice) => choice.option !== '').map((choice) => [choice.value, choice.option]));
       applyValues(data, this.mapping[step.field.key]!, chosen);
@@ -77,6 +82,7 @@ export class ValueStep {
     for (const step of this.dates) {
       if (step.chosen && step.chosen !== 'YYYY-MM-DD') toIsoDates(data, this.mapping[step.field.key]!, step.chosen, step.withTime);
     }
+    return table;
   }
 
   /**

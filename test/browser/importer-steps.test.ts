@@ -136,6 +136,13 @@ describe('<importd-importer> steps before the review, in headless Chromium', { s
     await f.page.select(`${IN} select[data-enum-field="status"][data-value="on hold"]`, 'paused');
     await f.screenshot('enum-values');
     await act(f.page, 'confirm-values');
+    // Back from the review: the mapping and the values step find the file as read, not the options sent.
+    await act(f.page, 'back');
+    await act(f.page, 'confirm-mapping');
+    await waitIn(f.page, 'select[data-enum-field="status"]');
+    assert.equal(await optionOf('on hold'), '');
+    await f.page.select(`${IN} select[data-enum-field="status"][data-value="on hold"]`, 'paused');
+    await act(f.page, 'confirm-values');
     const { rows, meta } = await submitted();
     assert.deepEqual(rows.map((row: any) => row.status), ['active', 'paused', 'paused']);
     assert.deepEqual(meta.valueMapping, { status: { 'on hold': 'paused' } });
