@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { detectDateFormat, toIsoDates } from '../../src/embed/date-format';
 import { readDeclared } from '../../src/embed/declared';
 import { detectHeaderRow } from '../../src/embed/header-row';
-import { mappingIssues } from '../../src/embed/mapping-view';
+import { createTranslator } from '../../src/embed/i18n/translate';
+import { mappingIssues, mapView } from '../../src/embed/mapping-view';
 import { applyValues, distinctValues, MAX_DISTINCT_VALUES, suggestValues } from '../../src/embed/value-mapping';
 import type { Field } from '../../src/embed/template';
 
@@ -95,5 +96,31 @@ describe('mappingIssues', () => {
     const issues = mappingIssues([field('a', true), field('b'), field('c'), field('d')], { a: -1, b: 0, c: 0, d: 1 }, ['One', 'Two']);
     assert.deepEqual(Object.fromEntries(issues), { a: { kind: 'required' }, b: { kind: 'twice', column: 'One', others: ['C'] }, c: { kind: 'twice', column: 'One', others: ['B'] } });
     assert.equal(mappingIssues([field('a', true)], { a: 0 }, ['One']).size, 0);
+  });
+});
+
+describe('mapView', () => {
+  const t = createTranslator(['en']);
+  const input = (keepable: boolean) => ({
+    fileSummary: 'f.csv',
+    csv: undefined,
+    preview: [['Name', 'Notes'], ['Ada', '<b>x</b>']],
+    headerRow: 0,
+    headers: ['Name', 'Notes'],
+    fields: [{ key: 'name', label: 'Name', type: 'string' as const, required: true, pattern: undefined, enum: undefined }],
+    mapping: { name: 0 },
+    suggestions: { name: { column: 0, confidence: 0.95, learned: true } },
+    samples: () => ['Ada'],
+    extra: { keepable, columns: [{ column: 1, label: 'Notes', kept: false }] },
+  });
+  it('offers the columns without a field when the template keeps them, else names them as not imported', () => {
+    assert.match(mapView(t, input(true)), /<input type="checkbox" data-keep-column="1"> Notes/);
+    assert.match(mapView(t, input(false)), /Not imported: Notes\./);
+    assert.doesNotMatch(mapView(t, input(false)), /data-keep-column/);
+  });
+  it('shows the evidence and escapes what the file holds', () => {
+    const html = mapView(t, input(true));
+    assert.match(html, /Suggested, 95% sure · learned from earlier imports/);
+    assert.match(html, /&lt;b&gt;x&lt;\/b&gt;/);
   });
 });
