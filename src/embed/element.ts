@@ -1,34 +1,40 @@
 import { ApiError, requestJson, upload, UNREACHABLE, type Credentials } from './api';
 import type { Charset } from './decode';
-import { STRINGS } from './strings';
+import { readDeclared } from './declared';
+import { detectHeaderRow } from './header-row';
+import { createTranslator, type Translator } from './i18n/translate';
+import { MappingStep, type TemplateFields } from './mapping-step';
+import { delimiterName } from './mapping-view';
 import { STYLES } from './styles';
-import { confirmedMapping, formatSize, importBody, mappedRows, type Mapping } from './submit';
-import { headerLabels, type Sheet } from './table';
-import { readFields, type Field } from './template';
+import { confirmedMapping, formatSize, importBody, mappedRows } from './submit';
+import type { Sheet } from './table';
+import { readFields } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
-import { busyView, doneView, errorView, mapView, pickView, sheetView } from './views';
+import { ValueStep } from './value-step';
+import { busyView, doneView, errorView, pickView, sheetView } from './views';
 import { ReviewModel } from './grid/review-model';
 import { reviewView, ReviewStep } from './grid/review-step';
 import { pageRules, type PageRules } from './validate';
 
 /** Files above this size are refused before they are read (the browser holds them in memory). */
 const MAX_FILE_BYTES = 200 * 1024 * 1024;
-const SAMPLES = 5;
+
+/** The steps, as `importd:step` names them. */
+export type Step = 'pick' | 'sheet' | 'mapping' | 'values' | 'review' | 'submitting' | 'done';
 
 interface Loaded {
   file: File;
   sheets: Sheet[];
   sheetIndex: number;
-  charset: Charset | undefined;
-  charsetUncertain: boolean;
-  delimiter: string;
+  csv: { charset: Charset; uncertain: boolean; delimiter: string } | undefined;
   startedAt: string;
 }
 
 /**
- * `<importd-importer server public-key session-token template-id>`: pick or drop a file, choose its sheet,
- * confirm the column mapping, fix invalid cells, submit; dispatches `importd:complete` `{ importId, rowCount }`.
+ * `<importd-importer server public-key session-token template-id locale>`: pick or drop a file, choose its
+ * sheet and header row, confirm the column mapping and the values, fix invalid cells, submit. Dispatches
+ * `importd:step`, `importd:complete` and `importd:error`; `open(file)` and `reset()` drive it from the page.
  */
 export class ImporterElement extends HTMLElement {
   private readonly root: ShadowRoot;
@@ -36,13 +42,21 @@ export class ImporterElement extends HTMLElement {
   private readonly alert: HTMLElement;
   private lifetime: AbortController | undefined;
   private theme: Theme | undefined;
-  private template: { id: string; key: string; fields: Field[]; rules: PageRules | undefined } | undefined;
+  private template: (TemplateFields & { key: string; rules: PageRules | undefined }) | undefined;
   /** Settles once the template is loaded (or failed to): the mapping step waits for it. */
   private templateLoaded: Promise<void> = Promise.resolve();
   private loaded: Loaded | undefined;
-  private fields: Field[] = [];
-  private mapping: Mapping = {};
+  private headerRow = 0;
+  private headerChosen = false;
+  /** The mapping of the sheet from its header row down. */
+  private mapped: MappingStep | undefined;
+  /** Its table once the values are confirmed (header row first): what the review shows and the import sends. */
+  private prepared: string[][] = [];
+  private values: ValueStep | undefined;
   private review: ReviewModel | undefined;
+  /** The step shown; undefined until the first render (which dispatches importd:step too). */
+  private step: Step | undefined;
+  private t: Translator = createTranslator([]);
 
   constructor() {
     super();
@@ -57,15 +71,28 @@ export class ImporterElement extends HTMLElement {
 
   connectedCallback(): void {
     this.lifetime = new AbortController();
+    this.t = createTranslator([this.getAttribute('locale') ?? '', ...navigator.languages].filter(Boolean));
     const credentials = this.credentials();
-    if (!credentials) return this.showError(new Error(STRINGS.missingAttributes));
+    if (!credentials) return this.showError(new Error(this.t.t('missingAttributes')));
     this.showPick(false);
     this.templateLoaded = this.loadTemplate(credentials);
-    void this.loadTheme(credentials, this.lifetime.signal);
+    this.followTheme(credentials, this.lifetime.signal);
   }
 
   disconnectedCallback(): void {
     this.lifetime?.abort();
+  }
+
+  /** Reads `file` as if the end-user had picked it (the page's own file input or drop zone). */
+  async open(file: File): Promise<void> {
+    this.headerChosen = false;
+    await this.read(file, {});
+  }
+
+  /** Back to the first step; whatever was read is dropped. */
+  reset(): void {
+    this.alert.textContent = '';
+    this.showPick();
   }
 
   private credentials(): (Credentials & { templateId: string }) | undefined {
@@ -77,47 +104,54 @@ export class ImporterElement extends HTMLElement {
   private async loadTemplate(credentials: Credentials & { templateId: string }): Promise<void> {
     try {
       const template = await requestJson<{ id: string; key: string; schema: unknown }>(credentials, 'GET', `/v1/templates/${encodeURIComponent(credentials.templateId)}`);
-      this.template = { id: template.id, key: template.key, fields: readFields(template.schema), rules: pageRules(template.schema) };
+      this.template = { id: template.id, key: template.key, fields: readFields(template.schema), declared: readDeclared(template.schema), rules: pageRules(template.schema) };
     } catch (error) {
       this.showError(error);
     }
   }
 
-  private async loadTheme(credentials: Credentials, signal: AbortSignal): Promise<void> {
-    const apply = (theme: Theme) => {
-      this.theme = theme;
-      applyTheme(this, theme);
-    };
+  /**
+   * The theme stream sends the current theme first, then each change: no separate GET /v1/themes, whose 404
+   * for an account without a theme the browser would log as an error on every page.
+   */
+  private followTheme(credentials: Credentials, signal: AbortSignal): void {
     onSchemeChange(() => this.theme && applyTheme(this, this.theme), signal);
-    try {
-      apply(await requestJson<Theme>(credentials, 'GET', '/v1/themes'));
-    } catch (error) {
-      // An account without a theme keeps the built-in look; anything else is worth showing.
-      if (!(error instanceof ApiError && error.code === 'not_found')) this.showError(error);
-    }
-    void followTheme(credentials, apply, signal);
+    void followTheme(
+      credentials,
+      (theme) => {
+        this.theme = theme;
+        applyTheme(this, theme);
+      },
+      signal,
+    );
   }
 
   /**
-   * Shows a step. After a user action the focus moves to what comes next (the first invalid cell, else the
+   * Shows a step. After a user action the focus moves to what comes next (the first invalid control, else the
    * step's main button), so the flow works by keyboard; the first render leaves the host page's focus alone.
    */
-  private render(html: string, moveFocus = true): void {
+  private render(step: Step, html: string, moveFocus = true, focus?: string): void {
     this.view.innerHTML = html;
     for (const button of this.view.querySelectorAll<HTMLButtonElement>('button[data-action]')) {
       button.addEventListener('click', () => void this.act(button.dataset.action!));
     }
+    if (step !== this.step) {
+      this.step = step;
+      this.dispatchEvent(new CustomEvent('importd:step', { detail: { step }, bubbles: true, composed: true }));
+    }
     if (!moveFocus) return;
-    const next = ['input[aria-invalid="true"]', 'button.primary:not([disabled])', 'input, select, button'].map((selector) => this.view.querySelector<HTMLElement>(selector));
+    const next = [focus, 'input[aria-invalid="true"]', 'button.primary:not([disabled])', 'select[aria-invalid="true"]', 'input, select, button'].map((selector) => (selector ? this.view.querySelector<HTMLElement>(selector) : null));
     next.find(Boolean)?.focus();
   }
 
   private async act(action: string): Promise<void> {
     this.alert.textContent = '';
     try {
-      if (action === 'back' || action === 'restart') this.showPick();
-      else if (action === 'choose-sheet') this.chooseSheet();
+      if (action === 'restart' || (action === 'back' && (this.step === 'mapping' || this.step === 'sheet'))) this.showPick();
+      else if (action === 'back' || action === 'back-to-mapping') this.showMapping();
+      else if (action === 'choose-sheet') await this.chooseSheet();
       else if (action === 'confirm-mapping') this.confirmMapping();
+      else if (action === 'confirm-values') this.confirmValues();
       else if (action === 'submit') await this.submit();
     } catch (error) {
       this.showError(error);
@@ -126,7 +160,7 @@ export class ImporterElement extends HTMLElement {
 
   private showPick(moveFocus = true): void {
     this.loaded = undefined;
-    this.render(pickView(), moveFocus);
+    this.render('pick', pickView(this.t), moveFocus);
     const input = this.view.querySelector<HTMLInputElement>('input[type=file]')!;
     input.addEventListener('change', () => input.files?.[0] && void this.open(input.files[0]));
     const zone = this.view.querySelector<HTMLElement>('[data-drop]')!;
@@ -143,103 +177,142 @@ export class ImporterElement extends HTMLElement {
     });
   }
 
-  private async open(file: File, charset?: Charset): Promise<void> {
+  /** Reads the file (again, with the end-user's charset or delimiter) and shows the sheet or mapping step. */
+  private async read(file: File, choices: { charset?: Charset; delimiter?: string }): Promise<void> {
     this.alert.textContent = '';
     try {
-      if (file.size > MAX_FILE_BYTES) throw new Error(STRINGS.tooLarge(formatSize(MAX_FILE_BYTES)));
-      const startedAt = new Date().toISOString();
-      this.render(busyView(STRINGS.reading));
+      if (file.size > MAX_FILE_BYTES) throw new Error(this.t.t('tooLarge', { limit: this.t.size(MAX_FILE_BYTES) }));
+      const startedAt = this.loaded?.file === file ? this.loaded.startedAt : new Date().toISOString();
+      this.render(this.step ?? 'pick', busyView(this.t, this.t.t('reading')));
       const kind = /\.xlsx$/i.test(file.name) ? 'xlsx' : /\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/') ? 'csv' : undefined;
-      if (!kind) throw new Error(STRINGS.unsupported);
-      const read = await readFile(file, kind, charset);
+      if (!kind) throw new Error(this.t.t('unsupported'));
+      const read = await readFile(file, kind, choices);
       // A CSV's one sheet is named after the file.
       const sheets = read.csv ? read.sheets.map((sheet) => ({ ...sheet, name: file.name })) : read.sheets;
-      this.loaded = { file, sheets, sheetIndex: 0, charset: read.csv?.charset, charsetUncertain: read.csv?.uncertain ?? false, delimiter: read.csv?.delimiter ?? '', startedAt };
-      if (this.loaded.sheets.length > 1) this.render(sheetView(this.loaded.sheets));
-      else await this.showMapping();
+      this.loaded = { file, sheets, sheetIndex: 0, csv: read.csv, startedAt };
+      if (sheets.length > 1) this.render('sheet', sheetView(this.t, sheets));
+      else await this.startMapping();
     } catch (error) {
       this.showPick();
       this.showError(error);
     }
   }
 
-  private chooseSheet(): void {
-    const loaded = this.loaded!;
-    loaded.sheetIndex = Number(this.view.querySelector<HTMLSelectElement>('#sheet')!.value);
-    void this.showMapping().catch((error: unknown) => this.showError(error));
+  private async chooseSheet(): Promise<void> {
+    this.loaded!.sheetIndex = Number(this.view.querySelector<HTMLSelectElement>('#sheet')!.value);
+    this.headerChosen = false;
+    await this.startMapping();
   }
 
-  private sheet(): Sheet {
-    return this.loaded!.sheets[this.loaded!.sheetIndex]!;
+  private sheetRows(): string[][] {
+    return this.loaded!.sheets[this.loaded!.sheetIndex]!.rows;
   }
 
-  private async showMapping(): Promise<void> {
+  /** Takes the header row (detected unless the end-user chose one), asks for the suggested mapping, shows it. */
+  private async startMapping(): Promise<void> {
     await this.templateLoaded;
-    const loaded = this.loaded!;
-    const rows = this.sheet().rows;
-    if (rows.length === 0) throw new Error(STRINGS.empty);
-    const headers = headerLabels(rows[0]!);
-    // A template without fields takes every column under its own header.
-    this.fields = this.template && this.template.fields.length > 0 ? this.template.fields : headers.map((label) => ({ key: label, label, type: 'string', required: false, pattern: undefined, enum: undefined }));
-    this.mapping = this.template && this.template.fields.length > 0 ? await this.suggestMapping(headers, rows) : Object.fromEntries(headers.map((label, column) => [label, column]));
-    const summary = `${loaded.file.name} · ${formatSize(loaded.file.size)} · ${STRINGS.detected(rows.length - 1, headers.length, loaded.delimiter)}`;
-    this.render(mapView({ fileSummary: summary, charset: loaded.charset, charsetUncertain: loaded.charsetUncertain, headers, fields: this.fields, mapping: this.mapping }));
-    const charset = this.view.querySelector<HTMLSelectElement>('#charset');
-    charset?.addEventListener('change', () => void this.open(loaded.file, charset.value as Charset));
+    const rows = this.sheetRows();
+    if (rows.length === 0) throw new Error(this.t.t('empty'));
+    if (!this.headerChosen || this.headerRow >= rows.length) this.headerRow = detectHeaderRow(rows);
+    const mapped = new MappingStep(rows.slice(this.headerRow), this.template);
+    await mapped.suggest(this.credentials()!);
+    this.mapped = mapped;
+    this.showMapping();
   }
 
-  private async suggestMapping(headers: string[], rows: string[][]): Promise<Mapping> {
-    const samples = (column: number) => rows.slice(1).map((row) => row[column] ?? '').filter((cell) => cell.trim() !== '').slice(0, SAMPLES).map((cell) => cell.slice(0, 200));
-    const credentials = this.credentials()!;
-    const answer = await requestJson<Record<string, { fileKey: string }>>(credentials, 'POST', '/v1/intelligence/map-headers', {
-      // The template's learned mappings count only when the call names it (the session may be bound to it anyway).
-      templateId: this.template?.id ?? credentials.templateId,
-      schemaHeaders: this.fields.map((field) => ({ key: field.key, label: field.label })),
-      fileHeaders: headers.map((label, column) => ({ key: label, label, samples: samples(column) })),
-    });
-    return Object.fromEntries(this.fields.map((field) => [field.key, answer[field.key] ? headers.indexOf(answer[field.key]!.fileKey) : -1]));
+  private showMapping(focus?: string): void {
+    const loaded = this.loaded!;
+    const mapped = this.mapped!;
+    const t = this.t;
+    const shape = [t.t('rows', { count: mapped.table.length - 1 }), t.t('columns', { count: mapped.headers.length })];
+    if (loaded.csv) shape.push(t.t('separatedBy', { delimiter: delimiterName(t, loaded.csv.delimiter) }));
+    const fileSummary = `${loaded.file.name} · ${t.size(loaded.file.size)} · ${shape.join(', ')}`;
+    this.render('mapping', mapped.view(t, { fileSummary, csv: loaded.csv, sheetRows: this.sheetRows(), headerRow: this.headerRow }), true, focus);
+    mapped.wire(this.view, (next) => this.showMapping(next));
+    const charset = this.view.querySelector<HTMLSelectElement>('#charset');
+    const delimiter = this.view.querySelector<HTMLSelectElement>('#delimiter');
+    const reread = () => void this.read(loaded.file, { charset: charset!.value as Charset, delimiter: delimiter!.value });
+    charset?.addEventListener('change', reread);
+    delimiter?.addEventListener('change', reread);
+    for (const row of this.view.querySelectorAll<HTMLElement>('tr[data-header-row]')) {
+      const choose = () => this.chooseHeaderRow(Number(row.dataset.headerRow));
+      row.addEventListener('click', choose);
+      row.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' && event.key !== ' ') return;
+        event.preventDefault();
+        choose();
+      });
+    }
+  }
+
+  private chooseHeaderRow(row: number): void {
+    if (row === this.headerRow) return;
+    this.headerRow = row;
+    this.headerChosen = true;
+    void this.startMapping().catch((error: unknown) => this.showError(error));
   }
 
   private confirmMapping(): void {
-    for (const select of this.view.querySelectorAll<HTMLSelectElement>('select[data-field]')) this.mapping[select.dataset.field!] = Number(select.value);
+    const mapped = this.mapped!;
+    if (!mapped.complete()) return this.showMapping();
+    this.values = new ValueStep(mapped.table, mapped.fields, mapped.mapping, this.template?.declared, mapped.learnedValues);
+    if (this.values.needed()) return this.showValues();
+    this.prepared = mapped.table;
     this.showReview();
   }
 
-  /** The review step: every row checked by the server's rules (src/rules) in the page, in a grid to fix them. */
+  private showValues(): void {
+    this.render('values', this.values!.view(this.t));
+    this.values!.wire(this.view, () => this.showValues());
+  }
+
+  private confirmValues(): void {
+    this.prepared = this.values!.apply();
+    this.showReview();
+  }
+
+  /**
+   * The review step: the prepared rows (after header row, mapping and values) checked by the server's rules
+   * (src/rules) in the page, in a grid to fix them. Edits change `prepared`, so Back and forth keeps them.
+   */
   private showReview(): void {
-    const rows = this.sheet().rows;
-    const columns = this.fields.map((field) => ({ key: field.key, label: field.label, column: this.mapping[field.key] ?? -1 }));
-    this.review = new ReviewModel(rows.slice(1), columns, this.template?.rules);
-    this.render(reviewView(this.review));
-    void new ReviewStep(this.view, this.review).start();
+    const sent = this.mapped!.sent();
+    const columns = sent.fields.map((field) => ({ key: field.key, label: field.label, column: sent.mapping[field.key] ?? -1 }));
+    this.review = new ReviewModel(this.prepared.slice(1), columns, this.template?.rules);
+    this.render('review', reviewView(this.t, this.review), false);
+    void new ReviewStep(this.view, this.review, this.t).start();
   }
 
   private async submit(): Promise<void> {
     const loaded = this.loaded!;
     const credentials = this.credentials()!;
+    const mapped = this.mapped!;
     const review = this.review!;
     // The rows as edited in the review; the invalid ones left out when the end-user skips them.
     const data = review.rowsToSend();
-    const rows = mappedRows(data, this.fields, this.mapping);
-    const mapping = confirmedMapping(this.fields, this.mapping, headerLabels(this.sheet().rows[0]!));
+    const sent = mapped.sent();
+    const rows = mappedRows(data, sent.fields, sent.mapping);
+    const mapping = confirmedMapping(mapped.fields, mapped.mapping, mapped.headers);
+    const valueMapping = this.values?.confirmed() ?? {};
     const meta = {
       ...(this.template ? { schemaId: this.template.id, schemaKey: this.template.key } : {}),
       sdkVersion: IMPORTD_SDK_VERSION,
       // Origin and path only: a query string may carry tokens of the host page.
       source: { kind: 'upload', referer: `${location.origin}${location.pathname}`.slice(0, 500) },
       file: { name: loaded.file.name, extension: (/\.([^.]+)$/.exec(loaded.file.name)?.[1] ?? '').toLowerCase(), mime: loaded.file.type, sizeBytes: loaded.file.size, formattedSize: formatSize(loaded.file.size), lastModified: new Date(loaded.file.lastModified).toISOString() },
-      sheet: { rowCount: review.rows.length, selectedSheetName: this.sheet().name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100) },
+      sheet: { rowCount: review.rows.length, selectedSheetName: loaded.sheets[loaded.sheetIndex]!.name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100), headerRow: this.headerRow },
       counts: { totalRows: review.rows.length, validRows: data.length, erroredRows: review.rows.length - data.length, discardedRows: review.rows.length - data.length },
       timings: { startedAt: loaded.startedAt, finishedAt: new Date().toISOString() },
-      environment: { userAgent: navigator.userAgent.slice(0, 300), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'web', runtime: 'browser' },
-      ...(loaded.charset ? { encoding: { charset: loaded.charset, delimiter: loaded.delimiter } } : {}),
+      environment: { userAgent: navigator.userAgent.slice(0, 300), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'web', runtime: 'browser', locale: this.t.locale },
+      ...(loaded.csv ? { encoding: { charset: loaded.csv.charset, delimiter: loaded.csv.delimiter } } : {}),
       mapping,
+      ...(Object.keys(valueMapping).length > 0 ? { valueMapping } : {}),
     };
-    this.render(busyView(STRINGS.uploading, 0));
+    this.render('submitting', busyView(this.t, this.t.t('uploading'), 0));
     const progress = this.view.querySelector('progress')!;
     try {
       const created = await upload<{ id: string }>(credentials, '/v1/imports', importBody(meta, rows), (fraction) => progress.setAttribute('value', String(fraction)));
-      this.render(doneView(rows.length));
+      this.render('done', doneView(this.t, rows.length));
       this.dispatchEvent(new CustomEvent('importd:complete', { detail: { importId: created.id, rowCount: rows.length }, bubbles: true, composed: true }));
     } catch (error) {
       this.showReview();
@@ -249,13 +322,14 @@ export class ImporterElement extends HTMLElement {
 
   private showError(error: unknown): void {
     const credentials = this.credentials();
+    const t = this.t;
     if (error instanceof ApiError && error.code === UNREACHABLE) {
-      this.alert.innerHTML = errorView(STRINGS.unreachable(credentials?.server ?? '', location.origin), undefined);
+      this.alert.innerHTML = errorView(t, t.t('unreachable', { server: credentials?.server ?? '', origin: location.origin }), undefined);
     } else if (error instanceof ApiError) {
-      this.alert.innerHTML = errorView(`${error.message} (${error.code})`, error.requestId);
+      this.alert.innerHTML = errorView(t, `${error.message} (${error.code})`, error.requestId);
     } else {
-      this.alert.innerHTML = errorView(error instanceof Error ? error.message : String(error), undefined);
+      this.alert.innerHTML = errorView(t, error instanceof Error ? error.message : String(error), undefined);
     }
-    this.dispatchEvent(new CustomEvent('importd:error', { detail: error instanceof ApiError ? { code: error.code, message: error.message, requestId: error.requestId } : { message: String(error) }, bubbles: true, composed: true }));
+    this.dispatchEvent(new CustomEvent('importd:error', { detail: error instanceof ApiError ? { code: error.code, message: error.message, requestId: error.requestId } : { message: error instanceof Error ? error.message : String(error) }, bubbles: true, composed: true }));
   }
 }

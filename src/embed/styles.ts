@@ -49,6 +49,28 @@ select, input[type=text] { font: inherit; min-height: var(--importd-size-field, 
 [role=gridcell] { cursor: text; } [role=gridcell][aria-invalid=true] { box-shadow: inset 0 0 0 2px var(--importd-error, #dc2626); }
 .row.skipped { opacity: .55; text-decoration: line-through; }
 .editor { width: 100%; min-height: 32px; }
+h3 { font-size: 1em; margin: 16px 0 6px; }
+.choices { display: flex; flex-wrap: wrap; gap: 8px 16px; margin-bottom: 8px; }
+.preview { max-width: 100%; overflow-x: auto; margin-bottom: 12px; border: var(--importd-border, 1px) solid color-mix(in srgb, var(--importd-base-content, #1f2937) 15%, transparent);
+  border-radius: var(--importd-radius-field, 6px); }
+.preview table { border-collapse: collapse; width: 100%; font-size: .9em; }
+.preview td, .preview th { padding: 4px 8px; text-align: left; white-space: nowrap; border-bottom: 1px solid color-mix(in srgb, var(--importd-base-content, #1f2937) 10%, transparent); }
+.preview th[scope=row] { color: var(--importd-neutral, #6b7280); font-weight: normal; }
+.preview tr[data-header-row] { cursor: pointer; }
+.preview tr[data-header-row]:hover, .preview tr[data-header-row]:focus-visible { background: color-mix(in srgb, var(--importd-primary, #4f46e5) 8%, transparent); outline: none; }
+.preview tr.header { background: color-mix(in srgb, var(--importd-primary, #4f46e5) 14%, transparent); font-weight: 600; }
+.values th[scope=row] { white-space: normal; font-weight: normal; }
+.badge { display: inline-block; padding: 0 6px; border-radius: 999px; font-size: .85em; font-weight: 600;
+  background: var(--importd-primary, #4f46e5); color: var(--importd-primary-content, #fff); }
+.fields { display: grid; gap: 10px; margin-bottom: 12px; }
+.field { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.4fr); gap: 2px 12px; align-items: center; }
+.field select { width: 100%; }
+.field .notes { grid-column: 2; }
+.field .notes p { margin: 2px 0 0; }
+.field.flagged select { border-color: var(--importd-error, #dc2626); }
+.field .problem { margin: 2px 0 0; }
+.extra { border: var(--importd-border, 1px) solid color-mix(in srgb, var(--importd-base-content, #1f2937) 15%, transparent); border-radius: var(--importd-radius-field, 6px); margin: 0 0 12px; }
+.check { display: inline-flex; align-items: center; gap: 4px; margin-right: 12px; }
 progress { width: 100%; accent-color: var(--importd-primary, #4f46e5); }
-@media (max-width: 480px) { :host { padding: 10px; } .grid { grid-template-columns: minmax(0, 1fr); } .problem { grid-column: 1; } }
+@media (max-width: 480px) { :host { padding: 10px; } .grid, .field { grid-template-columns: minmax(0, 1fr); } .problem, .field .notes { grid-column: 1; } }
 `;

@@ -1,3 +1,4 @@
+import { setOwn } from '../lib/own-member';
 import type { Field } from './template';
 
 /** Bodies up to this size go as one JSON document; larger ones as NDJSON, which the server streams. */
@@ -11,7 +12,8 @@ export function mappedRows(rows: string[][], fields: Field[], mapping: Mapping):
   const used = fields.filter((field) => (mapping[field.key] ?? -1) >= 0).map((field) => [field.key, mapping[field.key]!] as const);
   return rows.map((row) => {
     const record: Record<string, string> = {};
-    for (const [key, column] of used) record[key] = row[column] ?? '';
+    // setOwn: a field keyed `__proto__` stays a field (an assignment would set the prototype and lose it).
+    for (const [key, column] of used) setOwn(record, key, row[column] ?? '');
     return record;
   });
 }
@@ -31,7 +33,7 @@ export function confirmedMapping(fields: Field[], mapping: Mapping, headers: str
     if (label === undefined) continue;
     size += JSON.stringify(field.key).length + JSON.stringify(label).length + 2;
     if (size > MAX_MAPPING_CHARS) break;
-    confirmed[field.key] = label;
+    setOwn(confirmed, field.key, label);
   }
   return confirmed;
 }

@@ -1,5 +1,7 @@
 // Dates and date-times in the formats a field declares, stored as ISO 8601 (`2025-03-04`,
 // `2025-03-04T10:30:00.000Z`). A text two declared formats read as different days is refused, never guessed.
+// ISO 8601 is read whatever the field declares: no other format reads it, so it is never a different day, and
+// it is what the importer sends once the end-user's column format is known (`03/04/2025` as MM/DD/YYYY).
 
 export const DATE_FORMATS = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY', 'DD-MM-YYYY', 'MM-DD-YYYY', 'YYYY/MM/DD', 'excel'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
@@ -31,7 +33,8 @@ export interface DateReader {
 }
 
 export function compileDateReader(formats: readonly DateFormat[]): DateReader {
-  const texts = formats.filter((f): f is Exclude<DateFormat, 'excel'> => f !== 'excel').map(textFormat);
+  const declared = formats.filter((f): f is Exclude<DateFormat, 'excel'> => f !== 'excel');
+  const texts = (declared.includes('YYYY-MM-DD') ? declared : ['YYYY-MM-DD' as const, ...declared]).map(textFormat);
   const excel = formats.includes('excel');
   return {
     read(value, withTime) {

@@ -10,12 +10,17 @@ export interface Mount {
   publicKey: string;
   sessionToken: string;
   templateId: string;
+  /** The `locale` attribute, when set. */
+  locale?: string;
 }
 
 /** The element's shadow root, for selectors (`>>>` pierces it). */
 export const IN = 'importd-importer >>>';
 
-/** Opens `origin`, loads /embed/importer.js from importd and adds the element; `importd:complete` is recorded. */
+/**
+ * Opens `origin`, loads /embed/importer.js from importd and adds the element; `importd:complete` is recorded,
+ * and every `importd:step` in `window.steps`.
+ */
 export async function mountImporter(page: Page, origin: string, mount: Mount): Promise<void> {
   await page.goto(`${origin}/`);
   await page.addScriptTag({ url: `${mount.server}/embed/importer.js` });
@@ -25,6 +30,9 @@ export async function mountImporter(page: Page, origin: string, mount: Mount): P
     element.setAttribute('public-key', attributes.publicKey);
     element.setAttribute('session-token', attributes.sessionToken);
     element.setAttribute('template-id', attributes.templateId);
+    if (attributes.locale) element.setAttribute('locale', attributes.locale);
+    window.steps = [];
+    element.addEventListener('importd:step', (event: any) => window.steps.push(event.detail.step));
     window.completed = new Promise((resolve) => element.addEventListener('importd:complete', (event: any) => resolve(event.detail)));
     document.body.append(element);
   }, mount);
@@ -64,4 +72,14 @@ export function chosenMapping(page: Page): Promise<Record<string, string>> {
   return page.$$eval(`${IN} select[data-field]`, (selects: any[]) =>
     Object.fromEntries(selects.map((select) => [select.dataset.field, select.selectedOptions[0].textContent])),
   );
+}
+
+/** The `importd:step` names dispatched since the element was mounted. */
+export function stepsSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => window.steps);
+}
+
+/** The text of the element's shadow root. */
+export function shownText(page: Page): Promise<string> {
+  return page.$eval('importd-importer', (element: any) => element.shadowRoot.textContent);
 }

@@ -26,7 +26,7 @@ describe('./bin/importd mappings', () => {
       const response = await fetch(`${server.url}/v1/imports`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${keys.secretKey.key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ meta: { schemaKey: 'contacts', mapping: { email: 'Work mail', segment: 'Bucket X7', phone: 'Tel.\nfake  row\u001b[31m' } }, rows: [{ email: 'a@example.com' }] }),
+        body: JSON.stringify({ meta: { schemaKey: 'contacts', mapping: { email: 'Work mail', segment: 'Bucket X7', phone: 'Tel.\nfake  row\u001b[31m' }, valueMapping: { segment: { 'Gold tier': 'gold' } } }, rows: [{ email: 'a@example.com' }] }),
       });
       assert.equal(response.status, 201, await response.text());
     } finally {
@@ -36,19 +36,22 @@ describe('./bin/importd mappings', () => {
     const listed = runBin(['mappings', 'list', '--json', '--db', db]);
     assert.equal(listed.code, 0, listed.stderr);
     const data = JSON.parse(listed.stdout).data;
-    assert.deepEqual(data.map((m: { templateKey: string; schemaKey: string; fileLabel: string; endUsers: number; secretKey: boolean; preferred: boolean }) => [m.templateKey, m.schemaKey, m.fileLabel, m.endUsers, m.secretKey, m.preferred]), [
-      ['contacts', 'email', 'Work mail', 0, true, true],
-      ['contacts', 'phone', 'Tel.\nfake  row\u001b[31m', 0, true, true],
-      ['contacts', 'segment', 'Bucket X7', 0, true, true],
+    type Listed = { templateKey: string; schemaKey: string; fileLabel: string | null; fileValue: string | null; option: string | null; endUsers: number; secretKey: boolean; preferred: boolean };
+    assert.deepEqual(data.map((m: Listed) => [m.templateKey, m.schemaKey, m.fileLabel, m.fileValue, m.option, m.endUsers, m.secretKey, m.preferred]), [
+      ['contacts', 'email', 'Work mail', null, null, 0, true, true],
+      ['contacts', 'phone', 'Tel.\nfake  row\u001b[31m', null, null, 0, true, true],
+      ['contacts', 'segment', 'Bucket X7', null, null, 0, true, true],
+      ['contacts', 'segment', null, 'Gold tier', 'gold', 0, true, true],
     ]);
     const table = runBin(['mappings', 'list', '--db', db]);
-    assert.match(table.stdout, /^TEMPLATE\s+SCHEMA KEY\s+FILE LABEL\s+END-USERS\s+SECRET KEY\s+PREFERRED\s+UPDATED\n/);
-    assert.match(table.stdout, /contacts\s+segment\s+Bucket X7\s+0\s+yes\s+yes\s+\d{4}-/);
+    assert.match(table.stdout, /^TEMPLATE\s+SCHEMA KEY\s+FILE LABEL\s+VALUE\s+OPTION\s+END-USERS\s+SECRET KEY\s+PREFERRED\s+UPDATED\n/);
+    assert.match(table.stdout, /contacts\s+segment\s+Bucket X7\s+-\s+-\s+0\s+yes\s+yes\s+\d{4}-/);
+    assert.match(table.stdout, /contacts\s+segment\s+-\s+Gold tier\s+gold\s+0\s+yes\s+yes\s+\d{4}-/);
     // A label an end-user typed can neither forge a row nor reach the terminal as an escape sequence.
-    assert.match(table.stdout, /\ncontacts\s+phone\s+Tel\.\\u000afake  row\\u001b\[31m\s+0\s+yes/);
-    assert.equal(table.stdout.split('\n').length, 5);
+    assert.match(table.stdout, /\ncontacts\s+phone\s+Tel\.\\u000afake  row\\u001b\[31m\s+-\s+-\s+0\s+yes/);
+    assert.equal(table.stdout.split('\n').length, 6);
     assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--account', 'acme', '--json', '--db', db]).stdout).data, []);
-    assert.equal(JSON.parse(runBin(['mappings', 'list', '--template', 'contacts', '--json', '--db', db]).stdout).data.length, 3);
+    assert.equal(JSON.parse(runBin(['mappings', 'list', '--template', 'contacts', '--json', '--db', db]).stdout).data.length, 4);
     const unknown = runBin(['mappings', 'list', '--template', 'nope', '--db', db]);
     assert.equal(unknown.code, 3);
     assert.match(unknown.stderr, /error \[not_found\]: template nope not found/);
@@ -67,7 +70,7 @@ describe('./bin/importd mappings', () => {
     assert.equal(runBin(['mappings', 'forget', '--all', '--account', 'nope', '--db', db]).code, 3);
 
     const template = runBin(['mappings', 'forget', '--template', 'contacts', '--json', '--db', db]);
-    assert.deepEqual(JSON.parse(template.stdout), { deleted: 2 });
+    assert.deepEqual(JSON.parse(template.stdout), { deleted: 3 });
     assert.deepEqual(JSON.parse(runBin(['mappings', 'list', '--json', '--db', db]).stdout).data, []);
     const none = runBin(['mappings', 'forget', '--all', '--db', db]);
     assert.equal(none.code, 3);

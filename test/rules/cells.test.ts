@@ -76,6 +76,8 @@ const cases: Record<string, Case[]> = {
     [{ type: 'date' }, '03/04/2025', '!type'], // not a declared format
     [{ type: 'date', formats: ['DD/MM/YYYY'] }, '03/04/2025', '2025-04-03'],
     [{ type: 'date', formats: ['MM/DD/YYYY'] }, '03/04/2025', '2025-03-04'],
+    [{ type: 'date', formats: ['MM/DD/YYYY'] }, '2025-03-04', '2025-03-04'], // ISO 8601 whatever the formats (what the importer sends)
+    [{ type: 'datetime', formats: ['DD/MM/YYYY', 'MM/DD/YYYY'] }, '2025-03-04T10:30:00Z', '2025-03-04T10:30:00.000Z'],
     [{ type: 'date', formats: ['DD/MM/YYYY', 'MM/DD/YYYY'] }, '03/04/2025', '!ambiguous_date'],
     [{ type: 'date', formats: ['DD/MM/YYYY', 'MM/DD/YYYY'] }, '25/04/2025', '2025-04-25'],
     [{ type: 'date', formats: ['DD/MM/YYYY', 'MM/DD/YYYY'] }, '04/04/2025', '2025-04-04'],

@@ -6,27 +6,27 @@ import { configOverrides } from '../options';
 import { withAccount, type CliRuntime } from '../runtime';
 
 export function registerMappings(program: Command, runtime: CliRuntime): void {
-  const mappings = program.command('mappings').description('header mappings learned from confirmed imports (meta.mapping), per template');
+  const mappings = program.command('mappings').description('header and value mappings learned from confirmed imports (meta.mapping, meta.valueMapping), per template');
 
   mappings
     .command('list')
-    .description('list the learned mappings (schema key -> file header label) with who confirmed them: distinct end-users, the Secret Key')
+    .description('list the learned mappings (schema key -> file header label, or an enum value -> its option) with who confirmed them: distinct end-users, the Secret Key')
     .option('--template <key-or-id>', 'one template only')
     .option('--account <name>', 'account (default: default)')
-    .option('--json', 'print JSON { data: [{ templateId, templateKey, schemaKey, fileLabel, endUsers, secretKey, preferred, updatedAt }] }')
+    .option('--json', 'print JSON { data: [{ templateId, templateKey, schemaKey, fileLabel, fileValue, option, endUsers, secretKey, preferred, updatedAt }] }')
     .action(async (options: { template?: string; account?: string; json?: boolean }, command: Command) => {
       const data = await withAccount(runtime, configOverrides(command), options.account, async (ctx, accountId) => await listLearnedMappings(ctx, accountId, options.template));
       if (options.json) return printJson(runtime.io, { data });
       printTable(
         runtime.io,
-        ['TEMPLATE', 'SCHEMA KEY', 'FILE LABEL', 'END-USERS', 'SECRET KEY', 'PREFERRED', 'UPDATED'],
-        data.map((m) => [m.templateKey, m.schemaKey, m.fileLabel, String(m.endUsers), m.secretKey ? 'yes' : 'no', m.preferred ? 'yes' : 'no', m.updatedAt]),
+        ['TEMPLATE', 'SCHEMA KEY', 'FILE LABEL', 'VALUE', 'OPTION', 'END-USERS', 'SECRET KEY', 'PREFERRED', 'UPDATED'],
+        data.map((m) => [m.templateKey, m.schemaKey, m.fileLabel ?? '-', m.fileValue ?? '-', m.option ?? '-', String(m.endUsers), m.secretKey ? 'yes' : 'no', m.preferred ? 'yes' : 'no', m.updatedAt]),
       );
     });
 
   mappings
     .command('forget')
-    .description("forget a template's learned mappings (only one schema key's when given), or every learned mapping of the account with --all")
+    .description("forget a template's learned mappings and values (only one schema key's when given), or every learned mapping of the account with --all")
     .argument('[schema-key]', 'the schema key to forget (with --template)')
     .option('--template <key-or-id>', 'the template whose mappings to forget')
     .option('--all', 'forget every learned mapping of the account')

@@ -239,14 +239,17 @@ export const learnedMappings = sqliteTable(
       .notNull()
       .references(() => templates.id, { onDelete: 'cascade' }),
     schemaKey: text('schema_key').notNull(),
+    // '' for a header mapping (file_label: the header's label); else a value of an enum field's column, and
+    // file_label the option it stands for (meta.valueMapping).
+    fileValue: text('file_value').notNull().default(''),
     // '' for a Secret Key (or operator) import, else the SHA-256 of the end-user id: one label per confirmer and key.
     confirmer: text('confirmer').notNull(),
     fileLabel: text('file_label').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.templateId, t.schemaKey, t.confirmer] }),
-    index('learned_mappings_confirmer_recent').on(t.accountId, t.confirmer, t.templateId, t.updatedAt, t.schemaKey),
+    primaryKey({ columns: [t.accountId, t.templateId, t.schemaKey, t.fileValue, t.confirmer] }),
+    index('learned_mappings_confirmer_recent').on(t.accountId, t.confirmer, t.templateId, t.updatedAt, t.schemaKey, t.fileValue),
   ],
 );
 

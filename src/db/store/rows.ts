@@ -106,11 +106,16 @@ export function importListRowOf(row: ImportListColumns): ImportListRow {
 /** What the detail and rows reads need of an import: all but its originalSchema (up to 1 MiB). */
 export type ImportViewRow = Omit<ImportRow, 'originalSchema'>;
 
-/** One confirmer's label for a schema key of an account's template (`confirmer`: '' for a Secret Key import). */
+/**
+ * One confirmer's label for a schema key of an account's template (`confirmer`: '' for a Secret Key import);
+ * or, with a `fileValue`, the option an enum field's value stands for (`fileLabel`: the option value).
+ */
 export interface LearnedMappingRow {
   accountId: string;
   templateId: string;
   schemaKey: string;
+  /** '' for a header mapping. */
+  fileValue: string;
   confirmer: string;
   fileLabel: string;
   updatedAt: string;
@@ -120,6 +125,8 @@ export interface LearnedMappingRow {
 export interface LearnedPairRow {
   templateId: string;
   schemaKey: string;
+  /** '' for a header pair; else an enum value, and `fileLabel` its option. */
+  fileValue: string;
   fileLabel: string;
   endUsers: number;
   secretKey: boolean;

@@ -1,4 +1,4 @@
-import { STRINGS } from '../strings';
+import type { Translator } from '../i18n/translate';
 import type { Choice } from '../validate';
 import { escapeHtml } from '../views';
 
@@ -7,7 +7,7 @@ import { escapeHtml } from '../views';
  * own text first, so nothing changes until an option is picked). Enter or leaving the cell keeps the text,
  * Escape restores it; `onDone` gets the new text, or undefined when nothing changed.
  */
-export function editCell(cell: HTMLElement, text: string, label: string, choices: readonly Choice[] | undefined, onDone: (text: string | undefined) => void): void {
+export function editCell(cell: HTMLElement, text: string, label: string, t: Translator, choices: readonly Choice[] | undefined, onDone: (text: string | undefined) => void): void {
   let done = false;
   const finish = (value: string | undefined) => {
     if (done) return;
@@ -15,7 +15,7 @@ export function editCell(cell: HTMLElement, text: string, label: string, choices
     onDone(value === text ? undefined : value);
   };
   if (choices !== undefined) {
-    const own = choices.some((choice) => choice.value === text) ? '' : `<option value="${escapeHtml(text)}" selected>${escapeHtml(text === '' ? STRINGS.emptyCell : text)}</option>`;
+    const own = choices.some((choice) => choice.value === text) ? '' : `<option value="${escapeHtml(text)}" selected>${escapeHtml(text === '' ? t.t('emptyCell') : text)}</option>`;
     const options = choices.map((choice) => `<option value="${escapeHtml(choice.value)}"${choice.value === text ? ' selected' : ''}>${escapeHtml(choice.label === choice.value ? choice.value : `${choice.label} (${choice.value})`)}</option>`);
     cell.innerHTML = `<select class="editor" aria-label="${escapeHtml(label)}">${own}${options.join('')}</select>`;
   } else {

@@ -1,25 +1,25 @@
-import { STRINGS } from '../strings';
+import type { Translator } from '../i18n/translate';
 import { escapeHtml } from '../views';
 import { editCell } from './cell-editor';
 import type { ReviewColumn, ReviewModel } from './review-model';
 import { VirtualGrid } from './virtual-grid';
 
 /** The review step's frame; the grid, the summary and the bulk fixes are filled in by ReviewStep. */
-export function reviewView(model: ReviewModel): string {
+export function reviewView(t: Translator, model: ReviewModel): string {
   const mapped = model.columns.filter((column) => column.column >= 0);
   const columns = mapped.map((column, index) => `<option value="${index}">${escapeHtml(column.label)}</option>`).join('');
-  return `<h2>${STRINGS.reviewTitle}</h2><p role="status" data-summary></p>
-<div class="toolbar"><label><input type="checkbox" data-grid="only-problems"> ${STRINGS.onlyProblems}</label>
-<label><input type="checkbox" data-grid="skip-invalid"> ${STRINGS.skipInvalid}</label></div>
-<details class="replace"><summary>${STRINGS.findReplace}</summary><div class="toolbar">
-<select data-grid="replace-column" aria-label="${STRINGS.replaceColumn}">${columns}</select>
-<input type="text" data-grid="find" aria-label="${STRINGS.find}" placeholder="${STRINGS.find}">
-<input type="text" data-grid="replace-with" aria-label="${STRINGS.replaceWith}" placeholder="${STRINGS.replaceWith}">
-<button type="button" data-grid="replace">${STRINGS.replaceAll}</button></div></details>
+  return `<h2>${t.t('reviewTitle')}</h2><p role="status" data-summary></p>
+<div class="toolbar"><label><input type="checkbox" data-grid="only-problems"> ${t.t('onlyProblems')}</label>
+<label><input type="checkbox" data-grid="skip-invalid"> ${t.t('skipInvalid')}</label></div>
+<details class="replace"><summary>${t.t('findReplace')}</summary><div class="toolbar">
+<select data-grid="replace-column" aria-label="${t.t('replaceColumn')}">${columns}</select>
+<input type="text" data-grid="find" aria-label="${t.t('find')}" placeholder="${t.t('find')}">
+<input type="text" data-grid="replace-with" aria-label="${t.t('replaceWith')}" placeholder="${t.t('replaceWith')}">
+<button type="button" data-grid="replace">${t.t('replaceAll')}</button></div></details>
 <div class="apply-all" data-apply-all hidden></div>
-<div class="viewport" role="grid" aria-rowcount="${model.rows.length + 1}" aria-label="${STRINGS.reviewTitle}" data-grid-viewport></div>
-<div class="actions"><button type="button" data-action="back">${STRINGS.back}</button>
-<button type="button" class="primary" data-action="submit" disabled>${STRINGS.submit(model.rows.length)}</button></div>`;
+<div class="viewport" role="grid" aria-rowcount="${model.rows.length + 1}" aria-label="${t.t('reviewTitle')}" data-grid-viewport></div>
+<div class="actions"><button type="button" data-action="back">${t.t('back')}</button>
+<button type="button" class="primary" data-action="submit" disabled>${t.t('submit', { count: model.rows.length })}</button></div>`;
 }
 
 /**
@@ -34,9 +34,10 @@ export class ReviewStep {
   constructor(
     private readonly root: HTMLElement,
     private readonly model: ReviewModel,
+    private readonly t: Translator,
   ) {
     this.mapped = model.columns.filter((column) => column.column >= 0);
-    this.grid = new VirtualGrid(root.querySelector('[data-grid-viewport]')!, model, (row, column) => this.edit(row, column));
+    this.grid = new VirtualGrid(root.querySelector('[data-grid-viewport]')!, model, t, (row, column) => this.edit(row, column));
     this.control('only-problems').addEventListener('change', (event) => {
       model.onlyProblems = (event.target as HTMLInputElement).checked;
       model.refreshView();
@@ -52,7 +53,7 @@ export class ReviewStep {
 
   /** Checks every row, then shows the result. */
   async check(edited?: number[]): Promise<void> {
-    this.summary(STRINGS.checking, 'note');
+    this.summary(this.t.t('checking'), 'note');
     this.submitButton().disabled = true;
     if (await this.model.check(edited)) this.refresh();
   }
@@ -79,13 +80,13 @@ export class ReviewStep {
   }
 
   private refresh(): void {
-    const { model } = this;
+    const { model, t } = this;
     const invalid = model.invalidRows;
     const sending = model.skipInvalid ? model.rows.length - invalid : model.rows.length;
-    if (invalid === 0) this.summary(STRINGS.allValid(model.rows.length), 'ok');
-    else this.summary(model.skipInvalid ? STRINGS.skipping(invalid) : STRINGS.invalidRows(invalid), 'warn');
+    if (invalid === 0) this.summary(t.t('allValid', { count: model.rows.length }), 'ok');
+    else this.summary(model.skipInvalid ? t.t('skipping', { count: invalid }) : t.t('invalidRows', { count: invalid }), 'warn');
     const submit = this.submitButton();
-    submit.textContent = STRINGS.submit(sending);
+    submit.textContent = t.t('submit', { count: sending });
     submit.disabled = sending === 0 || (invalid > 0 && !model.skipInvalid);
     this.grid.render();
   }
@@ -95,7 +96,7 @@ export class ReviewStep {
     const cell = this.root.querySelector<HTMLElement>(`[data-row="${row}"] [data-cell="${this.model.columns.indexOf(column)}"]`);
     if (cell === null) return;
     const before = this.model.cellText(row, column);
-    editCell(cell, before, STRINGS.cellLabel(row + 1, column.label), this.model.rules?.choices.get(column.key), (text) => {
+    editCell(cell, before, this.t.t('cellLabel', { row: row + 1, field: column.label }), this.t, this.model.rules?.choices.get(column.key), (text) => {
       if (text === undefined) return this.grid.render();
       this.model.setCell(row, column, text);
       this.offerApplyAll(column, before, text);
@@ -109,7 +110,7 @@ export class ReviewStep {
     const rows = this.model.rowsHolding(column, before);
     box.hidden = rows.length === 0;
     if (rows.length === 0) return;
-    box.innerHTML = `<span>${escapeHtml(STRINGS.sameValue(rows.length, column.label, before))}</span> <button type="button" data-grid="apply-all">${escapeHtml(STRINGS.applyToAll(after))}</button>`;
+    box.innerHTML = `<span>${escapeHtml(this.t.t('sameValue', { count: rows.length, field: column.label, text: before }))}</span> <button type="button" data-grid="apply-all">${escapeHtml(this.t.t('applyToAll', { text: after }))}</button>`;
     box.querySelector('button')!.addEventListener('click', () => {
       for (const row of rows) this.model.setCell(row, column, after);
       box.hidden = true;
@@ -131,7 +132,7 @@ export class ReviewStep {
     }
     void this.check(edited).then(() => {
       const status = this.root.querySelector<HTMLElement>('[data-summary]')!;
-      status.textContent = `${STRINGS.replaced(edited.length)} ${status.textContent}`;
+      status.textContent = `${this.t.t('replaced', { count: edited.length })} ${status.textContent}`;
     });
   }
 }

@@ -1,4 +1,4 @@
-import { STRINGS } from '../strings';
+import type { Translator } from '../i18n/translate';
 import { escapeHtml } from '../views';
 import type { ReviewColumn, ReviewModel } from './review-model';
 
@@ -23,6 +23,7 @@ export class VirtualGrid {
   constructor(
     private readonly viewport: HTMLElement,
     private readonly model: ReviewModel,
+    private readonly t: Translator,
     onCell: (row: number, column: ReviewColumn) => void,
   ) {
     viewport.setAttribute('style', this.columnsStyle());
@@ -116,7 +117,7 @@ export class VirtualGrid {
         ? `<span class="message" data-error>${escapeHtml(error.message)}</span>`
         : becomes === undefined
           ? ''
-          : `<span class="becomes" data-stored>${escapeHtml(STRINGS.storedAs(becomes))}</span>`;
+          : `<span class="becomes" data-stored>${escapeHtml(this.t.t('storedAs', { text: becomes }))}</span>`;
       const invalid = error ? ' aria-invalid="true"' : '';
       return `<span role="gridcell" tabindex="0" data-cell="${index}" data-key="${escapeHtml(column.key)}" data-row="${row}"${invalid} title="${escapeHtml(error?.message ?? text)}"><span class="text">${escapeHtml(text)}</span>${note}</span>`;
     });

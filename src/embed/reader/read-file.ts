@@ -4,7 +4,8 @@ import type { ReadFile, ReadRequest, ReadResponse } from './read-worker';
 let workerUrl: string | undefined;
 
 /** Reads a CSV or XLSX file in a Web Worker made from the bundled worker code (no second file to serve). */
-export async function readFile(file: Blob, kind: ReadRequest['kind'], charset?: Charset): Promise<ReadFile> {
+/** `choices` replace the detected charset and delimiter of a CSV (the end-user's choice). */
+export async function readFile(file: Blob, kind: ReadRequest['kind'], choices: { charset?: Charset; delimiter?: string } = {}): Promise<ReadFile> {
   workerUrl ??= URL.createObjectURL(new Blob([IMPORTD_READ_WORKER], { type: 'text/javascript' }));
   const worker = new Worker(workerUrl);
   const bytes = await file.arrayBuffer();
@@ -12,7 +13,7 @@ export async function readFile(file: Blob, kind: ReadRequest['kind'], charset?: 
     return await new Promise<ReadFile>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<ReadResponse>) => (event.data.ok ? resolve(event.data) : reject(new Error(event.data.message)));
       worker.onerror = (event) => reject(new Error(event.message || 'the file could not be read'));
-      const request: ReadRequest = charset ? { kind, bytes, charset } : { kind, bytes };
+      const request: ReadRequest = { kind, bytes, ...choices };
       worker.postMessage(request, [bytes]);
     });
   } finally {

@@ -9,6 +9,7 @@ export interface ReadRequest {
   kind: 'csv' | 'xlsx';
   bytes: ArrayBuffer;
   charset?: Charset;
+  delimiter?: string;
 }
 
 /** A read file: its sheets (one for CSV) and, for CSV, how its text was read. */
@@ -23,17 +24,17 @@ const scope = self as unknown as { onmessage: (event: MessageEvent<ReadRequest>)
 
 scope.onmessage = async (event) => {
   try {
-    const { kind, bytes, charset } = event.data;
-    scope.postMessage({ ok: true, ...(kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(bytes, charset)) });
+    const { kind, bytes, charset, delimiter } = event.data;
+    scope.postMessage({ ok: true, ...(kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(bytes, charset, delimiter)) });
   } catch (error) {
     scope.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }
 };
 
-function readCsv(bytes: ArrayBuffer, charset: Charset | undefined): ReadFile {
+function readCsv(bytes: ArrayBuffer, charset: Charset | undefined, delimiter: string | undefined): ReadFile {
   const decoded = decodeText(new Uint8Array(bytes), charset);
   // Every cell stays a string (no dynamicTyping): zip codes, long numbers and phone numbers keep their text.
-  const parsed = Papa.parse<string[]>(decoded.text, { delimitersToGuess: [',', ';', '\t', '|'], skipEmptyLines: false });
+  const parsed = Papa.parse<string[]>(decoded.text, delimiter ? { delimiter, skipEmptyLines: false } : { delimitersToGuess: [',', ';', '\t', '|'], skipEmptyLines: false });
   return {
     sheets: [{ name: '', rows: trimTable(parsed.data) }],
     csv: { delimiter: parsed.meta.delimiter, charset: decoded.charset, uncertain: decoded.uncertain },

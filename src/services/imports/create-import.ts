@@ -75,7 +75,7 @@ async function prepareImport(
     sessionJti: session?.jti ?? null,
     reviewStatus: 'completed',
   };
-  return { header, learned: learnedWrite(ctx, { accountId: origin.accountId, templateId, endUserId: session?.endUserId }, parsed.meta?.mapping) };
+  return { header, learned: learnedWrite(ctx, { accountId: origin.accountId, templateId, endUserId: session?.endUserId }, { mapping: parsed.meta?.mapping, valueMapping: parsed.meta?.valueMapping }) };
 }
 
 /**

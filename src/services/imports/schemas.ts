@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REVIEW_STATUSES } from '../../db/store';
 import { JsonRecord } from '../json';
-import { ConfirmedMapping } from '../mapping/schemas';
+import { ConfirmedMapping, ConfirmedValueMapping } from '../mapping/schemas';
 import { Direction, PageCursor, pageLimit, pageSchema } from '../page-schemas';
 import { storedText } from '../stored-text';
 import { ImportMode } from './import-options';
@@ -51,6 +51,8 @@ export const ImportMeta = z.looseObject({
     .optional(),
   /** The header mapping the end-user confirmed; the account remembers it for map-headers. */
   mapping: ConfirmedMapping.optional(),
+  /** The options the end-user confirmed for enum fields' values; remembered like the mapping. */
+  valueMapping: ConfirmedValueMapping.optional(),
 });
 
 /** The schema the SDK imported against: free-form, with optional `id` and `key` used for template resolution. */

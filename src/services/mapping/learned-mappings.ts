@@ -1,7 +1,8 @@
 /**
  * Mappings learned from imports: the labels confirmed for a template's schema keys (POST /imports
- * `meta.mapping`), kept per account, template and confirmer (each end-user, and the Secret Key), so that
- * map-headers can tell a pair many confirmed from one a single end-user sent (learned-suggestions.ts).
+ * `meta.mapping`) and the options confirmed for an enum field's values (`meta.valueMapping`), kept per
+ * account, template and confirmer (each end-user, and the Secret Key), so that map-headers can tell a pair
+ * many confirmed from one a single end-user sent (learned-suggestions.ts).
  */
 import { createHash } from 'node:crypto';
 import { isoTime } from '../../core/clock';
@@ -9,11 +10,11 @@ import type { LearnedMappingsWrite } from '../../db/store';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { parseInput } from '../validate';
-import { ForgetLearnedInput, type ConfirmedMapping, type LearnedMapping } from './schemas';
+import { ForgetLearnedInput, type ConfirmedMapping, type ConfirmedValueMapping, type LearnedMapping } from './schemas';
 
 /** Entries one template keeps; past it the largest confirmers are trimmed first (db/store/learned-trims.ts). */
 export const MAX_LEARNED_PER_TEMPLATE = 5000;
-/** Entries one end-user keeps per template (a whole mapping of MAX_HEADERS fits); their oldest go first. */
+/** Entries one end-user keeps per template, labels and values together (a whole mapping of MAX_HEADERS fits); their oldest go first. */
 export const MAX_LEARNED_PER_END_USER = 500;
 
 /** Who confirmed a mapping: '' for a Secret Key or operator import, else a digest of the end-user id (never the id). */
@@ -27,16 +28,18 @@ export function isPreferred(ctx: ServiceContext, pair: { secretKey: boolean; end
 }
 
 /**
- * What a confirmed mapping (validated as `ConfirmedMapping`) of an import into `templateId` has the account
- * remember, as `endUserId` (undefined: a Secret Key import); the store writes it with the import's completion.
+ * What a confirmed mapping and value mapping (validated as `ConfirmedMapping`, `ConfirmedValueMapping`) of an
+ * import into `templateId` have the account remember, as `endUserId` (undefined: a Secret Key import); the
+ * store writes them with the import's completion.
  */
 export function learnedWrite(
   ctx: ServiceContext,
   at: { accountId: string; templateId: string; endUserId?: string },
-  mapping: ConfirmedMapping | undefined,
+  confirmed: { mapping?: ConfirmedMapping | undefined; valueMapping?: ConfirmedValueMapping | undefined },
 ): LearnedMappingsWrite | undefined {
-  const entries = mapping ? Object.entries(mapping) : [];
-  if (entries.length === 0) return undefined;
+  const labels = Object.entries(confirmed.mapping ?? {}).map(([schemaKey, fileLabel]) => ({ schemaKey, fileValue: '', fileLabel }));
+  const values = Object.entries(confirmed.valueMapping ?? {}).flatMap(([schemaKey, options]) => Object.entries(options).map(([fileValue, option]) => ({ schemaKey, fileValue, fileLabel: option })));
+  if (labels.length + values.length === 0) return undefined;
   const { accountId, templateId } = at;
   const confirmer = confirmerOf(at.endUserId);
   const updatedAt = isoTime(ctx.clock);
@@ -44,7 +47,7 @@ export function learnedWrite(
     accountId,
     templateId,
     confirmer,
-    rows: entries.map(([schemaKey, fileLabel]) => ({ accountId, templateId, schemaKey, confirmer, fileLabel, updatedAt })),
+    rows: [...labels, ...values].map((entry) => ({ accountId, templateId, confirmer, updatedAt, ...entry })),
     keepPerEndUser: MAX_LEARNED_PER_END_USER,
     keepPerTemplate: MAX_LEARNED_PER_TEMPLATE,
   };
@@ -64,7 +67,7 @@ export async function listLearnedMappings(ctx: ServiceContext, accountId: string
     templateId: pair.templateId,
     templateKey: pair.templateKey,
     schemaKey: pair.schemaKey,
-    fileLabel: pair.fileLabel,
+    ...(pair.fileValue === '' ? { fileLabel: pair.fileLabel, fileValue: null, option: null } : { fileLabel: null, fileValue: pair.fileValue, option: pair.fileLabel }),
     endUsers: pair.endUsers,
     secretKey: pair.secretKey,
     preferred: isPreferred(ctx, pair),

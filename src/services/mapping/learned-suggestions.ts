@@ -8,7 +8,8 @@
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { isPreferred } from './learned-mappings';
-import type { HeaderItem, HeaderMapping, MapHeadersInput, MapHeadersOutput } from './schemas';
+import type { LearnedPairRow } from '../../db/store';
+import { MAX_RETURNED_VALUES, type HeaderItem, type HeaderMapping, type MapHeadersInput, type MapHeadersOutput } from './schemas';
 
 /** Confidence of a preferred learned pair: above any offline score a guess would need to compete with. */
 export const LEARNED_CONFIDENCE = 0.97;
@@ -30,6 +31,8 @@ export interface LearnedPlan {
   rest: MapHeadersInput;
   /** Pairs offered only where the matcher answers less surely (`withSuggestions`), best first. */
   suggestions: Candidate[];
+  /** Learned enum values by schema key (file value -> option), returned with the key's mapping. */
+  values: Map<string, Record<string, string>>;
 }
 
 const sameLabel = (label: string) => label.trim().toLowerCase();
@@ -58,10 +61,12 @@ export async function planLearned(ctx: ServiceContext, accountId: string, input:
     throw new ServiceError('template_not_allowed', 'the session token allows its own template only');
   }
   const templateId = boundTemplateId || input.templateId;
-  const none: LearnedPlan = { learned: new Map(), rest: input, suggestions: [] };
+  const none: LearnedPlan = { learned: new Map(), rest: input, suggestions: [], values: new Map() };
   if (templateId === undefined) return none;
-  const pairs = await ctx.store.learnedMappings.find(accountId, templateId, input.schemaHeaders.map((h) => h.key));
-  if (pairs.length === 0) return none;
+  const found = await ctx.store.learnedMappings.find(accountId, templateId, input.schemaHeaders.map((h) => h.key));
+  const values = learnedValues(ctx, found.filter((pair) => pair.fileValue !== ''));
+  const pairs = found.filter((pair) => pair.fileValue === '');
+  if (pairs.length === 0) return { ...none, values };
   const fileByLabel = new Map<string, string[]>();
   for (const h of input.fileHeaders) {
     const label = sameLabel(h.label || h.key);
@@ -102,7 +107,25 @@ export async function planLearned(ctx: ServiceContext, accountId: string, input:
       fileHeaders: input.fileHeaders.filter((h) => !usedFiles.has(h.key)),
     },
     suggestions: candidates.filter((c) => !c.preferred && !learned.has(c.schemaKey) && !usedFiles.has(c.fileKey)),
+    values,
   };
+}
+
+/**
+ * Each schema key's learned values: for a file value several options were confirmed for, the preferred one,
+ * else the one more end-users confirmed, else the latest. At most MAX_RETURNED_VALUES per key, best first.
+ */
+function learnedValues(ctx: ServiceContext, pairs: LearnedPairRow[]): Map<string, Record<string, string>> {
+  const ranked = pairs
+    .map((pair) => ({ pair, preferred: isPreferred(ctx, pair) }))
+    .sort((a, b) => Number(b.preferred) - Number(a.preferred) || b.pair.endUsers - a.pair.endUsers || (a.pair.updatedAt < b.pair.updatedAt ? 1 : a.pair.updatedAt > b.pair.updatedAt ? -1 : 0));
+  const values = new Map<string, Map<string, string>>();
+  for (const { pair } of ranked) {
+    const own = values.get(pair.schemaKey) ?? values.set(pair.schemaKey, new Map()).get(pair.schemaKey)!;
+    if (!own.has(pair.fileValue) && own.size < MAX_RETURNED_VALUES) own.set(pair.fileValue, pair.fileLabel);
+  }
+  // Entries, not assignments: a file value may be "__proto__".
+  return new Map([...values].map(([key, own]) => [key, Object.fromEntries(own)]));
 }
 
 /**

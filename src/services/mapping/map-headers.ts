@@ -18,7 +18,8 @@ const NEVER_QUEUED_COST = 1_000_000;
  * Map an uploaded file's column headers to a template's headers for the account.
  *
  * Labels confirmed for the template (`meta.mapping` of its imports) are
- * weighed first (learned-suggestions.ts: preferred at 0.97 once confirmed by
+ * weighed first, and values confirmed for its enum fields (`meta.valueMapping`)
+ * come back with their field's entry (`values`) (learned-suggestions.ts: preferred at 0.97 once confirmed by
  * a Secret Key import or several end-users, else a 0.9 suggestion, never over
  * an exact-name match; `source: "learned"`); the other headers are matched:
  * Runs the offline matcher (deterministic, no network) in slices on the
@@ -38,7 +39,7 @@ const NEVER_QUEUED_COST = 1_000_000;
  */
 export async function mapHeaders(ctx: ServiceContext, accountId: string, input: MapHeadersInput, boundTemplateId?: string | null): Promise<MapHeadersOutput> {
   const data = parseInput(MapHeadersInput, input);
-  const { learned, rest, suggestions } = await planLearned(ctx, accountId, data, boundTemplateId);
+  const { learned, rest, suggestions, values } = await planLearned(ctx, accountId, data, boundTemplateId);
   // Small calls never queue: whether work outlasts its first slice depends on the machine's load, and an
   // importer's ordinary call must not get a 429 because long calls of others fill the queue. A small call
   // whose cost, known once its headers are analysed, proves large queues from then on.
@@ -53,7 +54,8 @@ export async function mapHeaders(ctx: ServiceContext, accountId: string, input: 
   const entries: [string, HeaderMapping][] = [];
   for (const { key } of data.schemaHeaders) {
     const mapping = learned.get(key) ?? matched.get(key);
-    if (mapping) entries.push([key, mapping]);
+    const learnedValues = values.get(key);
+    if (mapping) entries.push([key, learnedValues ? { ...mapping, values: learnedValues } : mapping]);
   }
   return Object.fromEntries(entries);
 }

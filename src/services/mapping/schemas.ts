@@ -13,6 +13,10 @@ export const MAX_LABEL_CHARS = 200;
 export const MAX_SAMPLES = 20;
 export const MAX_SAMPLE_CHARS = 200;
 export const MAX_DESCRIPTION_CHARS = 1000;
+/** Values of enum fields one import's `meta.valueMapping` may confirm, all fields together. */
+export const MAX_CONFIRMED_VALUES = 500;
+/** Learned values map-headers returns per schema key: the best confirmed first. */
+export const MAX_RETURNED_VALUES = 200;
 
 export const HeaderItem = z
   .object({
@@ -73,6 +77,12 @@ export const HeaderMapping = z
         description:
           '`learned`: a label confirmed for this schema key by earlier imports into the template (`meta.mapping`). Preferred (confidence 0.97) once confirmed by a Secret Key import or by IMPORTD_LEARN_MIN_END_USERS distinct end-users; before that a suggestion (0.9) that fills in only where the matcher is less sure. Never taken over an exact-name match.',
       }),
+    values: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({
+        description: `Values of this (enum) field confirmed by earlier imports into the template (\`meta.valueMapping\`): file value -> option value, at most ${MAX_RETURNED_VALUES}, those preferred (a Secret Key import, or IMPORTD_LEARN_MIN_END_USERS distinct end-users) winning over those fewer confirmed. Only the template's own, never another account's. An importer takes an option whose value, label or alternative the file value is first.`,
+      }),
   })
   .meta({ id: 'HeaderMapping' });
 export type HeaderMapping = z.infer<typeof HeaderMapping>;
@@ -91,7 +101,7 @@ const MappingLabel = MappingKey.regex(/\S/, 'must not be blank');
  * kept as sent: `z.record` would skip a `__proto__` member unchecked, and a schema key may be "__proto__".
  */
 export const ConfirmedMapping = z
-  .custom<Record<string, string>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be a JSON object')
+  .custom<Record<string, string>>((value) => isJsonObject(value), 'must be a JSON object')
   .superRefine((mapping, ctx) => {
     const entries = Object.entries(mapping);
     if (entries.length > MAX_HEADERS) {
@@ -114,11 +124,51 @@ export const ConfirmedMapping = z
   } as Record<string, unknown>);
 export type ConfirmedMapping = z.infer<typeof ConfirmedMapping>;
 
+/**
+ * The options the end-user confirmed for enum fields' values, sent with an import as `meta.valueMapping`:
+ * schema key -> { value as in the file -> option value }. Remembered like `meta.mapping`. Checked entry by
+ * entry (a key or a value may be "__proto__").
+ */
+export const ConfirmedValueMapping = z
+  .custom<Record<string, Record<string, string>>>((value) => isJsonObject(value), 'must be a JSON object')
+  .superRefine((mapping, ctx) => {
+    let values = 0;
+    for (const [key, options] of Object.entries(mapping)) {
+      const keyIssue = MappingKey.safeParse(key).error?.issues[0];
+      if (keyIssue) ctx.addIssue({ code: 'custom', message: `invalid schema key: ${keyIssue.message}`, path: [key] });
+      if (!isJsonObject(options)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of file value -> option value', path: [key] });
+        continue;
+      }
+      for (const [value, option] of Object.entries(options)) {
+        values += 1;
+        const issue = MappingLabel.safeParse(value).error?.issues[0] ?? MappingLabel.safeParse(option).error?.issues[0];
+        if (issue) ctx.addIssue({ code: 'custom', message: issue.message, path: [key, value] });
+      }
+    }
+    if (values > MAX_CONFIRMED_VALUES) ctx.addIssue({ code: 'custom', message: `at most ${MAX_CONFIRMED_VALUES} values in all` });
+  })
+  .meta({
+    id: 'ConfirmedValueMapping',
+    type: 'object',
+    propertyNames: { minLength: 1, maxLength: MAX_LABEL_CHARS },
+    additionalProperties: { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_LABEL_CHARS, pattern: '\\S' } },
+  } as Record<string, unknown>);
+export type ConfirmedValueMapping = z.infer<typeof ConfirmedValueMapping>;
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export const LearnedMapping = z.object({
   templateId: z.string(),
   templateKey: z.string(),
   schemaKey: z.string(),
-  fileLabel: z.string(),
+  /** The file header's label; null for a learned value. */
+  fileLabel: z.string().nullable(),
+  /** A learned value of an enum field (as in the file), and the option it stands for; null for a header label. */
+  fileValue: z.string().nullable(),
+  option: z.string().nullable(),
   /** Distinct end-users who confirmed the pair. */
   endUsers: z.number().int(),
   /** A Secret Key (or operator) import confirmed it. */

@@ -3,12 +3,13 @@ import { learnedTrims, type LearnedListRow, type LearnedMappingsWrite, type Lear
 import type { PgExecutor } from '../open-database';
 import { learnedMappings, templates } from '../schema';
 
-// Most recent first; entries confirmed at the same moment (one import's) by schema key, so trimming is exact.
-const RECENT_FIRST = [desc(learnedMappings.updatedAt), desc(learnedMappings.schemaKey)];
+// Most recent first; entries confirmed at the same moment (one import's) by schema key and value, so trimming is exact.
+const RECENT_FIRST = [desc(learnedMappings.updatedAt), desc(learnedMappings.schemaKey), desc(learnedMappings.fileValue)];
 
 const PAIR = {
   templateId: learnedMappings.templateId,
   schemaKey: learnedMappings.schemaKey,
+  fileValue: learnedMappings.fileValue,
   fileLabel: learnedMappings.fileLabel,
   endUsers: sql<number>`count(*) FILTER (WHERE ${learnedMappings.confirmer} <> '')`.mapWith(Number),
   secretKey: sql<boolean>`bool_or(${learnedMappings.confirmer} = '')`,
@@ -28,14 +29,14 @@ async function lockAccountEntries(tx: PgExecutor, accountId: string): Promise<vo
 async function keepRecent(tx: PgExecutor, accountId: string, templateId: string, confirmer: string, keep: number): Promise<void> {
   const mine = and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.confirmer, confirmer), eq(learnedMappings.templateId, templateId));
   const [lastKept] = await tx
-    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey })
+    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey, fileValue: learnedMappings.fileValue })
     .from(learnedMappings)
     .where(mine)
     .orderBy(...RECENT_FIRST)
     .limit(1)
     .offset(Math.max(keep - 1, 0));
   if (!lastKept) return;
-  const older = sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}) ${keep === 0 ? sql`<=` : sql`<`} (${lastKept.updatedAt}, ${lastKept.schemaKey})`;
+  const older = sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}, ${learnedMappings.fileValue}) ${keep === 0 ? sql`<=` : sql`<`} (${lastKept.updatedAt}, ${lastKept.schemaKey}, ${lastKept.fileValue})`;
   await tx.delete(learnedMappings).where(and(mine, older));
 }
 
@@ -48,7 +49,7 @@ export async function rememberLearnedMappings(tx: PgExecutor, write: LearnedMapp
     .insert(learnedMappings)
     .values(rows)
     .onConflictDoUpdate({
-      target: [learnedMappings.accountId, learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.confirmer],
+      target: [learnedMappings.accountId, learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileValue, learnedMappings.confirmer],
       set: { fileLabel: sql`excluded.file_label`, updatedAt: sql`excluded.updated_at` },
     });
   if (confirmer !== '') await keepRecent(tx, accountId, templateId, confirmer, write.keepPerEndUser);
@@ -64,7 +65,7 @@ export async function findLearnedPairs(db: PgExecutor, accountId: string, templa
     .select(PAIR)
     .from(learnedMappings)
     .where(and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.templateId, templateId), inArray(learnedMappings.schemaKey, schemaKeys)))
-    .groupBy(learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileLabel);
+    .groupBy(learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileValue, learnedMappings.fileLabel);
 }
 
 export async function listLearnedPairs(db: PgExecutor, accountId: string, templateId?: string): Promise<LearnedListRow[]> {
@@ -74,8 +75,8 @@ export async function listLearnedPairs(db: PgExecutor, accountId: string, templa
     .from(learnedMappings)
     .innerJoin(templates, eq(templates.id, learnedMappings.templateId))
     .where(where)
-    .groupBy(learnedMappings.templateId, templates.key, learnedMappings.schemaKey, learnedMappings.fileLabel)
-    .orderBy(asc(templates.key), asc(learnedMappings.schemaKey), asc(learnedMappings.fileLabel));
+    .groupBy(learnedMappings.templateId, templates.key, learnedMappings.schemaKey, learnedMappings.fileValue, learnedMappings.fileLabel)
+    .orderBy(asc(templates.key), asc(learnedMappings.schemaKey), asc(learnedMappings.fileValue), asc(learnedMappings.fileLabel));
 }
 
 function scopeCondition(accountId: string, scope: LearnedScope): SQL | undefined {

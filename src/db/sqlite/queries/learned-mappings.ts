@@ -3,12 +3,13 @@ import { learnedTrims, type LearnedListRow, type LearnedPairRow, type LearnedMap
 import type { Db } from '../open-database';
 import { learnedMappings, templates } from '../schema';
 
-// Most recent first; entries confirmed at the same moment (one import's) by schema key, so trimming is exact.
-const RECENT_FIRST = [desc(learnedMappings.updatedAt), desc(learnedMappings.schemaKey)];
+// Most recent first; entries confirmed at the same moment (one import's) by schema key and value, so trimming is exact.
+const RECENT_FIRST = [desc(learnedMappings.updatedAt), desc(learnedMappings.schemaKey), desc(learnedMappings.fileValue)];
 
 const PAIR = {
   templateId: learnedMappings.templateId,
   schemaKey: learnedMappings.schemaKey,
+  fileValue: learnedMappings.fileValue,
   fileLabel: learnedMappings.fileLabel,
   endUsers: sql<number>`sum(${learnedMappings.confirmer} <> '')`.mapWith(Number),
   secretKey: sql<boolean>`max(${learnedMappings.confirmer} = '')`.mapWith((v) => Number(v) === 1),
@@ -19,7 +20,7 @@ const PAIR = {
 function keepRecent(db: Db, accountId: string, templateId: string, confirmer: string, keep: number): void {
   const mine = and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.confirmer, confirmer), eq(learnedMappings.templateId, templateId));
   const lastKept = db
-    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey })
+    .select({ updatedAt: learnedMappings.updatedAt, schemaKey: learnedMappings.schemaKey, fileValue: learnedMappings.fileValue })
     .from(learnedMappings)
     .where(mine)
     .orderBy(...RECENT_FIRST)
@@ -27,7 +28,7 @@ function keepRecent(db: Db, accountId: string, templateId: string, confirmer: st
     .offset(Math.max(keep - 1, 0))
     .get();
   if (!lastKept) return;
-  const older = sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}) ${keep === 0 ? sql`<=` : sql`<`} (${lastKept.updatedAt}, ${lastKept.schemaKey})`;
+  const older = sql`(${learnedMappings.updatedAt}, ${learnedMappings.schemaKey}, ${learnedMappings.fileValue}) ${keep === 0 ? sql`<=` : sql`<`} (${lastKept.updatedAt}, ${lastKept.schemaKey}, ${lastKept.fileValue})`;
   db.delete(learnedMappings).where(and(mine, older)).run();
 }
 
@@ -38,7 +39,7 @@ export function rememberLearnedMappings(db: Db, write: LearnedMappingsWrite): vo
   db.insert(learnedMappings)
     .values(rows)
     .onConflictDoUpdate({
-      target: [learnedMappings.accountId, learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.confirmer],
+      target: [learnedMappings.accountId, learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileValue, learnedMappings.confirmer],
       set: { fileLabel: sql`excluded.file_label`, updatedAt: sql`excluded.updated_at` },
     })
     .run();
@@ -55,7 +56,7 @@ export function findLearnedPairs(db: Db, accountId: string, templateId: string, 
     .select(PAIR)
     .from(learnedMappings)
     .where(and(eq(learnedMappings.accountId, accountId), eq(learnedMappings.templateId, templateId), inArray(learnedMappings.schemaKey, schemaKeys)))
-    .groupBy(learnedMappings.schemaKey, learnedMappings.fileLabel)
+    .groupBy(learnedMappings.schemaKey, learnedMappings.fileValue, learnedMappings.fileLabel)
     .all();
 }
 
@@ -66,8 +67,8 @@ export function listLearnedPairs(db: Db, accountId: string, templateId?: string)
     .from(learnedMappings)
     .innerJoin(templates, eq(templates.id, learnedMappings.templateId))
     .where(where)
-    .groupBy(learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileLabel)
-    .orderBy(asc(templates.key), asc(learnedMappings.schemaKey), asc(learnedMappings.fileLabel))
+    .groupBy(learnedMappings.templateId, learnedMappings.schemaKey, learnedMappings.fileValue, learnedMappings.fileLabel)
+    .orderBy(asc(templates.key), asc(learnedMappings.schemaKey), asc(learnedMappings.fileValue), asc(learnedMappings.fileLabel))
     .all();
 }
 
