@@ -48,7 +48,7 @@ describe('two importd serve nodes applying imports to one dataset', onPostgres, 
     assert.equal(total('inserted'), IMPORTS * OWN + SHARED, 'a shared key inserted twice: two applies saw the dataset at once');
     assert.equal(total('updated'), (IMPORTS - 1) * SHARED);
     assert.equal(total('unchanged'), 0);
-    const [{ n }] = (await h.sql<{ n: number }>('SELECT count(*) AS n FROM dataset_records')) as [{ n: number }];
+    const n = (await h.sql<{ n: number }>('SELECT count(*) AS n FROM dataset_records'))[0]!.n;
     assert.equal(n, IMPORTS * OWN + SHARED, 'every row is found in the dataset');
     // The shared keys hold the last applied import's values, all of them the same import's.
     const writers = await h.sql<{ import_id: string }>("SELECT DISTINCT import_id FROM dataset_records WHERE key LIKE '[\"shared-%'");
