@@ -50,7 +50,7 @@ describe('README', () => {
       assert.equal(result.stderr, '');
       assert.match(result.stdout, /"name":"production"/, 'the environments list');
       assert.match(result.stdout, /"rowCount":1/, 'the import the SDK posted');
-      assert.match(result.stdout, /\n[\w-]{36}\s+\S+\s+1\s+user-42\s+https:\/\/app\.example\.com/, 'imports list shows it');
+      assert.match(result.stdout, /\n[\w-]{36}\s+completed\s+\S+\s+1\s+user-42\s+https:\/\/app\.example\.com/, 'imports list shows it');
       assert.match(result.stdout, /import [\w-]+ created: 1 rows/, 'the file loaded');
     } finally {
       assert.equal(await server.stop(), 0);

@@ -20,7 +20,7 @@ const GOOD = [
   { email: 'b@x.io', qty: 0, born: 45720, country: 'FR', zip: '02139', extra: 'kept' },
 ];
 const BAD = [
-  { email: 'not-an-email', qty: '-1', born: '2025-03-04', country: 'Spain' },
+  { email: 'not-an-email', qty: '-1', born: '2025-02-31', country: 'Spain' },
   { email: 'a@x.io', qty: '1.5' },
 ];
 
@@ -47,7 +47,7 @@ describe('imports into a declared template: the onInvalid policies', () => {
         [
           [2, 'email', 'type', 'not-an-email'],
           [2, 'qty', 'min', '-1'],
-          [2, 'born', 'type', '2025-03-04'],
+          [2, 'born', 'type', '2025-02-31'],
           [2, 'country', 'enum', 'Spain'],
           [3, 'qty', 'type', '1.5'],
           [3, 'email', 'unique', 'a@x.io'],

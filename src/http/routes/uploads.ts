@@ -11,7 +11,7 @@ import { errorResponses, jsonResponse } from '../schemas';
 import { createTusServer, type TusRequest } from '../uploads/tus-server';
 
 /** The tus headers a page's script must read (CORS), besides the API's own. */
-const TUS_EXPOSED = 'Location, Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size';
+export const TUS_EXPOSED = 'Location, Upload-Offset, Upload-Length, Upload-Metadata, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size';
 
 /** tus answers' statuses as the API's error codes (their bodies are tus' own words). */
 const TUS_ERRORS: Partial<Record<number, ErrorCode>> = {
@@ -85,16 +85,15 @@ export function uploadRoutes(deps: AppDeps) {
   router.openapi(status, async (c) => {
     const id = c.req.valid('param').uploadId;
     if (c.req.method === 'HEAD') return handOver(c, id) as never;
+    exposeTusHeaders(c);
     return respondJson(c, await getUpload(ctx, c.var.caller, id), 200);
   });
 
   /** Hands a checked request to tus and answers what it answers. */
   async function handOver(c: Context<AppEnv>, uploadId: string | undefined): Promise<Response> {
+    exposeTusHeaders(c);
     const caller = c.var.caller;
     if (caller.principal.kind === 'public' && !caller.session) throw new ServiceError('invalid_session', 'a session token is required with a public key');
-    if (headerOf(c, 'Access-Control-Allow-Origin') !== undefined) {
-      setHeader(c, 'Access-Control-Expose-Headers', TUS_EXPOSED, { append: true });
-    }
     const known: TusRequest = { caller, uploadId, clientAddress: clientAddress(c, ctx.config.trustedProxies) };
     let size = c.req.header('Upload-Length');
     if (uploadId !== undefined) {
@@ -111,8 +110,10 @@ export function uploadRoutes(deps: AppDeps) {
     requests.set(request, known);
     const answer = await tus.handleWeb(request);
     if (known.failure !== undefined) throw known.failure;
+    // A refusal's body is rewritten into the API's error shape: its type is no longer tus' text/plain.
+    const skipped = answer.status >= 400 ? /^access-control-|^content-length$|^content-type$/i : /^access-control-|^content-length$/i;
     answer.headers.forEach((value, name) => {
-      if (!/^access-control-|^content-length$/i.test(name)) setHeader(c, name, value);
+      if (!skipped.test(name)) setHeader(c, name, value);
     });
     if (answer.status >= 400) throw await tusError(answer);
     // Unfinished after this request (a finished one's 204 has no next step to expire).
@@ -123,6 +124,13 @@ export function uploadRoutes(deps: AppDeps) {
     return respond(c, answer.body, answer.status as StatusCode);
   }
   return router;
+}
+
+/** A browser's tus client reads offsets and addresses from every /v1/uploads answer it is allowed to read. */
+function exposeTusHeaders(c: Context<AppEnv>): void {
+  if (headerOf(c, 'Access-Control-Allow-Origin') !== undefined) {
+    setHeader(c, 'Access-Control-Expose-Headers', TUS_EXPOSED, { append: true });
+  }
 }
 
 async function tusError(answer: Response): Promise<ServiceError> {
