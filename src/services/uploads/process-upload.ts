@@ -77,6 +77,7 @@ async function importUpload(ctx: ServiceContext, row: UploadRow, lease: LeaseKee
       originalSchema: template ? (JSON.parse(template.schema) as unknown) : { key: metadata.templateKey },
       rows: watched(source.rows, lease, counted),
       bytes: { declared: row.sizeBytes, read: source.bytesRead },
+      mode: metadata.mode,
     },
   );
   // An upload's metadata has no dryRun: what createImport answers is a stored import.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImportMode } from '../imports';
 import { ConfirmedMapping } from '../mapping/schemas';
 import { CHARSETS } from './text-decoding';
 
@@ -39,6 +40,8 @@ export const UploadMetadata = z.looseObject({
   headerRow: z.coerce.number().int().min(1).max(1000).optional(),
   /** The confirmed mapping: only the mapped columns are imported, under their schema keys. */
   mapping: MappingText.optional(),
+  /** A keyed template's `upsert` (default) or `replace`, as an import body's `mode`. */
+  mode: ImportMode.optional(),
 });
 export type UploadMetadata = z.infer<typeof UploadMetadata>;
 
