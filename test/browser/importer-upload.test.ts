@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import writeExcelFile from 'write-excel-file/node';
 import { createTemplate } from '../../src/services/templates';
 import { chromiumSkipReason } from '../helpers/chromium';
 import { call, json } from '../helpers/harness';
@@ -108,6 +109,31 @@ describe('<importd-importer> sends a large file with tus, in headless Chromium',
     assert.equal(detail.file.sha256, sha256, 'the file on the server is the file chosen');
     const exported = await fetch(`${f.server.url}/v1/imports/${done.importId}/export?format=csv`, { headers: { Authorization: `Bearer ${f.env.secretKey}` } });
     assert.equal(await sha256Of(exported.body!), sha256, 'the export is the file, byte for byte');
+  });
+
+  it('sends an XLSX with the sheet and header row chosen in the page, which the server reads the same way', async () => {
+    await f.mount(templateId, { endUserId: 'workbooks' });
+    await f.page.evaluate(() => document.querySelector('importd-importer').setAttribute('upload-from', '0'));
+    await recordCompletion();
+    const cells = (values: string[]) => values.map((value) => ({ type: String, value }));
+    const people = [cells(['People export']), [], cells(FIELDS.map(({ key }) => key)), cells(['1', 'Ada', 'ada@example.com', 'London', '00123']), cells(['2', 'Grace', 'grace@example.com', 'Arlington', 'x'])];
+    const workbook = await writeExcelFile([
+      { sheet: 'Notes', data: [cells(['nothing to import'])] },
+      { sheet: 'People', data: people as never },
+    ]).toBuffer();
+    await pickFile(f.page, f.file('people.xlsx', workbook));
+    await (await waitIn(f.page, 'select#sheet')).select('1');
+    await act(f.page, 'choose-sheet');
+    await waitIn(f.page, 'tr.header[data-header-row="2"]');
+    await act(f.page, 'confirm-mapping');
+    await f.page.waitForFunction(() => window.done, { polling: 100, timeout: 60_000 });
+    const done = await f.page.evaluate(() => window.done);
+    const { rows, meta } = await f.stored(done.importId);
+    assert.deepEqual(rows, [
+      { id: '1', name: 'Ada', email: 'ada@example.com', city: 'London', note: '00123' },
+      { id: '2', name: 'Grace', email: 'grace@example.com', city: 'Arlington', note: 'x' },
+    ]);
+    assert.equal(meta.file.sheet, 'People');
   });
 
   it("shows the server's error when it refuses the file's rows, back on the mapping step", async () => {
