@@ -7,7 +7,8 @@ import { createTemplate } from '../../src/services/templates';
 import { chromiumSkipReason } from '../helpers/chromium';
 import { call, json } from '../helpers/harness';
 import { tusRequest } from '../helpers/tus';
-import { act, alertText, chosenMapping, pickFile, shownText, stepsSeen, waitIn } from './importer-page';
+import { waitFor } from '../helpers/live-server';
+import { act, alertText, chosenMapping, IN, pickFile, shownText, stepsSeen, waitIn } from './importer-page';
 import { startImporterFixture, type ImporterFixture } from './importer-fixture';
 
 // Page globals, used only inside page.evaluate callbacks (the test tsconfig has no DOM library).
@@ -56,13 +57,12 @@ describe('<importd-importer> sends a large file with tus, in headless Chromium',
     await f?.close();
   });
 
-  /** Picks the file, checks the mapping read from its first rows, confirms it: the upload starts. */
-  const chooseAndConfirm = async (file: string) => {
+  /** Picks the file, checks the mapping and the file's summary, confirms it: the upload starts. */
+  const chooseAndConfirm = async (file: string, summary = /· 1 row, 5 columns/) => {
     await pickFile(f.page, file);
     await waitIn(f.page, '[data-action="confirm-mapping"]');
     assert.deepEqual(await chosenMapping(f.page), Object.fromEntries(FIELDS.map(({ key }) => [key, key])));
-    // Only the file's first 512 KiB were read for the mapping.
-    assert.match(await shownText(f.page), /the first [\d,]+ rows shown/);
+    assert.match(await shownText(f.page), summary);
     await act(f.page, 'confirm-mapping');
   };
   const recordCompletion = () =>
@@ -73,7 +73,8 @@ describe('<importd-importer> sends a large file with tus, in headless Chromium',
     holdAt = 2 * CHUNK;
     const holding = new Promise<void>((resolve) => (held = resolve));
     await f.mount(templateId, { endUserId: 'big-files' });
-    await chooseAndConfirm(file);
+    // Only the file's first 512 KiB are read for the mapping.
+    await chooseAndConfirm(file, /the first [\d,]+ rows shown/);
     await holding;
     const posts = seen.filter((request) => request.method === 'POST');
     assert.equal(posts.length, 1);
@@ -89,7 +90,7 @@ describe('<importd-importer> sends a large file with tus, in headless Chromium',
     const resumedFrom = seen.length;
     await f.mount(templateId, { endUserId: 'big-files' });
     await recordCompletion();
-    await chooseAndConfirm(file);
+    await chooseAndConfirm(file, /the first [\d,]+ rows shown/);
     await f.page.waitForFunction(() => window.done, { polling: 500, timeout: 0 });
     const done = await f.page.evaluate(() => window.done);
 
@@ -109,6 +110,34 @@ describe('<importd-importer> sends a large file with tus, in headless Chromium',
     assert.equal(detail.file.sha256, sha256, 'the file on the server is the file chosen');
     const exported = await fetch(`${f.server.url}/v1/imports/${done.importId}/export?format=csv`, { headers: { Authorization: `Bearer ${f.env.secretKey}` } });
     assert.equal(await sha256Of(exported.body!), sha256, 'the export is the file, byte for byte');
+  });
+
+  it('cancels the earlier upload of the same file when it is chosen again with another mapping', async () => {
+    const csv = f.file('remapped.csv', 'id,name,email,city,note\n1,Ada,ada@example.com,London,first\n');
+    const start = seen.length;
+    holdAt = 0;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    await f.mount(templateId, { endUserId: 'remapping' });
+    await f.page.evaluate(() => document.querySelector('importd-importer').setAttribute('upload-from', '0'));
+    await chooseAndConfirm(csv);
+    await holding;
+    const earlier = seen.slice(start).find((request) => request.method === 'PATCH')!.path;
+    await f.page.reload();
+    holdAt = undefined;
+    release();
+    await f.mount(templateId, { endUserId: 'remapping' });
+    await f.page.evaluate(() => document.querySelector('importd-importer').setAttribute('upload-from', '0'));
+    await recordCompletion();
+    await pickFile(f.page, csv);
+    await waitIn(f.page, 'select[data-field="note"]');
+    await f.page.select(`${IN} select[data-field="note"]`, '-1');
+    await act(f.page, 'confirm-mapping');
+    await f.page.waitForFunction(() => window.done, { polling: 100, timeout: 60_000 });
+    const done = await f.page.evaluate(() => window.done);
+    assert.deepEqual((await f.stored(done.importId)).rows, [{ id: '1', name: 'Ada', email: 'ada@example.com', city: 'London' }]);
+    await waitFor(() => seen.slice(start).some((request) => request.method === 'DELETE' && request.path === earlier));
+    assert.equal(seen.slice(start).filter((request) => request.method === 'POST').length, 2);
+    await waitFor(async () => (await f.h.sql('SELECT id FROM uploads WHERE id = ?', earlier.split('/').pop())).length === 0);
   });
 
   it('sends an XLSX with the sheet and header row chosen in the page, which the server reads the same way', async () => {
