@@ -20,7 +20,8 @@ export interface Credentials {
 /** `status 0` means the browser gave no answer: the server is down, or CORS refused this page's origin. */
 export const UNREACHABLE = 'unreachable';
 
-function headersOf(credentials: Credentials, extra: Record<string, string> = {}): Record<string, string> {
+/** The headers that carry the element's credentials (plus `extra`). */
+export function headersOf(credentials: Credentials, extra: Record<string, string> = {}): Record<string, string> {
   return { 'X-Public-Key': credentials.publicKey, 'X-Session-Token': credentials.sessionToken, ...extra };
 }
 
@@ -65,7 +66,8 @@ export function upload<T>(credentials: Credentials, path: string, body: Blob, on
   });
 }
 
-function answerOf<T>(status: number, text: string, requestId: string | undefined): T {
+/** An answer's JSON when it is a success; else throws its ApiError. */
+export function answerOf<T>(status: number, text: string, requestId: string | undefined): T {
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);

@@ -11,17 +11,26 @@ import type { Sheet } from './table';
 import { readFields } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
+import { importByUpload } from './resumable';
+import { unnamedColumn, uploadMetadata } from './upload-metadata';
 import { ValueStep } from './value-step';
 import { busyView, doneView, errorView, pickView, sheetView } from './views';
 import { ReviewModel } from './grid/review-model';
 import { reviewView, ReviewStep } from './grid/review-step';
 import { pageRules, type PageRules } from './validate';
 
-/** Files above this size are refused before they are read (the browser holds them in memory). */
+/** Files the browser reads whole (all of an XLSX, a CSV below UPLOAD_FROM_BYTES) are refused above this size. */
 const MAX_FILE_BYTES = 200 * 1024 * 1024;
+/**
+ * Files of this size or more (the `upload-from` attribute changes it) are sent whole to /v1/uploads, resumable,
+ * and read by the server; the mapping step reads only the first HEAD_BYTES of a CSV. Smaller files keep the
+ * values and review steps: read, checked and fixed in the page, then posted as rows.
+ */
+const UPLOAD_FROM_BYTES = 20 * 1024 * 1024;
+const HEAD_BYTES = 512 * 1024;
 
 /** The steps, as `importd:step` names them. */
-export type Step = 'pick' | 'sheet' | 'mapping' | 'values' | 'review' | 'submitting' | 'done';
+export type Step = 'pick' | 'sheet' | 'mapping' | 'values' | 'review' | 'submitting' | 'processing' | 'done';
 
 interface Loaded {
   file: File;
@@ -29,6 +38,9 @@ interface Loaded {
   sheetIndex: number;
   csv: { charset: Charset; uncertain: boolean; delimiter: string } | undefined;
   startedAt: string;
+  /** Sent whole to /v1/uploads (a large file); `partial`: only its first rows were read. */
+  upload: boolean;
+  partial: boolean;
 }
 
 /**
@@ -95,6 +107,11 @@ export class ImporterElement extends HTMLElement {
     this.showPick();
   }
 
+  private uploadFrom(): number {
+    const given = Number(this.getAttribute('upload-from') ?? NaN);
+    return Number.isFinite(given) && given >= 0 ? given : UPLOAD_FROM_BYTES;
+  }
+
   private credentials(): (Credentials & { templateId: string }) | undefined {
     const [server, publicKey, sessionToken, templateId] = ['server', 'public-key', 'session-token', 'template-id'].map((name) => this.getAttribute(name) ?? '');
     if (!server || !publicKey || !sessionToken || !templateId) return undefined;
@@ -150,7 +167,7 @@ export class ImporterElement extends HTMLElement {
       if (action === 'restart' || (action === 'back' && (this.step === 'mapping' || this.step === 'sheet'))) this.showPick();
       else if (action === 'back' || action === 'back-to-mapping') this.showMapping();
       else if (action === 'choose-sheet') await this.chooseSheet();
-      else if (action === 'confirm-mapping') this.confirmMapping();
+      else if (action === 'confirm-mapping') await this.confirmMapping();
       else if (action === 'confirm-values') this.confirmValues();
       else if (action === 'submit') await this.submit();
     } catch (error) {
@@ -181,15 +198,16 @@ export class ImporterElement extends HTMLElement {
   private async read(file: File, choices: { charset?: Charset; delimiter?: string }): Promise<void> {
     this.alert.textContent = '';
     try {
-      if (file.size > MAX_FILE_BYTES) throw new Error(this.t.t('tooLarge', { limit: this.t.size(MAX_FILE_BYTES) }));
       const startedAt = this.loaded?.file === file ? this.loaded.startedAt : new Date().toISOString();
-      this.render(this.step ?? 'pick', busyView(this.t, this.t.t('reading')));
       const kind = /\.xlsx$/i.test(file.name) ? 'xlsx' : /\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/') ? 'csv' : undefined;
       if (!kind) throw new Error(this.t.t('unsupported'));
-      const read = await readFile(file, kind, choices);
+      const upload = file.size >= this.uploadFrom();
+      if (file.size > MAX_FILE_BYTES && (kind === 'xlsx' || !upload)) throw new Error(this.t.t('tooLarge', { limit: this.t.size(MAX_FILE_BYTES) }));
+      this.render(this.step ?? 'pick', busyView(this.t, this.t.t('reading')));
+      const read = await readFile(file, kind, choices, upload ? HEAD_BYTES : Infinity);
       // A CSV's one sheet is named after the file.
       const sheets = read.csv ? read.sheets.map((sheet) => ({ ...sheet, name: file.name })) : read.sheets;
-      this.loaded = { file, sheets, sheetIndex: 0, csv: read.csv, startedAt };
+      this.loaded = { file, sheets, sheetIndex: 0, csv: read.csv, startedAt, upload, partial: upload && kind === 'csv' && file.size > HEAD_BYTES };
       if (sheets.length > 1) this.render('sheet', sheetView(this.t, sheets));
       else await this.startMapping();
     } catch (error) {
@@ -224,7 +242,7 @@ export class ImporterElement extends HTMLElement {
     const loaded = this.loaded!;
     const mapped = this.mapped!;
     const t = this.t;
-    const shape = [t.t('rows', { count: mapped.table.length - 1 }), t.t('columns', { count: mapped.headers.length })];
+    const shape = [t.t(loaded.partial ? 'firstRows' : 'rows', { count: mapped.table.length - 1 }), t.t('columns', { count: mapped.headers.length })];
     if (loaded.csv) shape.push(t.t('separatedBy', { delimiter: delimiterName(t, loaded.csv.delimiter) }));
     const fileSummary = `${loaded.file.name} · ${t.size(loaded.file.size)} · ${shape.join(', ')}`;
     this.render('mapping', mapped.view(t, { fileSummary, csv: loaded.csv, sheetRows: this.sheetRows(), headerRow: this.headerRow }), true, focus);
@@ -252,9 +270,10 @@ export class ImporterElement extends HTMLElement {
     void this.startMapping().catch((error: unknown) => this.showError(error));
   }
 
-  private confirmMapping(): void {
+  private async confirmMapping(): Promise<void> {
     const mapped = this.mapped!;
     if (!mapped.complete()) return this.showMapping();
+    if (this.loaded!.upload) return this.sendFile();
     this.values = new ValueStep(mapped.table, mapped.fields, mapped.mapping, this.template?.declared, mapped.learnedValues);
     if (this.values.needed()) return this.showValues();
     this.prepared = mapped.table;
@@ -316,6 +335,48 @@ export class ImporterElement extends HTMLElement {
       this.dispatchEvent(new CustomEvent('importd:complete', { detail: { importId: created.id, rowCount: rows.length }, bubbles: true, composed: true }));
     } catch (error) {
       this.showReview();
+      throw error;
+    }
+  }
+
+  /**
+   * A large file: sent whole to /v1/uploads (resumable, also after a page reload), read into the import by the
+   * server with the confirmed mapping; the values and review steps are the server's (the template's rules and
+   * `onInvalid`). Progress in bytes, then in rows read; a refused file shows the server's error.
+   */
+  private async sendFile(): Promise<void> {
+    const { file, csv, sheets, sheetIndex } = this.loaded!;
+    const t = this.t;
+    const reading = {
+      templateId: this.template?.id ?? this.credentials()!.templateId,
+      kind: csv ? ('csv' as const) : ('xlsx' as const),
+      sheet: csv ? undefined : sheets[sheetIndex]!.name,
+      csv,
+      headerRow: this.headerRow,
+      header: this.sheetRows()[this.headerRow]!,
+      mapping: this.mapped!.sent().mapping,
+    };
+    const unnamed = unnamedColumn(reading);
+    if (unnamed >= 0) throw new Error(t.t('unnamedColumn', { column: this.mapped!.headers[unnamed] ?? '' }));
+    this.render('submitting', busyView(t, t.t('uploading'), 0));
+    const status = () => this.view.querySelector('[role=status]')!;
+    const progress = {
+      resuming: () => (status().textContent = t.t('resuming')),
+      bytes: (sent: number, total: number) => {
+        this.view.querySelector('progress')?.setAttribute('value', String(sent / total));
+        status().textContent = t.t('sentBytes', { sent: t.size(sent), total: t.size(total) });
+      },
+      rows: (count: number) => {
+        if (this.step !== 'processing') this.render('processing', busyView(t, ''));
+        status().textContent = t.t('rowsRead', { count });
+      },
+    };
+    try {
+      const done = await importByUpload(this.credentials()!, file, uploadMetadata(file, reading), progress, this.lifetime!.signal);
+      this.render('done', doneView(t, done.rowCount));
+      this.dispatchEvent(new CustomEvent('importd:complete', { detail: done, bubbles: true, composed: true }));
+    } catch (error) {
+      this.showMapping();
       throw error;
     }
   }

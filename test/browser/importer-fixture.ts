@@ -35,7 +35,10 @@ export interface ImporterFixture {
   close(): Promise<void>;
 }
 
-export async function startImporterFixture(): Promise<ImporterFixture> {
+/** The server's request handler; `around` wraps it to watch or hold requests (a connection cut mid-upload). */
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+export async function startImporterFixture(options: { around?: (fetch: Fetch) => Fetch } = {}): Promise<ImporterFixture> {
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-browser-'));
   const h = await createHarness();
   const customer = await servePage();
@@ -43,7 +46,9 @@ export async function startImporterFixture(): Promise<ImporterFixture> {
   // The script is bundled from the current source here: test:browser does not run the build first.
   const script = path.join(dir, 'importer.js');
   await buildEmbed(script);
-  const server = await startLiveServer({ ctx: h.ctx, app: createApp({ ctx: h.ctx, logger: createLogger('error', () => undefined), embedSource: { file: script } }) });
+  const app = createApp({ ctx: h.ctx, logger: createLogger('error', () => undefined), embedSource: { file: script } });
+  const fetch: Fetch = (request) => app.fetch(request);
+  const server = await startLiveServer({ ctx: h.ctx, app: { fetch: options.around ? options.around(fetch) : fetch } });
   const chromium = await launchChromium();
   const page = await chromium.browser.newPage();
   await page.setViewport({ width: 820, height: 900 });

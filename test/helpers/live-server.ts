@@ -10,7 +10,7 @@ export interface LiveServer extends RunningServer {
 }
 
 /** Serves a harness's app on a real socket at 127.0.0.1 on a free port, with the harness's configuration. */
-export async function startLiveServer(h: Pick<Harness, 'ctx' | 'app'>): Promise<LiveServer> {
+export async function startLiveServer(h: Pick<Harness, 'ctx'> & { app: { fetch(request: Request): Response | Promise<Response> } }): Promise<LiveServer> {
   const output: string[] = [];
   const config = { ...h.ctx.config, host: '127.0.0.1', port: 0 };
   const server = await startServer(h.app.fetch, config, createLogger('info', (line) => output.push(line)));

@@ -10,6 +10,8 @@ export interface ReadRequest {
   bytes: ArrayBuffer;
   charset?: Charset;
   delimiter?: string;
+  /** The bytes are the file's first ones only (a file sent whole to the server): its last row may be cut. */
+  partial?: boolean;
 }
 
 /** A read file: its sheets (one for CSV) and, for CSV, how its text was read. */
@@ -24,19 +26,31 @@ const scope = self as unknown as { onmessage: (event: MessageEvent<ReadRequest>)
 
 scope.onmessage = async (event) => {
   try {
-    const { kind, bytes, charset, delimiter } = event.data;
-    scope.postMessage({ ok: true, ...(kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(bytes, charset, delimiter)) });
+    const { kind, bytes, charset, delimiter, partial } = event.data;
+    scope.postMessage({ ok: true, ...(kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(partial ? wholeLines(bytes) : new Uint8Array(bytes), charset, delimiter, partial)) });
   } catch (error) {
     scope.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }
 };
 
-function readCsv(bytes: ArrayBuffer, charset: Charset | undefined, delimiter: string | undefined): ReadFile {
-  const decoded = decodeText(new Uint8Array(bytes), charset);
+function readCsv(bytes: Uint8Array, charset: Charset | undefined, delimiter: string | undefined, partial = false): ReadFile {
+  const decoded = decodeText(bytes, charset);
   // Every cell stays a string (no dynamicTyping): zip codes, long numbers and phone numbers keep their text.
   const parsed = Papa.parse<string[]>(decoded.text, delimiter ? { delimiter, skipEmptyLines: false } : { delimitersToGuess: [',', ';', '\t', '|'], skipEmptyLines: false });
+  const rows = trimTable(parsed.data);
+  // The last row of a cut file may be cut too (a quoted cell running on past the cut).
+  if (partial) rows.pop();
   return {
-    sheets: [{ name: '', rows: trimTable(parsed.data) }],
+    sheets: [{ name: '', rows }],
     csv: { delimiter: parsed.meta.delimiter, charset: decoded.charset, uncertain: decoded.uncertain },
   };
+}
+
+/**
+ * The bytes up to the last line feed: a cut UTF-8 character would make the file look like Windows-1252. (A line
+ * feed byte is never inside a UTF-8 sequence; a UTF-16 file's last half character falls in the row dropped.)
+ */
+function wholeLines(bytes: ArrayBuffer): Uint8Array {
+  const view = new Uint8Array(bytes);
+  return view.subarray(0, view.lastIndexOf(0x0a) + 1 || view.length);
 }
