@@ -87,6 +87,8 @@ describe('the review model', () => {
     assert.deepEqual(await review.replaceInColumn(columns[1]!, '', 'y'), []);
     assert.deepEqual(await review.replaceInColumn(columns[2]!, 'x', 'y'), [], 'an unmapped column holds nothing');
     assert.deepEqual(review.rows, [['a@example.org', '03/04/2025'], ['bad', 'x'], ['a@example.org', '01/01/2020'], ['b@example.org', 'x']]);
+    assert.deepEqual(await review.replaceInColumn(columns[1]!, 'x', '$&-$1'), [1, 3], 'the replacement is taken as typed');
+    assert.equal(review.rows[1]![1], '$&-$1');
   });
 
   it('checks every row after a pass left unfinished, not only the edited rows', async () => {

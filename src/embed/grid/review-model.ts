@@ -96,7 +96,8 @@ export class ReviewModel {
       const cells = this.rows[row]!;
       const text = cells[column.column] ?? '';
       if (!text.includes(find)) return;
-      cells[column.column] = text.split(find).join(replacement);
+      // A function: the replacement's `$&` or `$1` stay as typed. No array per cell, as split/join made.
+      cells[column.column] = text.replaceAll(find, () => replacement);
       edited.push(row);
     });
     return edited;
