@@ -2,7 +2,8 @@
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
 // --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL).
-// Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick).
+// Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick; --grid:
+// only that).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -24,6 +25,7 @@ const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
 const postgres = process.argv.includes('--pg');
 const rulesOnly = process.argv.includes('--rules');
+const gridOnly = process.argv.includes('--grid');
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
@@ -55,6 +57,11 @@ const timedImport = (api: Api, body: string | Uint8Array) => {
 const machine = watchMachine();
 
 async function main() {
+  if (gridOnly) {
+    await benchReviewGrid(record, quick ? 100_000 : 1_000_000);
+    writeResults('latest-grid.json');
+    return;
+  }
   if (postgres) {
     await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV, rulesOnly);
     writeResults('latest-pg.json');

@@ -73,11 +73,34 @@ describe('the review model', () => {
   it('finds the rows holding a text in a column and re-checks an edit', async () => {
     const review = model();
     await review.check();
-    assert.deepEqual(review.rowsHolding(columns[1]!, 'x'), [1, 3]);
+    assert.deepEqual(await review.rowsHolding(columns[1]!, 'x'), [1, 3]);
     for (const row of [1, 3]) review.setCell(row, columns[1]!, '05/06/2021');
     review.setCell(1, columns[0]!, 'c@example.com');
     await review.check([1, 3]);
     assert.equal(review.invalidRows, 1);
     assert.deepEqual(review.rowsToSend()[3], ['b@example.com', '05/06/2021']);
+  });
+
+  it('replaces a text in one column only, and answers the rows it changed', async () => {
+    const review = model();
+    assert.deepEqual(await review.replaceInColumn(columns[0]!, 'example.com', 'example.org'), [0, 2, 3]);
+    assert.deepEqual(await review.replaceInColumn(columns[1]!, '', 'y'), []);
+    assert.deepEqual(await review.replaceInColumn(columns[2]!, 'x', 'y'), [], 'an unmapped column holds nothing');
+    assert.deepEqual(review.rows, [['a@example.org', '03/04/2025'], ['bad', 'x'], ['a@example.org', '01/01/2020'], ['b@example.org', 'x']]);
+    assert.deepEqual(await review.replaceInColumn(columns[1]!, 'x', '$&-$1'), [1, 3], 'the replacement is taken as typed');
+    assert.equal(review.rows[1]![1], '$&-$1');
+  });
+
+  it('checks every row after a pass left unfinished, not only the edited rows', async () => {
+    const schema = { fields: [{ key: 'born', label: 'Born', type: 'date', formats: ['DD/MM/YYYY'] }] };
+    const rows = Array.from({ length: 200_000 }, () => ['x']);
+    const review = new ReviewModel(rows, [{ key: 'born', label: 'Born', column: 0 }], pageRules(schema));
+    const first = review.check();
+    for (const row of rows) row[0] = '01/01/2020';
+    rows[5]![0] = 'y';
+    assert.equal(await review.check([0]), true);
+    assert.equal(await first, false, 'the first pass gave way');
+    assert.equal(review.invalidRows, 1);
+    assert.ok(review.rowErrors(5));
   });
 });

@@ -1,6 +1,7 @@
 import { setOwn } from '../../lib/own-member';
 import type { RuleError } from '../../rules';
 import { cellChecker, rowChecker, storedText, type PageRules, type RowAnswer } from '../validate';
+import { inSlices } from './slices';
 
 /** A field as a column of the review: its key, label and the file column it reads (-1: not mapped). */
 export interface ReviewColumn {
@@ -8,9 +9,6 @@ export interface ReviewColumn {
   label: string;
   column: number;
 }
-
-/** Rows checked between two yields to the page: a pass over a million rows never blocks it for long. */
-const SLICE_MS = 12;
 
 /**
  * The rows under review: the file's data rows (edited in place), each row's errors as the server would
@@ -20,6 +18,8 @@ export class ReviewModel {
   /** Errors by row; only invalid rows have an entry (a million valid rows cost nothing). */
   private errors = new Map<number, RuleError[]>();
   private pass = 0;
+  /** A pass was left unfinished (a newer one started meanwhile): the next pass checks every row. */
+  private unfinished = false;
   private display: ((record: Record<string, string>) => RowAnswer) | undefined;
   onlyProblems = false;
   skipInvalid = false;
@@ -81,43 +81,54 @@ export class ReviewModel {
     if (column.column >= 0) this.rows[row]![column.column] = text;
   }
 
-  /** Rows whose cell in `column` reads exactly `text`. */
-  rowsHolding(column: ReviewColumn, text: string): number[] {
+  /** Rows whose cell in `column` reads exactly `text`, found in slices (a million rows never block the page). */
+  async rowsHolding(column: ReviewColumn, text: string): Promise<number[]> {
     const found: number[] = [];
-    if (column.column < 0) return found;
-    for (let row = 0; row < this.rows.length; row++) if ((this.rows[row]![column.column] ?? '') === text) found.push(row);
+    if (column.column >= 0) await inSlices(this.rows.length, (row) => (this.rows[row]![column.column] ?? '') === text && found.push(row));
     return found;
+  }
+
+  /** Replaces `find` by `replacement` in every cell of `column`, in slices; the rows changed, in order. */
+  async replaceInColumn(column: ReviewColumn, find: string, replacement: string): Promise<number[]> {
+    const edited: number[] = [];
+    if (column.column < 0 || find === '') return edited;
+    await inSlices(this.rows.length, (row) => {
+      const cells = this.rows[row]!;
+      const text = cells[column.column] ?? '';
+      if (!text.includes(find)) return;
+      // A function: the replacement's `$&` or `$1` stay as typed. No array per cell, as split/join made.
+      cells[column.column] = text.replaceAll(find, () => replacement);
+      edited.push(row);
+    });
+    return edited;
   }
 
   /**
    * Checks every row in order (rows seen earlier decide uniqueness, as on the server), yielding to the page
    * between slices; a newer pass started meanwhile wins. `edited` rows alone are re-checked when no rule
-   * looks across rows.
+   * looks across rows and no pass was left unfinished (its rows would keep stale errors).
    */
   async check(edited?: readonly number[], onProgress?: (fraction: number) => void): Promise<boolean> {
     const pass = ++this.pass;
     const rules = this.rules;
     if (rules === undefined) return true;
-    if (edited !== undefined && !rules.crossRow) {
+    const current = () => pass === this.pass;
+    if (edited !== undefined && !rules.crossRow && !this.unfinished) {
+      this.unfinished = true;
       const check = rowChecker(rules.rules);
-      for (const row of edited) this.keep(row, check(this.record(row)).errors);
-      this.refreshView();
-      return true;
+      if (!(await inSlices(edited.length, (index) => this.keep(edited[index]!, check(this.record(edited[index]!)).errors), current))) return false;
+    } else {
+      this.unfinished = true;
+      const check = rowChecker(rules.rules, this.skipInvalid);
+      const errors = new Map<number, RuleError[]>();
+      const step = (row: number) => {
+        const answer = check(this.record(row));
+        if (answer.errors !== undefined) errors.set(row, answer.errors);
+      };
+      if (!(await inSlices(this.rows.length, step, current, onProgress))) return false;
+      this.errors = errors;
     }
-    const check = rowChecker(rules.rules, this.skipInvalid);
-    const errors = new Map<number, RuleError[]>();
-    let started = performance.now();
-    for (let row = 0; row < this.rows.length; row++) {
-      const answer = check(this.record(row));
-      if (answer.errors !== undefined) errors.set(row, answer.errors);
-      if ((row & 255) === 255 && performance.now() - started > SLICE_MS) {
-        onProgress?.(row / this.rows.length);
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        if (pass !== this.pass) return false;
-        started = performance.now();
-      }
-    }
-    this.errors = errors;
+    this.unfinished = false;
     this.refreshView();
     return true;
   }

@@ -48,13 +48,12 @@ export class ReviewStep {
       model.skipInvalid = (event.target as HTMLInputElement).checked;
       void this.check();
     });
-    this.control('replace').addEventListener('click', () => this.replace());
+    this.control('replace').addEventListener('click', () => void this.replace());
   }
 
   /** Checks every row, then shows the result. */
   async check(edited?: number[]): Promise<void> {
-    this.summary(this.t.t('checking'), 'note');
-    this.submitButton().disabled = true;
+    this.busy();
     if (await this.model.check(edited)) this.refresh();
   }
 
@@ -63,6 +62,12 @@ export class ReviewStep {
     await this.check();
     const next = this.submitButton().disabled ? this.root.querySelector<HTMLElement>('[role=gridcell][aria-invalid=true]') : this.submitButton();
     next?.focus();
+  }
+
+  /** Work on the rows is under way: nothing is sent until it is done and the rows checked. */
+  private busy(): void {
+    this.summary(this.t.t('checking'), 'note');
+    this.submitButton().disabled = true;
   }
 
   private control<T extends HTMLElement = HTMLInputElement>(name: string): T {
@@ -99,17 +104,18 @@ export class ReviewStep {
     editCell(cell, before, this.t.t('cellLabel', { row: row + 1, field: column.label }), this.t, this.model.rules?.choices.get(column.key), (text) => {
       if (text === undefined) return this.grid.render();
       this.model.setCell(row, column, text);
-      this.offerApplyAll(column, before, text);
+      void this.offerApplyAll(column, before, text);
       void this.check([row]);
     });
   }
 
   /** After a fix, offers the same fix for every other cell of the column that held the same text. */
-  private offerApplyAll(column: ReviewColumn, before: string, after: string): void {
+  private async offerApplyAll(column: ReviewColumn, before: string, after: string): Promise<void> {
     const box = this.root.querySelector<HTMLElement>('[data-apply-all]')!;
-    const rows = this.model.rowsHolding(column, before);
-    box.hidden = rows.length === 0;
+    box.hidden = true;
+    const rows = await this.model.rowsHolding(column, before);
     if (rows.length === 0) return;
+    box.hidden = false;
     box.innerHTML = `<span>${escapeHtml(this.t.t('sameValue', { count: rows.length, field: column.label, text: before }))}</span> <button type="button" data-grid="apply-all">${escapeHtml(this.t.t('applyToAll', { text: after }))}</button>`;
     box.querySelector('button')!.addEventListener('click', () => {
       for (const row of rows) this.model.setCell(row, column, after);
@@ -118,21 +124,14 @@ export class ReviewStep {
     });
   }
 
-  private replace(): void {
+  private async replace(): Promise<void> {
     const column = this.mapped[Number(this.control<HTMLSelectElement>('replace-column').value)];
     const find = this.control('find').value;
     if (column === undefined || find === '') return;
-    const replacement = this.control('replace-with').value;
-    const edited: number[] = [];
-    for (let row = 0; row < this.model.rows.length; row++) {
-      const text = this.model.cellText(row, column);
-      if (!text.includes(find)) continue;
-      this.model.setCell(row, column, text.split(find).join(replacement));
-      edited.push(row);
-    }
-    void this.check(edited).then(() => {
-      const status = this.root.querySelector<HTMLElement>('[data-summary]')!;
-      status.textContent = `${this.t.t('replaced', { count: edited.length })} ${status.textContent}`;
-    });
+    this.busy();
+    const edited = await this.model.replaceInColumn(column, find, this.control('replace-with').value);
+    await this.check(edited);
+    const status = this.root.querySelector<HTMLElement>('[data-summary]')!;
+    status.textContent = `${this.t.t('replaced', { count: edited.length })} ${status.textContent}`;
   }
 }

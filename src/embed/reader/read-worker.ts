@@ -20,16 +20,32 @@ export interface ReadFile {
   csv?: { delimiter: string; charset: Charset; uncertain: boolean };
 }
 
-export type ReadResponse = ({ ok: true } & ReadFile) | { ok: false; message: string };
+/**
+ * The worker's answer, in messages: each sheet's rows a slice at a time, then the sheets' names (and how a
+ * CSV was read). The page copies each message out of the worker in a task of its own: one message of a
+ * million rows held the page's thread for seconds (structured clone of every cell at once).
+ */
+export type ReadResponse =
+  | { type: 'rows'; sheet: number; rows: string[][] }
+  | { type: 'done'; names: string[]; csv?: ReadFile['csv'] }
+  | { type: 'error'; message: string };
+
+/** Cells per message: copying one into the page takes a few milliseconds. */
+const CELLS_PER_MESSAGE = 32_768;
 
 const scope = self as unknown as { onmessage: (event: MessageEvent<ReadRequest>) => void; postMessage(message: ReadResponse): void };
 
 scope.onmessage = async (event) => {
   try {
     const { kind, bytes, charset, delimiter, partial } = event.data;
-    scope.postMessage({ ok: true, ...(kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(partial ? wholeLines(bytes) : new Uint8Array(bytes), charset, delimiter, partial)) });
+    const read = kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(partial ? wholeLines(bytes) : new Uint8Array(bytes), charset, delimiter, partial);
+    read.sheets.forEach((sheet, index) => {
+      const step = Math.max(1, Math.floor(CELLS_PER_MESSAGE / Math.max(1, sheet.rows[0]?.length ?? 1)));
+      for (let first = 0; first < sheet.rows.length; first += step) scope.postMessage({ type: 'rows', sheet: index, rows: sheet.rows.slice(first, first + step) });
+    });
+    scope.postMessage({ type: 'done', names: read.sheets.map((sheet) => sheet.name), ...(read.csv && { csv: read.csv }) });
   } catch (error) {
-    scope.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
+    scope.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) });
   }
 };
 
