@@ -55,10 +55,14 @@ export const uploadIdOf = (url: string): string => url.split('/').pop()!;
 /** Polls GET /v1/uploads/{id} until the upload is completed or failed; answers its view. */
 export async function settledUpload(server: string, id: string, headers: Record<string, string>, timeoutMs = 30_000): Promise<any> {
   let view: any;
+  // A long wait polls less often: every request is work the server's processing shares the CPU with.
+  const pause = Math.max(0, timeoutMs / 1000 - 10);
   await waitFor(async () => {
     const response = await fetch(`${server}/v1/uploads/${id}`, { headers });
     view = await response.json();
-    return view.status === 'completed' || view.status === 'failed';
+    const settled = view.status === 'completed' || view.status === 'failed';
+    if (!settled && pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    return settled;
   }, timeoutMs);
   return view;
 }
