@@ -1,7 +1,9 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
-// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL).
+// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL),
+// --uploads (only a 1 GiB CSV upload-to-import through two cut connections, bench/uploads.ts; --uploads-mb N
+// for another size, --quick 30 MB; with --pg, on PostgreSQL).
 // Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick; --grid:
 // only that).
 import { createServer } from 'node:http';
@@ -19,6 +21,7 @@ import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
 import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
 import { benchReviewGrid } from './review-grid';
+import { benchUploads } from './uploads';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
@@ -26,6 +29,9 @@ const big = process.argv.includes('--big');
 const postgres = process.argv.includes('--pg');
 const rulesOnly = process.argv.includes('--rules');
 const gridOnly = process.argv.includes('--grid');
+const uploads = process.argv.includes('--uploads');
+const uploadsMb = process.argv.indexOf('--uploads-mb');
+const UPLOAD_BYTES = uploadsMb > 0 ? Number(process.argv[uploadsMb + 1]) * 1e6 : quick ? 30e6 : 1024 ** 3;
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
@@ -60,6 +66,11 @@ async function main() {
   if (gridOnly) {
     await benchReviewGrid(record, quick ? 100_000 : 1_000_000);
     writeResults('latest-grid.json');
+    return;
+  }
+  if (uploads) {
+    await benchUploads(record, UPLOAD_BYTES, postgres, SERVER_ENV);
+    writeResults(postgres ? 'latest-uploads-pg.json' : 'latest-uploads.json');
     return;
   }
   if (postgres) {

@@ -1,3 +1,4 @@
+import type { ReadStream } from 'node:fs';
 import { Upload, type UploadOptions } from 'tus-js-client';
 import { waitFor } from './live-server';
 
@@ -15,17 +16,54 @@ export function tusUpload(server: string, data: Buffer, options: Partial<UploadO
   });
 }
 
+/**
+ * Sends a file with tus-js-client in chunks, cutting the connection at each of `cuts` (shares of its bytes: the
+ * request in flight is aborted mid-body) and resuming with a new client from the upload URL. `source` opens the
+ * file again for each leg (a Buffer, or a file's ReadStream, which tus-js-client reads at any offset by its path).
+ * Resolves with the upload URL.
+ */
+export async function tusUploadWithCuts(server: string, source: () => Buffer | ReadStream, size: number, cuts: number[], options: Partial<UploadOptions> = {}): Promise<string> {
+  let url: string | undefined;
+  for (let leg = 0; leg <= cuts.length; leg++) {
+    const cutAt = leg < cuts.length ? Math.floor(size * cuts[leg]!) : Infinity;
+    url = await new Promise<string | undefined>((resolve, reject) => {
+      const upload: Upload = new Upload(source(), {
+        endpoint: `${server}/v1/uploads`,
+        retryDelays: [],
+        uploadSize: size,
+        chunkSize: Math.max(1024 ** 2, Math.ceil(size / 16)),
+        ...options,
+        ...(url !== undefined && { uploadUrl: url }),
+        onProgress: (sent) => {
+          if (sent < cutAt) return;
+          const at = upload.url ?? undefined;
+          upload.abort().then(() => resolve(at), reject);
+        },
+        onSuccess: () => resolve(upload.url!),
+        onError: reject,
+      });
+      upload.start();
+    });
+    if (url === undefined) throw new Error('the upload was cut before it had a URL');
+  }
+  return url!;
+}
+
 /** The id at the end of an upload URL. */
 export const uploadIdOf = (url: string): string => url.split('/').pop()!;
 
 /** Polls GET /v1/uploads/{id} until the upload is completed or failed; answers its view. */
-export async function settledUpload(server: string, id: string, headers: Record<string, string>): Promise<any> {
+export async function settledUpload(server: string, id: string, headers: Record<string, string>, timeoutMs = 30_000): Promise<any> {
   let view: any;
+  // A long wait polls less often: every request is work the server's processing shares the CPU with.
+  const pause = Math.max(0, timeoutMs / 1000 - 10);
   await waitFor(async () => {
     const response = await fetch(`${server}/v1/uploads/${id}`, { headers });
     view = await response.json();
-    return view.status === 'completed' || view.status === 'failed';
-  }, 30_000);
+    const settled = view.status === 'completed' || view.status === 'failed';
+    if (!settled && pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    return settled;
+  }, timeoutMs);
   return view;
 }
 

@@ -68,10 +68,12 @@ describe('/v1/uploads: the tus 1.0 protocol', () => {
 
   it('refuses an Upload-Length over IMPORTD_MAX_UPLOAD_BYTES with 413 before storing anything', async () => {
     const before = uploadFiles().length;
-    const response = await tusRequest(server.url, 'POST', '/v1/uploads', { ...auth(), 'Upload-Length': String(4 * 1024 + 1), 'Upload-Metadata': metadata() });
+    const uploads = await h.sql('SELECT id FROM uploads');
+    const response = await tusRequest(server.url, 'POST', '/v1/uploads', { ...auth(), 'Upload-Length': String(4 * 1024 + 1), 'Upload-Metadata': metadata() }, Buffer.alloc(100, 'a'));
     assert.equal(response.status, 413);
     assert.equal((await json(response)).error.code, 'payload_too_large');
     assert.equal(uploadFiles().length, before);
+    assert.deepEqual(await h.sql('SELECT id FROM uploads'), uploads);
     const refused = await tusUpload(server.url, Buffer.alloc(5000, 'a'), { headers: auth(), metadata: { filename: 'big.csv', templateKey: 'people' } }).then(
       () => undefined,
       (error: { originalResponse?: { getStatus(): number } }) => error,
@@ -117,6 +119,23 @@ describe('/v1/uploads: the tus 1.0 protocol', () => {
     const viaSession = { 'X-Public-Key': other.publicKey, Origin: other.origin, 'X-Session-Token': session };
     assert.equal((await tusRequest(server.url, 'HEAD', location, viaSession)).status, 404);
     assert.equal((await tusRequest(server.url, 'HEAD', location, auth())).headers.get('Upload-Offset'), '5');
+  });
+
+  it("refuses an upload sent with another account's session token, storing nothing", async () => {
+    const theirs = (await createTestSession(h, other)).sessionToken;
+    const files = uploadFiles().length;
+    const uploads = await h.sql('SELECT id FROM uploads');
+    const response = await tusRequest(
+      server.url,
+      'POST',
+      '/v1/uploads',
+      { 'X-Public-Key': env.publicKey, Origin: env.origin, 'X-Session-Token': theirs, 'Upload-Length': String(CSV.length), 'Upload-Metadata': metadata() },
+      CSV,
+    );
+    assert.equal(response.status, 401);
+    assert.equal((await json(response)).error.code, 'invalid_session');
+    assert.equal(uploadFiles().length, files);
+    assert.deepEqual(await h.sql('SELECT id FROM uploads'), uploads);
   });
 
   it('takes a Public Key from an allowed origin with a session, exposing the tus headers; a session without one is refused', async () => {

@@ -15,21 +15,24 @@ async function workbook(sheets: Record<string, unknown[][]>): Promise<Buffer> {
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-/** A zip whose one entry claims to expand to 2 GiB (its directory says so): what a zip bomb looks like unread. */
-function zipBomb(): Buffer {
+/**
+ * A zip of one sheet entry of `inflated` zero bytes, deflated, whose directory and local header say it expands to
+ * `claimed` bytes: a zip bomb that says so (claimed huge), or one that lies (claimed small).
+ */
+function zipBomb(claimed: number, inflated: number): Buffer {
   const name = Buffer.from('xl/worksheets/sheet1.xml');
-  const data = deflateRawSync(Buffer.alloc(1024 * 1024));
+  const data = deflateRawSync(Buffer.alloc(inflated));
   const local = Buffer.alloc(30);
   local.writeUInt32LE(0x04034b50, 0);
   local.writeUInt16LE(8, 8);
   local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(2 ** 31, 22);
+  local.writeUInt32LE(claimed, 22);
   local.writeUInt16LE(name.length, 26);
   const central = Buffer.alloc(46);
   central.writeUInt32LE(0x02014b50, 0);
   central.writeUInt16LE(8, 10);
   central.writeUInt32LE(data.length, 20);
-  central.writeUInt32LE(2 ** 31, 24);
+  central.writeUInt32LE(claimed, 24);
   central.writeUInt16LE(name.length, 28);
   const directoryOffset = local.length + name.length + data.length;
   const end = Buffer.alloc(22);
@@ -109,21 +112,38 @@ describe('/v1/uploads: files read on the server', () => {
 
   const bad: { name: string; bytes: () => Promise<Buffer>; metadata: Record<string, string>; code: string; message: RegExp }[] = [
     { name: 'a truncated XLSX', bytes: async () => (await workbook({ S: [['a'], ['1']] })).subarray(0, 2000), metadata: { filename: 'a.xlsx' }, code: 'validation_failed', message: /not a readable XLSX/ },
-    { name: 'a zip bomb inside an XLSX', bytes: async () => zipBomb(), metadata: { filename: 'a.xlsx' }, code: 'validation_failed', message: /zip bomb/ },
+    { name: 'a zip bomb inside an XLSX', bytes: async () => zipBomb(2 ** 31, 1024 ** 2), metadata: { filename: 'a.xlsx' }, code: 'validation_failed', message: /zip bomb/ },
+    // 80 MB of inflated XML from 80 kB that claims 1 kB: over the 64 MiB any workbook may expand to.
+    { name: 'a zip bomb whose directory lies', bytes: async () => zipBomb(1024, 80 * 1024 ** 2), metadata: { filename: 'a.xlsx' }, code: 'validation_failed', message: /zip bomb/ },
+    {
+      name: 'an XLSX with bytes hidden between its entries',
+      bytes: async () => {
+        const book = await workbook({ S: [['a'], ['1']] });
+        const at = book.indexOf(Buffer.from([0x50, 0x4b, 0x03, 0x04]), 4);
+        return Buffer.concat([book.subarray(0, at), Buffer.from('hidden'), book.subarray(at)]);
+      },
+      metadata: { filename: 'a.xlsx' },
+      code: 'validation_failed',
+      message: /not a readable XLSX/,
+    },
     { name: 'a binary file named .csv', bytes: async () => Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0]), metadata: { filename: 'a.csv' }, code: 'validation_failed', message: /not text/ },
-    { name: 'a CSV whose one line is over the row cap', bytes: async () => Buffer.from(`name\n${'x'.repeat(20_000)}\n`), metadata: { filename: 'a.csv' }, code: 'validation_failed', message: /record|exceeds|row/i },
+    { name: 'a CSV whose one line is over the row cap', bytes: async () => Buffer.from(`name\n${'x'.repeat(20_000)}\n`), metadata: { filename: 'a.csv' }, code: 'payload_too_large', message: /a row of the file \(read up to its line 2\) is longer than a row may be \(2048 bytes, IMPORTD_MAX_ROW_BYTES\)/ },
+    { name: 'a CSV whose quoted cell is never closed', bytes: async () => Buffer.from(`name\nAda\n"${'x,\n'.repeat(10_000)}`), metadata: { filename: 'a.csv' }, code: 'payload_too_large', message: /read up to its line \d+\) is longer .*IMPORTD_MAX_ROW_BYTES.*quotes closed/ },
     { name: 'a mapping naming a column the file lacks', bytes: async () => Buffer.from('name\nAda\n'), metadata: { filename: 'a.csv', mapping: '{"name":"Full name"}' }, code: 'validation_failed', message: /not in the file's header/ },
   ];
   for (const c of bad) {
     it(`ends ${c.name} failed with a clear error, nothing stored, the file removed`, async () => {
-      const count = async () => (await h.sql<{ count: number }>('SELECT count(*) AS count FROM imports'))[0]!.count;
+      const count = async () => [
+        Number((await h.sql<{ count: number }>('SELECT count(*) AS count FROM imports'))[0]!.count),
+        Number((await h.sql<{ count: number }>('SELECT count(*) AS count FROM import_rows'))[0]!.count),
+      ];
       const before = await count();
       const view = await upload(await c.bytes(), c.metadata);
       assert.equal(view.status, 'failed', JSON.stringify(view));
       assert.equal(view.error.code, c.code);
       assert.match(view.error.message, c.message);
       assert.equal(view.importId, null);
-      assert.equal(await count(), before);
+      assert.deepEqual(await count(), before);
       assert.ok(!existsSync(path.join(h.ctx.config.uploads.filesDir, 'uploads', view.id)));
     });
   }

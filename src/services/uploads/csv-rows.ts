@@ -13,7 +13,8 @@ export interface CsvOptions {
 /**
  * CSV records as objects keyed by the header row; every cell is a string, as in the file. A record is read
  * whole before its row's size is checked, so the parser stops past twice a row's limit (memory stays bounded
- * by it, whatever the length of a line; a row between the two is refused naming it). Throws validation_failed.
+ * by it, whatever the length of a line or of a quoted cell never closed: payload_too_large naming the line reached; a
+ * row between the two is refused by the import's row check). Throws validation_failed, payload_too_large.
  */
 export async function* csvRows(input: AsyncIterable<string | Uint8Array>, options: CsvOptions): AsyncGenerator<Record<string, string>> {
   const { delimiter, headerRow = 1, maxRowBytes } = options;
@@ -40,6 +41,10 @@ export async function* csvRows(input: AsyncIterable<string | Uint8Array>, option
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error;
+    const { code, lines } = error as { code?: string; lines?: number };
+    if (code === 'CSV_MAX_RECORD_SIZE') {
+      throw new ServiceError('payload_too_large', `a row of the file (read up to its line ${lines}) is longer than a row may be (${maxRowBytes} bytes, IMPORTD_MAX_ROW_BYTES): is it a CSV file, with its quotes closed?`);
+    }
     throw validationFailed([{ path: 'file', message: (error as Error).message }]);
   }
 }

@@ -20,7 +20,8 @@ type Cell = string | number | boolean | null;
  * The rows of one sheet of an XLSX workbook (metadata `sheet`, default the first), read with exceljs' streaming
  * reader: the sheet is never held whole (its shared strings are). Rows are keyed by the header row's cells
  * (metadata `headerRow`); dates become ISO 8601 text, formulas their results, rich text its text. A workbook
- * whose zip directory, or whose cells as read, expand past MAX_EXPANSION times its size is refused. Throws
+ * whose entries (as its zip directory says, then as they inflate), or whose cells as read, expand past
+ * MAX_EXPANSION times its size is refused before it is parsed. Throws
  * validation_failed (also as rows are read).
  */
 export async function xlsxRows(
@@ -31,7 +32,7 @@ export async function xlsxRows(
 ): Promise<{ name: string; rows: AsyncGenerator<Record<string, Cell>> }> {
   const { size } = await stat(file);
   const cap = Math.max(EXPANSION_FLOOR, MAX_EXPANSION * size);
-  if ((await zipExpandedBytes(file)) > cap) throw bomb();
+  if ((await zipExpandedBytes(file, cap)) > cap) throw bomb();
   const input = createReadStream(file);
   input.on('data', () => onRead(input.bytesRead));
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit' });
