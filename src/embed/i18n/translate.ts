@@ -32,7 +32,8 @@ export function createTranslator(wanted: readonly string[]): Translator {
   const found = wanted.map((tag) => ({ tag, table: LOCALES[tag.toLowerCase().split('-')[0]!] })).find((item) => item.table !== undefined && validTag(item.tag));
   const locale = found?.tag ?? 'en';
   const table: Messages = found?.table ?? en;
-  const numbers = new Intl.NumberFormat(locale);
+  // Every fraction digit: a rule's bound (`at least 0.0005`) is shown exactly.
+  const numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 });
   const plurals = new Intl.PluralRules(locale);
   const number = (value: number) => numbers.format(value);
   const percents = new Intl.NumberFormat(locale, { style: 'percent' });
