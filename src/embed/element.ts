@@ -15,6 +15,7 @@ import { ValueStep } from './value-step';
 import { busyView, doneView, errorView, pickView, sheetView } from './views';
 import { ReviewModel } from './grid/review-model';
 import { reviewView, ReviewStep } from './grid/review-step';
+import { ChangePreview, type DryRunAnswer } from './grid/change-preview';
 import { pageRules, type PageRules } from './validate';
 
 /** Files above this size are refused before they are read (the browser holds them in memory). */
@@ -54,6 +55,8 @@ export class ImporterElement extends HTMLElement {
   private prepared: string[][] = [];
   private values: ValueStep | undefined;
   private review: ReviewModel | undefined;
+  /** A keyed template's preview of what the import changes, while the review is shown. */
+  private preview: ChangePreview | undefined;
   /** The step shown; undefined until the first render (which dispatches importd:step too). */
   private step: Step | undefined;
   private t: Translator = createTranslator([]);
@@ -131,6 +134,7 @@ export class ImporterElement extends HTMLElement {
    * step's main button), so the flow works by keyboard; the first render leaves the host page's focus alone.
    */
   private render(step: Step, html: string, moveFocus = true, focus?: string): void {
+    if (step !== 'review') this.preview?.cancel();
     this.view.innerHTML = html;
     for (const button of this.view.querySelectorAll<HTMLButtonElement>('button[data-action]')) {
       button.addEventListener('click', () => void this.act(button.dataset.action!));
@@ -279,16 +283,41 @@ export class ImporterElement extends HTMLElement {
     const sent = this.mapped!.sent();
     const columns = sent.fields.map((field) => ({ key: field.key, label: field.label, column: sent.mapping[field.key] ?? -1 }));
     this.review = new ReviewModel(this.prepared.slice(1), columns, this.template?.rules);
+    this.preview?.cancel();
     this.render('review', reviewView(this.t, this.review), false);
-    void new ReviewStep(this.view, this.review, this.t).start();
+    const primaryKey = this.template?.rules?.rules.primaryKey ?? [];
+    const box = this.view.querySelector<HTMLElement>('[data-preview]')!;
+    const labels = new Map(columns.map((column) => [column.key, column.label]));
+    this.preview = primaryKey.length === 0 ? undefined : new ChangePreview(box, this.t, { primaryKey, labels }, (signal) => this.dryRun(signal), (error) => this.reportError(error));
+    void new ReviewStep(this.view, this.review, this.t, this.preview).start();
+  }
+
+  /** What importing the rows as they stand would change in the template's dataset: a dry run, nothing stored. */
+  private dryRun(signal: AbortSignal): Promise<DryRunAnswer> {
+    const { meta, rows } = this.payload();
+    return requestJson<DryRunAnswer>(this.credentials()!, 'POST', '/v1/imports', importBody(meta, rows, { dryRun: true }), signal);
   }
 
   private async submit(): Promise<void> {
-    const loaded = this.loaded!;
     const credentials = this.credentials()!;
+    const { meta, rows } = this.payload();
+    this.render('submitting', busyView(this.t, this.t.t('uploading'), 0));
+    const progress = this.view.querySelector('progress')!;
+    try {
+      const created = await upload<{ id: string }>(credentials, '/v1/imports', importBody(meta, rows), (fraction) => progress.setAttribute('value', String(fraction)));
+      this.render('done', doneView(this.t, rows.length));
+      this.dispatchEvent(new CustomEvent('importd:complete', { detail: { importId: created.id, rowCount: rows.length }, bubbles: true, composed: true }));
+    } catch (error) {
+      this.showReview();
+      throw error;
+    }
+  }
+
+  /** The import as it would be sent now: its meta, and the rows as edited (the invalid ones left out when skipped). */
+  private payload(): { meta: Record<string, unknown>; rows: Record<string, string>[] } {
+    const loaded = this.loaded!;
     const mapped = this.mapped!;
     const review = this.review!;
-    // The rows as edited in the review; the invalid ones left out when the end-user skips them.
     const data = review.rowsToSend();
     const sent = mapped.sent();
     const rows = mappedRows(data, sent.fields, sent.mapping);
@@ -308,28 +337,30 @@ export class ImporterElement extends HTMLElement {
       mapping,
       ...(Object.keys(valueMapping).length > 0 ? { valueMapping } : {}),
     };
-    this.render('submitting', busyView(this.t, this.t.t('uploading'), 0));
-    const progress = this.view.querySelector('progress')!;
-    try {
-      const created = await upload<{ id: string }>(credentials, '/v1/imports', importBody(meta, rows), (fraction) => progress.setAttribute('value', String(fraction)));
-      this.render('done', doneView(this.t, rows.length));
-      this.dispatchEvent(new CustomEvent('importd:complete', { detail: { importId: created.id, rowCount: rows.length }, bubbles: true, composed: true }));
-    } catch (error) {
-      this.showReview();
-      throw error;
-    }
+    return { meta, rows };
   }
 
   private showError(error: unknown): void {
-    const credentials = this.credentials();
+    const { text, requestId } = this.describe(error);
+    this.alert.innerHTML = errorView(this.t, text, requestId);
+    this.dispatchError(error);
+  }
+
+  /** A failure shown elsewhere than the alert box (the preview): its text, dispatched as `importd:error`. */
+  private reportError(error: unknown): string {
+    const { text, requestId } = this.describe(error);
+    this.dispatchError(error);
+    return requestId === undefined ? text : `${text} (${this.t.t('requestId')}: ${requestId})`;
+  }
+
+  private describe(error: unknown): { text: string; requestId: string | undefined } {
     const t = this.t;
-    if (error instanceof ApiError && error.code === UNREACHABLE) {
-      this.alert.innerHTML = errorView(t, t.t('unreachable', { server: credentials?.server ?? '', origin: location.origin }), undefined);
-    } else if (error instanceof ApiError) {
-      this.alert.innerHTML = errorView(t, `${error.message} (${error.code})`, error.requestId);
-    } else {
-      this.alert.innerHTML = errorView(t, error instanceof Error ? error.message : String(error), undefined);
-    }
+    if (error instanceof ApiError && error.code === UNREACHABLE) return { text: t.t('unreachable', { server: this.credentials()?.server ?? '', origin: location.origin }), requestId: undefined };
+    if (error instanceof ApiError) return { text: `${error.message} (${error.code})`, requestId: error.requestId };
+    return { text: error instanceof Error ? error.message : String(error), requestId: undefined };
+  }
+
+  private dispatchError(error: unknown): void {
     this.dispatchEvent(new CustomEvent('importd:error', { detail: error instanceof ApiError ? { code: error.code, message: error.message, requestId: error.requestId } : { message: error instanceof Error ? error.message : String(error) }, bubbles: true, composed: true }));
   }
 }
