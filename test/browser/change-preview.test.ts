@@ -31,15 +31,20 @@ const SECOND = 'SKU,Name,Price\nS1,Nut,10\nS2,Bolt,12\nS3,Washer M4,2\nS7,Nail,1
 
 /** The preview box once it has an answer (or failed): its state and the texts the end-user reads. */
 async function previewShown(page: ImporterFixture['page'], state: 'ready' | 'failed', summary?: string) {
-  await page.waitForFunction(
-    (wanted: string, text: string | null) => {
-      const box = document.querySelector('importd-importer')?.shadowRoot?.querySelector('[data-preview]');
-      return box?.dataset.state === wanted && (text === null || box.querySelector('[data-preview-summary]')?.textContent === text);
-    },
-    { polling: 50, timeout: 60_000 },
-    state,
-    summary ?? null,
-  );
+  await page
+    .waitForFunction(
+      (wanted: string, text: string | null) => {
+        const box = document.querySelector('importd-importer')?.shadowRoot?.querySelector('[data-preview]');
+        return box?.dataset.state === wanted && (text === null || box.querySelector('[data-preview-summary]')?.textContent === text);
+      },
+      { polling: 50, timeout: 60_000 },
+      state,
+      summary ?? null,
+    )
+    .catch(async (error: Error) => {
+      const box = await page.$eval(`${IN} [data-preview]`, (element: any) => `${element.dataset.state}: ${element.textContent}`);
+      throw new Error(`${error.message}; the preview shows ${box}`);
+    });
   return page.$eval(`${IN} [data-preview]`, (box: any) => ({
     summary: box.querySelector('[data-preview-summary]')?.textContent ?? null,
     counts: Object.fromEntries([...box.querySelectorAll('[data-change]')].map((part: any) => [part.dataset.change, part.textContent])),
@@ -115,9 +120,10 @@ describe('<importd-importer> previews what an import into a keyed template chang
     // The template tightens after the page loaded it: the server refuses what the page found valid.
     const template = await createTemplate(f.h.ctx, f.env.accountId, { key: 'strict-stock', schema: { ...STOCK, onInvalid: 'reject' } });
     await f.mount(template.id);
-    await waitIn(f.page, 'input[type=file]');
-    await updateTemplate(f.h.ctx, f.env.accountId, template.id, { schema: { ...STOCK, onInvalid: 'reject', fields: STOCK.fields.map((field) => (field.key === 'price' ? { ...field, min: 100 } : field)) } });
     await pickFile(f.page, f.file('strict.csv', SECOND));
+    // The mapping step is shown once the page has the template (its rules as they were).
+    await waitIn(f.page, 'button[data-action="confirm-mapping"]');
+    await updateTemplate(f.h.ctx, f.env.accountId, template.id, { schema: { ...STOCK, onInvalid: 'reject', fields: STOCK.fields.map((field) => (field.key === 'price' ? { ...field, min: 100 } : field)) } });
     await act(f.page, 'confirm-mapping');
     await reviewChecked(f.page);
     const failed = await previewShown(f.page, 'failed');
