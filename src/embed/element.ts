@@ -6,8 +6,8 @@ import { createTranslator, type Translator } from './i18n/translate';
 import { MappingStep, type TemplateFields } from './mapping-step';
 import { delimiterName } from './mapping-view';
 import { STYLES } from './styles';
-import { confirmedMapping, formatSize, importBody, mappedRows } from './submit';
-import type { Sheet } from './table';
+import { importMeta, type Loaded } from './import-meta';
+import { confirmedMapping, importBody, mappedRows } from './submit';
 import { readFields } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
@@ -23,14 +23,6 @@ const MAX_FILE_BYTES = 200 * 1024 * 1024;
 
 /** The steps, as `importd:step` names them. */
 export type Step = 'pick' | 'sheet' | 'mapping' | 'values' | 'review' | 'submitting' | 'done';
-
-interface Loaded {
-  file: File;
-  sheets: Sheet[];
-  sheetIndex: number;
-  csv: { charset: Charset; uncertain: boolean; delimiter: string } | undefined;
-  startedAt: string;
-}
 
 /**
  * `<importd-importer server public-key session-token template-id locale>`: pick or drop a file, choose its
@@ -323,20 +315,8 @@ export class ImporterElement extends HTMLElement {
     const rows = mappedRows(data, sent.fields, sent.mapping);
     const mapping = confirmedMapping(mapped.fields, mapped.mapping, mapped.headers);
     const valueMapping = this.values?.confirmed() ?? {};
-    const meta = {
-      ...(this.template ? { schemaId: this.template.id, schemaKey: this.template.key } : {}),
-      sdkVersion: IMPORTD_SDK_VERSION,
-      // Origin and path only: a query string may carry tokens of the host page.
-      source: { kind: 'upload', referer: `${location.origin}${location.pathname}`.slice(0, 500) },
-      file: { name: loaded.file.name, extension: (/\.([^.]+)$/.exec(loaded.file.name)?.[1] ?? '').toLowerCase(), mime: loaded.file.type, sizeBytes: loaded.file.size, formattedSize: formatSize(loaded.file.size), lastModified: new Date(loaded.file.lastModified).toISOString() },
-      sheet: { rowCount: review.rows.length, selectedSheetName: loaded.sheets[loaded.sheetIndex]!.name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100), headerRow: this.headerRow },
-      counts: { totalRows: review.rows.length, validRows: data.length, erroredRows: review.rows.length - data.length, discardedRows: review.rows.length - data.length },
-      timings: { startedAt: loaded.startedAt, finishedAt: new Date().toISOString() },
-      environment: { userAgent: navigator.userAgent.slice(0, 300), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'web', runtime: 'browser', locale: this.t.locale },
-      ...(loaded.csv ? { encoding: { charset: loaded.csv.charset, delimiter: loaded.csv.delimiter } } : {}),
-      mapping,
-      ...(Object.keys(valueMapping).length > 0 ? { valueMapping } : {}),
-    };
+    const counts = { totalRows: review.rows.length, sentRows: data.length };
+    const meta = importMeta({ template: this.template, loaded, headerRow: this.headerRow, counts, mapping, valueMapping, locale: this.t.locale });
     return { meta, rows };
   }
 
