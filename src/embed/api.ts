@@ -29,16 +29,23 @@ export function urlOf(credentials: Credentials, path: string): string {
   return `${credentials.server.replace(/\/+$/, '')}${path}`;
 }
 
-/** A JSON request to importd; error answers become ApiError with the server's code, message and request id. */
-export async function requestJson<T>(credentials: Credentials, method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * A request to importd with a JSON body (or a Blob, sent with its type) and a JSON answer; error answers
+ * become ApiError with the server's code, message and request id. An abort through `signal` rejects with
+ * the browser's AbortError.
+ */
+export async function requestJson<T>(credentials: Credentials, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   let response: Response;
+  const blob = body instanceof Blob ? body : undefined;
   try {
     response = await fetch(urlOf(credentials, path), {
       method,
-      headers: headersOf(credentials, body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      body: body === undefined ? null : JSON.stringify(body),
+      headers: headersOf(credentials, body === undefined ? {} : { 'Content-Type': blob?.type ?? 'application/json' }),
+      body: body === undefined ? null : (blob ?? JSON.stringify(body)),
+      signal: signal ?? null,
     });
-  } catch {
+  } catch (error) {
+    if (signal?.aborted) throw error;
     throw new ApiError(0, UNREACHABLE, '', undefined);
   }
   const text = await response.text();

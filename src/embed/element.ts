@@ -6,8 +6,8 @@ import { createTranslator, type Translator } from './i18n/translate';
 import { MappingStep, type TemplateFields } from './mapping-step';
 import { delimiterName } from './mapping-view';
 import { STYLES } from './styles';
-import { confirmedMapping, formatSize, importBody, mappedRows } from './submit';
-import type { Sheet } from './table';
+import { importMeta, type Loaded } from './import-meta';
+import { confirmedMapping, importBody, mappedRows } from './submit';
 import { readFields } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
@@ -17,6 +17,7 @@ import { ValueStep } from './value-step';
 import { busyView, doneView, errorView, pickView, sheetView } from './views';
 import { ReviewModel } from './grid/review-model';
 import { reviewView, ReviewStep } from './grid/review-step';
+import { ChangePreview, type DryRunAnswer } from './grid/change-preview';
 import { pageRules, type PageRules } from './validate';
 
 /** Files the browser reads whole (all of an XLSX, a CSV below UPLOAD_FROM_BYTES) are refused above this size. */
@@ -31,17 +32,6 @@ const HEAD_BYTES = 512 * 1024;
 
 /** The steps, as `importd:step` names them. */
 export type Step = 'pick' | 'sheet' | 'mapping' | 'values' | 'review' | 'submitting' | 'processing' | 'done';
-
-interface Loaded {
-  file: File;
-  sheets: Sheet[];
-  sheetIndex: number;
-  csv: { charset: Charset; uncertain: boolean; delimiter: string } | undefined;
-  startedAt: string;
-  /** Sent whole to /v1/uploads (a large file); `partial`: only its first rows were read. */
-  upload: boolean;
-  partial: boolean;
-}
 
 /**
  * `<importd-importer server public-key session-token template-id locale>`: pick or drop a file, choose its
@@ -66,6 +56,8 @@ export class ImporterElement extends HTMLElement {
   private prepared: string[][] = [];
   private values: ValueStep | undefined;
   private review: ReviewModel | undefined;
+  /** A keyed template's preview of what the import changes, while the review is shown. */
+  private preview: ChangePreview | undefined;
   /** The step shown; undefined until the first render (which dispatches importd:step too). */
   private step: Step | undefined;
   private t: Translator = createTranslator([]);
@@ -148,6 +140,7 @@ export class ImporterElement extends HTMLElement {
    * step's main button), so the flow works by keyboard; the first render leaves the host page's focus alone.
    */
   private render(step: Step, html: string, moveFocus = true, focus?: string): void {
+    if (step !== 'review') this.preview?.cancel();
     this.view.innerHTML = html;
     for (const button of this.view.querySelectorAll<HTMLButtonElement>('button[data-action]')) {
       button.addEventListener('click', () => void this.act(button.dataset.action!));
@@ -298,35 +291,24 @@ export class ImporterElement extends HTMLElement {
     const sent = this.mapped!.sent();
     const columns = sent.fields.map((field) => ({ key: field.key, label: field.label, column: sent.mapping[field.key] ?? -1 }));
     this.review = new ReviewModel(this.prepared.slice(1), columns, this.template?.rules);
+    this.preview?.cancel();
     this.render('review', reviewView(this.t, this.review), false);
-    void new ReviewStep(this.view, this.review, this.t).start();
+    const primaryKey = this.template?.rules?.rules.primaryKey ?? [];
+    const box = this.view.querySelector<HTMLElement>('[data-preview]')!;
+    const labels = new Map(columns.map((column) => [column.key, column.label]));
+    this.preview = primaryKey.length === 0 ? undefined : new ChangePreview(box, this.t, { primaryKey, labels }, (signal) => this.dryRun(signal), (error) => this.reportError(error));
+    void new ReviewStep(this.view, this.review, this.t, this.preview).start();
+  }
+
+  /** What importing the rows as they stand would change in the template's dataset: a dry run, nothing stored. */
+  private dryRun(signal: AbortSignal): Promise<DryRunAnswer> {
+    const { meta, rows } = this.payload();
+    return requestJson<DryRunAnswer>(this.credentials()!, 'POST', '/v1/imports', importBody(meta, rows, { dryRun: true }), signal);
   }
 
   private async submit(): Promise<void> {
-    const loaded = this.loaded!;
     const credentials = this.credentials()!;
-    const mapped = this.mapped!;
-    const review = this.review!;
-    // The rows as edited in the review; the invalid ones left out when the end-user skips them.
-    const data = review.rowsToSend();
-    const sent = mapped.sent();
-    const rows = mappedRows(data, sent.fields, sent.mapping);
-    const mapping = confirmedMapping(mapped.fields, mapped.mapping, mapped.headers);
-    const valueMapping = this.values?.confirmed() ?? {};
-    const meta = {
-      ...(this.template ? { schemaId: this.template.id, schemaKey: this.template.key } : {}),
-      sdkVersion: IMPORTD_SDK_VERSION,
-      // Origin and path only: a query string may carry tokens of the host page.
-      source: { kind: 'upload', referer: `${location.origin}${location.pathname}`.slice(0, 500) },
-      file: { name: loaded.file.name, extension: (/\.([^.]+)$/.exec(loaded.file.name)?.[1] ?? '').toLowerCase(), mime: loaded.file.type, sizeBytes: loaded.file.size, formattedSize: formatSize(loaded.file.size), lastModified: new Date(loaded.file.lastModified).toISOString() },
-      sheet: { rowCount: review.rows.length, selectedSheetName: loaded.sheets[loaded.sheetIndex]!.name, allSheetNames: loaded.sheets.map((sheet) => sheet.name).slice(0, 100), headerRow: this.headerRow },
-      counts: { totalRows: review.rows.length, validRows: data.length, erroredRows: review.rows.length - data.length, discardedRows: review.rows.length - data.length },
-      timings: { startedAt: loaded.startedAt, finishedAt: new Date().toISOString() },
-      environment: { userAgent: navigator.userAgent.slice(0, 300), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, platform: 'web', runtime: 'browser', locale: this.t.locale },
-      ...(loaded.csv ? { encoding: { charset: loaded.csv.charset, delimiter: loaded.csv.delimiter } } : {}),
-      mapping,
-      ...(Object.keys(valueMapping).length > 0 ? { valueMapping } : {}),
-    };
+    const { meta, rows } = this.payload();
     this.render('submitting', busyView(this.t, this.t.t('uploading'), 0));
     const progress = this.view.querySelector('progress')!;
     try {
@@ -381,16 +363,42 @@ export class ImporterElement extends HTMLElement {
     }
   }
 
+  /** The import as it would be sent now: its meta, and the rows as edited (the invalid ones left out when skipped). */
+  private payload(): { meta: Record<string, unknown>; rows: Record<string, string>[] } {
+    const loaded = this.loaded!;
+    const mapped = this.mapped!;
+    const review = this.review!;
+    const data = review.rowsToSend();
+    const sent = mapped.sent();
+    const rows = mappedRows(data, sent.fields, sent.mapping);
+    const mapping = confirmedMapping(mapped.fields, mapped.mapping, mapped.headers);
+    const valueMapping = this.values?.confirmed() ?? {};
+    const counts = { totalRows: review.rows.length, sentRows: data.length };
+    const meta = importMeta({ template: this.template, loaded, headerRow: this.headerRow, counts, mapping, valueMapping, locale: this.t.locale });
+    return { meta, rows };
+  }
+
   private showError(error: unknown): void {
-    const credentials = this.credentials();
+    const { text, requestId } = this.describe(error);
+    this.alert.innerHTML = errorView(this.t, text, requestId);
+    this.dispatchError(error);
+  }
+
+  /** A failure shown elsewhere than the alert box (the preview): its text, dispatched as `importd:error`. */
+  private reportError(error: unknown): string {
+    const { text, requestId } = this.describe(error);
+    this.dispatchError(error);
+    return requestId === undefined ? text : `${text} (${this.t.t('requestId')}: ${requestId})`;
+  }
+
+  private describe(error: unknown): { text: string; requestId: string | undefined } {
     const t = this.t;
-    if (error instanceof ApiError && error.code === UNREACHABLE) {
-      this.alert.innerHTML = errorView(t, t.t('unreachable', { server: credentials?.server ?? '', origin: location.origin }), undefined);
-    } else if (error instanceof ApiError) {
-      this.alert.innerHTML = errorView(t, `${error.message} (${error.code})`, error.requestId);
-    } else {
-      this.alert.innerHTML = errorView(t, error instanceof Error ? error.message : String(error), undefined);
-    }
+    if (error instanceof ApiError && error.code === UNREACHABLE) return { text: t.t('unreachable', { server: this.credentials()?.server ?? '', origin: location.origin }), requestId: undefined };
+    if (error instanceof ApiError) return { text: `${error.message} (${error.code})`, requestId: error.requestId };
+    return { text: error instanceof Error ? error.message : String(error), requestId: undefined };
+  }
+
+  private dispatchError(error: unknown): void {
     this.dispatchEvent(new CustomEvent('importd:error', { detail: error instanceof ApiError ? { code: error.code, message: error.message, requestId: error.requestId } : { message: error instanceof Error ? error.message : String(error) }, bubbles: true, composed: true }));
   }
 }

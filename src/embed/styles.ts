@@ -50,6 +50,9 @@ select, input[type=text] { font: inherit; min-height: var(--importd-size-field, 
 .row.skipped { opacity: .55; text-decoration: line-through; }
 .editor { width: 100%; min-height: 32px; }
 h3 { font-size: 1em; margin: 16px 0 6px; }
+.changes { margin-bottom: 12px; padding: 8px 12px; border: var(--importd-border, 1px) solid color-mix(in srgb, var(--importd-base-content, #1f2937) 15%, transparent);
+  border-radius: var(--importd-radius-field, 6px); } .changes h3 { margin-top: 0; } .changes p { margin: 4px 0; }
+.changes ul { margin: 4px 0 0; padding-left: 18px; } .changes li { overflow-wrap: anywhere; }
 .choices { display: flex; flex-wrap: wrap; gap: 8px 16px; margin-bottom: 8px; }
 .preview { max-width: 100%; overflow-x: auto; margin-bottom: 12px; border: var(--importd-border, 1px) solid color-mix(in srgb, var(--importd-base-content, #1f2937) 15%, transparent);
   border-radius: var(--importd-radius-field, 6px); }

@@ -38,9 +38,12 @@ export function confirmedMapping(fields: Field[], mapping: Mapping, headers: str
   return confirmed;
 }
 
-/** POST /v1/imports body: JSON while small, else NDJSON (a first line with meta, then a row a line). */
-export function importBody(meta: Record<string, unknown>, rows: Record<string, string>[]): Blob {
-  const head = JSON.stringify({ meta });
+/**
+ * POST /v1/imports body: JSON while small, else NDJSON (a first line with meta, then a row a line);
+ * `dryRun` asks for the changes the import would make, storing nothing.
+ */
+export function importBody(meta: Record<string, unknown>, rows: Record<string, string>[], options: { dryRun?: true } = {}): Blob {
+  const head = JSON.stringify({ meta, ...options });
   const lines: string[] = [];
   let bytes = head.length;
   for (const row of rows) {
@@ -48,7 +51,7 @@ export function importBody(meta: Record<string, unknown>, rows: Record<string, s
     bytes += line.length + 1;
     lines.push(line);
   }
-  if (bytes <= JSON_BODY_LIMIT) return new Blob([`{"meta":${JSON.stringify(meta)},"rows":[${lines.join(',')}]}`], { type: 'application/json' });
+  if (bytes <= JSON_BODY_LIMIT) return new Blob([`${head.slice(0, -1)},"rows":[${lines.join(',')}]}`], { type: 'application/json' });
   return new Blob([head, '\n', lines.join('\n'), '\n'], { type: 'application/x-ndjson' });
 }
 

@@ -1,7 +1,7 @@
 import { compileDateReader, DEFAULT_DATE_FORMATS } from './dates';
 import type { DeclaredField } from './dialect';
 import { compileEnum } from './enums';
-import type { RuleCode, RuleError } from './errors';
+import type { ExpectedType, RuleCode, RuleError, RuleParams } from './errors';
 import { fractionDigits, readNumberText } from './numbers';
 import { compilePattern } from './patterns';
 import { phoneE164 } from './phones';
@@ -29,13 +29,15 @@ const LONG_INTEGER = /^-?\d{16,}$/;
 
 export function compileCell(field: DeclaredField): CellRule {
   const name = field.label ?? field.key;
-  const fail = (code: RuleCode, message: string): RuleError => ({ key: field.key, code, message: `${name} ${message}` });
+  const fail: Fail = (code, message, params = {}) => ({ key: field.key, code, message: `${name} ${message}`, params: { field: name, ...params } });
   const transform = compileTransforms(field.transforms);
   const read = typedReader(field, fail);
   const pattern = field.pattern === undefined ? undefined : compilePattern(field.pattern).test;
   const { minLength, maxLength, min, max } = field;
   const lengthChecked = minLength !== undefined || maxLength !== undefined;
   const numeric = field.type === 'number' || field.type === 'integer';
+  // The template's own errorMessage is shown as written, in every language.
+  const patternError: RuleError = field.errorMessage === undefined ? fail('pattern', 'does not match the pattern') : { key: field.key, code: 'pattern', message: field.errorMessage, params: { field: name, errorMessage: field.errorMessage } };
   const passThrough = field.type === 'string' && transform === undefined && pattern === undefined && !lengthChecked;
   return {
     key: field.key,
@@ -49,21 +51,22 @@ export function compileCell(field: DeclaredField): CellRule {
       if (typeof stored === 'object') return stored;
       if (pattern !== undefined || lengthChecked) {
         const text = String(stored);
-        if (minLength !== undefined && text.length < minLength) return fail('min_length', `must be at least ${minLength} characters`);
-        if (maxLength !== undefined && text.length > maxLength) return fail('max_length', `must be at most ${maxLength} characters`);
-        if (pattern !== undefined && !pattern(text)) return { key: field.key, code: 'pattern', message: field.errorMessage ?? `${name} does not match the pattern` };
+        if (minLength !== undefined && text.length < minLength) return fail('min_length', `must be at least ${minLength} characters`, { count: minLength });
+        if (maxLength !== undefined && text.length > maxLength) return fail('max_length', `must be at most ${maxLength} characters`, { count: maxLength });
+        if (pattern !== undefined && !pattern(text)) return patternError;
       }
       if (numeric && (min !== undefined || max !== undefined)) {
         const number = Number(stored);
-        if (min !== undefined && number < min) return fail('min', `must be at least ${min}`);
-        if (max !== undefined && number > max) return fail('max', `must be at most ${max}`);
+        if (min !== undefined && number < min) return fail('min', `must be at least ${min}`, { min });
+        if (max !== undefined && number > max) return fail('max', `must be at most ${max}`, { max });
       }
       return stored;
     },
   };
 }
 
-type Fail = (code: RuleCode, message: string) => RuleError;
+type Fail = (code: RuleCode, message: string, params?: RuleParams) => RuleError;
+const typeError = (fail: Fail, expected: ExpectedType, message: string, params: RuleParams = {}) => fail('type', message, { expected, ...params });
 
 /** The type's reading of a cell into its stored value (undefined for `string`: stored as sent). */
 function typedReader(field: DeclaredField, fail: Fail): ((value: string | number | boolean) => Cell | RuleError) | undefined {
@@ -77,7 +80,7 @@ function typedReader(field: DeclaredField, fail: Fail): ((value: string | number
       return (value) => {
         if (typeof value === 'boolean') return value;
         const read = BOOLEANS.get(String(value).trim().toLowerCase());
-        return read ?? fail('type', 'must be true or false (yes/no, 1/0)');
+        return read ?? typeError(fail, 'boolean', 'must be true or false (yes/no, 1/0)');
       };
     case 'date':
     case 'datetime': {
@@ -85,32 +88,34 @@ function typedReader(field: DeclaredField, fail: Fail): ((value: string | number
       const withTime = field.type === 'datetime';
       const formats = (field.formats ?? DEFAULT_DATE_FORMATS).join(', ');
       return (value) => {
-        if (typeof value === 'boolean') return fail('type', `must be a date (${formats})`);
+        if (typeof value === 'boolean') return typeError(fail, 'date', `must be a date (${formats})`, { formats });
         const read = reader.read(typeof value === 'string' ? value.trim() : value, withTime);
-        if (read === 'date') return fail('type', `must be a date (${formats})`);
-        if (read === 'ambiguous_date') return fail('ambiguous_date', `reads as different dates in the formats ${formats}`);
+        if (read === 'date') return typeError(fail, 'date', `must be a date (${formats})`, { formats });
+        if (read === 'ambiguous_date') return fail('ambiguous_date', `reads as different dates in the formats ${formats}`, { formats });
         return read;
       };
     }
     case 'email':
       return (value) => {
         const text = String(value).trim();
-        return typeof value === 'string' && EMAIL.test(text) ? text : fail('type', 'must be an e-mail address');
+        return typeof value === 'string' && EMAIL.test(text) ? text : typeError(fail, 'email', 'must be an e-mail address');
       };
     case 'phone':
       return (value) => {
         const e164 = typeof value === 'boolean' ? undefined : phoneE164(String(value).trim(), field.defaultCountry);
-        return e164 ?? fail('type', field.defaultCountry === undefined ? 'must be a phone number with its country code (+...)' : 'must be a phone number');
+        if (e164 !== undefined) return e164;
+        return field.defaultCountry === undefined ? typeError(fail, 'phone_international', 'must be a phone number with its country code (+...)') : typeError(fail, 'phone', 'must be a phone number');
       };
     case 'url':
       return (value) => {
         const text = String(value).trim();
-        return typeof value === 'string' && isWebUrl(text) ? text : fail('type', 'must be an http or https URL');
+        return typeof value === 'string' && isWebUrl(text) ? text : typeError(fail, 'url', 'must be an http or https URL');
       };
     case 'enum': {
       const lookup = compileEnum(field.options ?? (field.enum ?? []).map((value) => ({ value })));
       const shown = (field.options ?? []).slice(0, 5).map((option) => option.value).concat(field.enum?.slice(0, 5) ?? []);
-      return (value) => lookup(String(value).trim()) ?? fail('enum', `must be one of ${shown.join(', ')}${shown.length >= 5 ? ', ...' : ''}`);
+      const options = `${shown.join(', ')}${shown.length >= 5 ? ', ...' : ''}`;
+      return (value) => lookup(String(value).trim()) ?? fail('enum', `must be one of ${options}`, { options });
     }
   }
 }
@@ -120,16 +125,19 @@ function numberReader(field: DeclaredField, fail: Fail): (value: string | number
   const format = field.numberFormat ?? 'us';
   const { decimals } = field;
   const kind = integer ? 'an integer' : 'a number';
+  const expected = integer ? 'integer' : 'number';
+  const notANumber = () => typeError(fail, expected, `must be ${kind}`);
+  const notAnInteger = () => typeError(fail, 'integer', 'must be an integer');
   return (value) => {
-    if (typeof value === 'boolean') return fail('type', `must be ${kind}`);
+    if (typeof value === 'boolean') return notANumber();
     const text = typeof value === 'number' ? String(value) : readNumberText(value.trim(), format);
-    if (text === 'number') return fail('type', `must be ${kind}${format === 'us' ? '' : ` (${format} notation)`}`);
+    if (text === 'number') return format === 'us' ? notANumber() : typeError(fail, `${expected}_in_notation`, `must be ${kind} (${format} notation)`, { notation: format });
     if (text === 'ambiguous_number') return fail('ambiguous_number', 'reads as different numbers in US and European notation');
     const number = Number(text);
-    if (!Number.isFinite(number)) return fail('type', `must be ${kind}`);
-    if (integer && !Number.isInteger(number)) return fail('type', 'must be an integer');
-    if (integer && /\.\d*[1-9]/.test(text)) return fail('type', 'must be an integer');
-    if (decimals !== undefined && fractionDigits(text) > decimals) return fail('decimals', `must have at most ${decimals} decimals`);
+    if (!Number.isFinite(number)) return notANumber();
+    if (integer && !Number.isInteger(number)) return notAnInteger();
+    if (integer && /\.\d*[1-9]/.test(text)) return notAnInteger();
+    if (decimals !== undefined && fractionDigits(text) > decimals) return fail('decimals', `must have at most ${decimals} decimals`, { count: decimals });
     // Beyond 2^53 a double is not the number written: its digits are stored as text, exactly.
     if (!Number.isSafeInteger(number) && LONG_INTEGER.test(text)) return typeof value === 'number' ? value : text;
     return number;

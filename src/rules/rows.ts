@@ -79,7 +79,7 @@ export class RowValidator {
         if (cell.default !== undefined) {
           setCell(row, key, cell.default);
           changed = true;
-        } else if (cell.required) (errors ??= []).push({ key, code: 'required', message: `${key} is required` });
+        } else if (cell.required) (errors ??= []).push({ key, code: 'required', message: `${key} is required`, params: { field: key } });
         continue;
       }
       if (cell.passThrough) continue;
@@ -102,7 +102,7 @@ export class RowValidator {
       const key = cells[i]!.key;
       const value = Object.hasOwn(row, key) ? row[key] : undefined;
       if (isEmpty(value) || hasError(errors, key)) continue;
-      if (!seen.add(hashText(String(value)))) (errors ??= []).push({ key, code: 'unique', message: `${key} has the same value as an earlier row` });
+      if (!seen.add(hashText(String(value)))) (errors ??= []).push({ key, code: 'unique', message: `${key} has the same value as an earlier row`, params: { field: key } });
     }
     for (const group of this.groups) {
       let joined = '';
@@ -113,7 +113,8 @@ export class RowValidator {
         else joined += `${String(value)}\u0000`;
       }
       if (complete && !group.seen.add(hashText(joined))) {
-        (errors ??= []).push({ key: group.keys.join('+'), code: 'unique_together', message: `${group.keys.join(', ')} have the same values as an earlier row` });
+        const fields = group.keys.join(', ');
+        (errors ??= []).push({ key: group.keys.join('+'), code: 'unique_together', message: `${fields} have the same values as an earlier row`, params: { fields } });
       }
     }
     return this.checkKey(row, errors);
@@ -124,8 +125,9 @@ export class RowValidator {
     if (primaryKey.length === 0 || primaryKey.some((key) => hasError(errors, key))) return errors;
     const first = this.keys.firstOrAdd(hashText(recordKey(row, primaryKey)), this.rowIndex);
     if (first === undefined) return errors;
-    const message = `rows ${first} and ${this.rowIndex} have the same ${primaryKey.join(', ')}`;
-    return [...(errors ?? []), { key: primaryKey.join('+'), code: 'duplicate_key', message }];
+    const fields = primaryKey.join(', ');
+    const message = `rows ${first} and ${this.rowIndex} have the same ${fields}`;
+    return [...(errors ?? []), { key: primaryKey.join('+'), code: 'duplicate_key', message, params: { first, row: this.rowIndex, fields } }];
   }
 }
 

@@ -6,6 +6,7 @@ import { createTemplate } from '../../src/services/templates';
 import { chromiumSkipReason } from '../helpers/chromium';
 import { act, completed, IN, mountImporter, pickFile, waitIn } from './importer-page';
 import { startImporterFixture, type ImporterFixture } from './importer-fixture';
+import { reviewChecked, shownProblems, typeInCell } from './review-page';
 
 const TEMPLATE = {
   key: 'kunden',
@@ -70,7 +71,8 @@ describe('<importd-importer locale="de"> in headless Chromium', { skip: chromium
     await waitIn(f.page, 'input[type=file]');
     await collect();
     const lines = ['Kundenexport vom 31.01.2026', 'Name,E-Mail,Status,Kunde seit,Notiz'];
-    for (let i = 0; i < 1234; i += 1) lines.push(`Person ${i},p${i}@example.com,${i % 2 ? 'Enabled' : 'ruht'},03/04/2025,x`);
+    // Row 5's e-mail is invalid: the review grid shows the rule's message in German.
+    for (let i = 0; i < 1234; i += 1) lines.push(`Person ${i},${i === 5 ? 'p5@' : `p${i}@example.com`},${i % 2 ? 'Enabled' : 'ruht'},03/04/2025,x`);
     await pickFile(f.page, f.file('kunden.csv', `${lines.join('\n')}\n`));
     await waitIn(f.page, 'tr.header[data-header-row="1"]');
     await f.page.select(`${IN} select[data-field="email"]`, '0');
@@ -88,6 +90,10 @@ describe('<importd-importer locale="de"> in headless Chromium', { skip: chromium
     await waitIn(f.page, 'button[data-action="confirm-values"]:not([disabled])');
     await collect();
     await act(f.page, 'confirm-values');
+    assert.match(await reviewChecked(f.page), /^1 Zeile hat Fehler/);
+    assert.deepEqual(await shownProblems(f.page), [{ row: 5, key: 'email', text: 'p5@', message: 'E-Mail muss eine E-Mail-Adresse sein' }]);
+    await collect();
+    await typeInCell(f.page, 5, 'email', 'p5@example.com');
     const submit = await waitIn(f.page, 'button[data-action="submit"]:not([disabled])');
     assert.equal(await submit.evaluate((button: any) => button.textContent), '1.234 Zeilen importieren');
     await collect();
@@ -102,7 +108,7 @@ describe('<importd-importer locale="de"> in headless Chromium', { skip: chromium
     await f.page.waitForFunction(() => (globalThis as any).document.querySelector('importd-importer').shadowRoot.querySelector('[role=alert]').textContent !== '');
     await collect();
     const all = shown.join('\n');
-    for (const german of ['Tabelle importieren', 'Spaltennamen', 'Vorschlag, zu', 'Zum Beispiel', 'ist auch für', 'Kunde seit: Datumsangaben', 'So gelesen ist 03/04/2025 der 3. April 2025', 'Status: 2 verschiedene Werte', '1.234 Zeilen importiert.', 'Anfrage-ID']) {
+    for (const german of ['Tabelle importieren', 'Spaltennamen', 'Vorschlag, zu', 'Zum Beispiel', 'ist auch für', 'Kunde seit: Datumsangaben', 'So gelesen ist 03/04/2025 der 3. April 2025', 'Status: 2 verschiedene Werte', '1.234 Zeilen importiert.', 'Anfrage-ID', 'E-Mail muss eine E-Mail-Adresse sein']) {
       assert.ok(all.includes(german), `shows ${german}`);
     }
     assert.deepEqual(englishIn(all), []);

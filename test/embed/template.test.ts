@@ -64,5 +64,8 @@ describe('the import body', () => {
     assert.deepEqual(JSON.parse(lines[0]!), { meta: { sdkVersion: '1' } });
     assert.equal(lines.length, rows.length + 1);
     assert.deepEqual(JSON.parse(lines.at(-1)!), rows.at(-1));
+    // A dry run says so beside meta, in either form.
+    assert.deepEqual(JSON.parse(await importBody({ sdkVersion: '1' }, [{ a: '1' }], { dryRun: true }).text()), { meta: { sdkVersion: '1' }, dryRun: true, rows: [{ a: '1' }] });
+    assert.deepEqual(JSON.parse((await importBody({ sdkVersion: '1' }, rows, { dryRun: true }).text()).split('\n')[0]!), { meta: { sdkVersion: '1' }, dryRun: true });
   });
 });

@@ -22,6 +22,9 @@ describe('the importer translator', () => {
     assert.equal(german.t('submit', { count: 50_000 }), '50.000 Zeilen importieren');
     assert.equal(german.t('rows', { count: 1 }), '1 Zeile');
     assert.equal(german.list(['A', 'B']), 'A und B');
+    assert.equal(english.units(['120 new', '14 changed', '3 missing']), '120 new, 14 changed, 3 missing');
+    assert.equal(german.units([german.t('changeInserted', { count: 1200 }), german.t('changeMissing', { count: 3 })]), '1.200 neu, 3 fehlend');
+    assert.equal(createTranslator(['fr']).t('changeUpdated', { count: 1 }), '1 modifié');
     assert.equal(german.date('2025-04-13'), '13. April 2025');
     assert.equal(createTranslator(['fr']).t('submit', { count: 50_000 }), 'Importer 50\u202f000 lignes');
     assert.equal(createTranslator(['es']).t('allValid', { count: 2 }), 'Las 2 filas son válidas.');

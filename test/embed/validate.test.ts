@@ -30,7 +30,7 @@ describe('the page rules', () => {
       'Country must be one of DE, FR',
       'phone must be a phone number',
     ]);
-    assert.deepEqual(page[2]!.errors, [{ key: 'email', code: 'unique', message: 'email has the same value as an earlier row' }]);
+    assert.deepEqual(page[2]!.errors, [{ key: 'email', code: 'unique', message: 'email has the same value as an earlier row', params: { field: 'email' } }]);
   });
 
   it('offer enum options as choices, and check nothing for a free-form template', () => {

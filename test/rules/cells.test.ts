@@ -154,6 +154,6 @@ describe('rules: one cell', () => {
 
   it('a pattern error says the template’s errorMessage', () => {
     const field = DeclaredSchema.parse({ fields: [{ key: 'sku', pattern: '^S', errorMessage: 'SKUs start with S' }] }).fields[0]!;
-    assert.deepEqual(compileCell(field).check('X1'), { key: 'sku', code: 'pattern', message: 'SKUs start with S' });
+    assert.deepEqual(compileCell(field).check('X1'), { key: 'sku', code: 'pattern', message: 'SKUs start with S', params: { field: 'sku', errorMessage: 'SKUs start with S' } });
   });
 });

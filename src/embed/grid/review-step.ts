@@ -1,6 +1,7 @@
 import type { Translator } from '../i18n/translate';
 import { escapeHtml } from '../views';
 import { editCell } from './cell-editor';
+import type { ChangePreview } from './change-preview';
 import type { ReviewColumn, ReviewModel } from './review-model';
 import { VirtualGrid } from './virtual-grid';
 
@@ -8,7 +9,7 @@ import { VirtualGrid } from './virtual-grid';
 export function reviewView(t: Translator, model: ReviewModel): string {
   const mapped = model.columns.filter((column) => column.column >= 0);
   const columns = mapped.map((column, index) => `<option value="${index}">${escapeHtml(column.label)}</option>`).join('');
-  return `<h2>${t.t('reviewTitle')}</h2><p role="status" data-summary></p>
+  return `<h2>${t.t('reviewTitle')}</h2><p role="status" data-summary></p><section class="changes" data-preview hidden></section>
 <div class="toolbar"><label><input type="checkbox" data-grid="only-problems"> ${t.t('onlyProblems')}</label>
 <label><input type="checkbox" data-grid="skip-invalid"> ${t.t('skipInvalid')}</label></div>
 <details class="replace"><summary>${t.t('findReplace')}</summary><div class="toolbar">
@@ -25,7 +26,7 @@ export function reviewView(t: Translator, model: ReviewModel): string {
 /**
  * Drives the review: every cell checked by the server's rules, edits in place, the filter to rows with
  * problems, find-and-replace in a column, "apply to all" after a fix, and skipping invalid rows. The submit
- * button is enabled once every row to send is valid.
+ * button is enabled once every row to send is valid; then a keyed template's preview asks what they change.
  */
 export class ReviewStep {
   private readonly grid: VirtualGrid;
@@ -35,6 +36,7 @@ export class ReviewStep {
     private readonly root: HTMLElement,
     private readonly model: ReviewModel,
     private readonly t: Translator,
+    private readonly preview?: ChangePreview,
   ) {
     this.mapped = model.columns.filter((column) => column.column >= 0);
     this.grid = new VirtualGrid(root.querySelector('[data-grid-viewport]')!, model, t, (row, column) => this.edit(row, column));
@@ -51,10 +53,14 @@ export class ReviewStep {
     this.control('replace').addEventListener('click', () => void this.replace());
   }
 
-  /** Checks every row, then shows the result. */
+  /** Checks every row, then shows the result and, when they can be sent, asks for the preview of what they change. */
   async check(edited?: number[]): Promise<void> {
     this.busy();
-    if (await this.model.check(edited)) this.refresh();
+    this.preview?.cancel();
+    if (!(await this.model.check(edited))) return;
+    this.refresh();
+    if (this.submitButton().disabled) this.preview?.wait();
+    else this.preview?.refresh();
   }
 
   /** The first check: then the focus moves on to the submit button, or to the first invalid cell. */

@@ -1,3 +1,4 @@
+import { ruleMessage } from '../i18n/rule-message';
 import type { Translator } from '../i18n/translate';
 import { escapeHtml } from '../views';
 import type { ReviewColumn, ReviewModel } from './review-model';
@@ -112,14 +113,15 @@ export class VirtualGrid {
     const cells = this.model.columns.map((column, index) => {
       const text = this.model.cellText(row, column);
       const error = errors?.find((item) => item.key === column.key || item.key.split('+').includes(column.key));
+      const message = error === undefined ? undefined : ruleMessage(this.t, error);
       const becomes = stored.get(column.key);
-      const note = error
-        ? `<span class="message" data-error>${escapeHtml(error.message)}</span>`
+      const note = message !== undefined
+        ? `<span class="message" data-error>${escapeHtml(message)}</span>`
         : becomes === undefined
           ? ''
           : `<span class="becomes" data-stored>${escapeHtml(this.t.t('storedAs', { text: becomes }))}</span>`;
       const invalid = error ? ' aria-invalid="true"' : '';
-      return `<span role="gridcell" tabindex="0" data-cell="${index}" data-key="${escapeHtml(column.key)}" data-row="${row}"${invalid} title="${escapeHtml(error?.message ?? text)}"><span class="text">${escapeHtml(text)}</span>${note}</span>`;
+      return `<span role="gridcell" tabindex="0" data-cell="${index}" data-key="${escapeHtml(column.key)}" data-row="${row}"${invalid} title="${escapeHtml(message ?? text)}"><span class="text">${escapeHtml(text)}</span>${note}</span>`;
     });
     const skipped = errors && this.model.skipInvalid ? ' skipped' : '';
     return `<div role="row" class="row${errors ? ' has-problem' : ''}${skipped}" data-row="${row}"><span class="number">${row + 1}</span>${cells.join('')}</div>`;

@@ -16,6 +16,8 @@ export interface Translator {
   percent(fraction: number): string;
   /** `a, b and c` in the locale's words. */
   list(items: string[]): string;
+  /** Measures listed (`120 new, 14 changed, 3 missing`), as the locale lists them. */
+  units(items: string[]): string;
   /** An ISO date (`2025-04-13`) as the locale writes it, long form (`13 April 2025`). */
   date(iso: string): string;
   /** A file size as people read it (`1.2 MB`, `1,2 MB`). */
@@ -32,17 +34,20 @@ export function createTranslator(wanted: readonly string[]): Translator {
   const found = wanted.map((tag) => ({ tag, table: LOCALES[tag.toLowerCase().split('-')[0]!] })).find((item) => item.table !== undefined && validTag(item.tag));
   const locale = found?.tag ?? 'en';
   const table: Messages = found?.table ?? en;
-  const numbers = new Intl.NumberFormat(locale);
+  // Every fraction digit: a rule's bound (`at least 0.0005`) is shown exactly.
+  const numbers = new Intl.NumberFormat(locale, { maximumFractionDigits: 20 });
   const plurals = new Intl.PluralRules(locale);
   const number = (value: number) => numbers.format(value);
   const percents = new Intl.NumberFormat(locale, { style: 'percent' });
   const lists = new Intl.ListFormat(locale, { type: 'conjunction' });
+  const units = new Intl.ListFormat(locale, { type: 'unit', style: 'long' });
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
   return {
     locale,
     number,
     percent: (fraction) => percents.format(fraction),
     list: (items) => lists.format(items),
+    units: (items) => units.format(items),
     date: (iso) => dates.format(new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso)),
     size(bytes) {
       let unit = 0;
