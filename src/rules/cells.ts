@@ -4,7 +4,7 @@ import { compileEnum } from './enums';
 import type { RuleCode, RuleError } from './errors';
 import { fractionDigits, readNumberText } from './numbers';
 import { compilePattern } from './patterns';
-import { phoneE164 } from './phones';
+import { compilePhone } from './phones';
 import { compileTransforms } from './text';
 
 export type Cell = string | number | boolean | null;
@@ -97,11 +97,13 @@ function typedReader(field: DeclaredField, fail: Fail): ((value: string | number
         const text = String(value).trim();
         return typeof value === 'string' && EMAIL.test(text) ? text : fail('type', 'must be an e-mail address');
       };
-    case 'phone':
+    case 'phone': {
+      const phoneE164 = compilePhone(field.defaultCountry);
       return (value) => {
-        const e164 = typeof value === 'boolean' ? undefined : phoneE164(String(value).trim(), field.defaultCountry);
+        const e164 = typeof value === 'boolean' ? undefined : phoneE164(String(value).trim());
         return e164 ?? fail('type', field.defaultCountry === undefined ? 'must be a phone number with its country code (+...)' : 'must be a phone number');
       };
+    }
     case 'url':
       return (value) => {
         const text = String(value).trim();
