@@ -4,7 +4,7 @@ import { compileEnum } from './enums';
 import type { ExpectedType, RuleCode, RuleError, RuleParams } from './errors';
 import { fractionDigits, readNumberText } from './numbers';
 import { compilePattern } from './patterns';
-import { phoneE164 } from './phones';
+import { compilePhone } from './phones';
 import { compileTransforms } from './text';
 
 export type Cell = string | number | boolean | null;
@@ -100,12 +100,14 @@ function typedReader(field: DeclaredField, fail: Fail): ((value: string | number
         const text = String(value).trim();
         return typeof value === 'string' && EMAIL.test(text) ? text : typeError(fail, 'email', 'must be an e-mail address');
       };
-    case 'phone':
+    case 'phone': {
+      const phoneE164 = compilePhone(field.defaultCountry);
       return (value) => {
-        const e164 = typeof value === 'boolean' ? undefined : phoneE164(String(value).trim(), field.defaultCountry);
+        const e164 = typeof value === 'boolean' ? undefined : phoneE164(String(value).trim());
         if (e164 !== undefined) return e164;
         return field.defaultCountry === undefined ? typeError(fail, 'phone_international', 'must be a phone number with its country code (+...)') : typeError(fail, 'phone', 'must be a phone number');
       };
+    }
     case 'url':
       return (value) => {
         const text = String(value).trim();
