@@ -49,8 +49,9 @@ describe(`POST ${PATH} with an LLM configured`, () => {
       IMPORTD_LLM_URL: `http://127.0.0.1:${port}/v1/chat/completions`,
       IMPORTD_LLM_MODEL: 'test-model',
       IMPORTD_LLM_API_KEY: 'llm-secret',
-      // Long enough for the fake model to answer on a loaded machine (the full suite runs files in parallel).
-      IMPORTD_LLM_TIMEOUT_MS: '1000',
+      // Long enough for the fake model to answer on a loaded machine (1 s was not, at a load of 15-20); the timeout
+      // case waits for it once.
+      IMPORTD_LLM_TIMEOUT_MS: '4000',
     };
     // No cache here: each test below must reach the fake model.
     h = await createHarness({ config: { ...llm, IMPORTD_LLM_CACHE_ENTRIES: '0' } });
