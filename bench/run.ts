@@ -1,7 +1,8 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
-// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL).
+// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL), --datasets (only
+// the cost of applying an import to a keyed template's dataset of 1M records, bench/datasets.ts; with --pg too).
 // Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,12 +19,15 @@ import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
 import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
 import { benchReviewGrid } from './review-grid';
+import { datasetApplyCost, sqliteSeeder } from './datasets';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
 const postgres = process.argv.includes('--pg');
 const rulesOnly = process.argv.includes('--rules');
+const datasetsOnly = process.argv.includes('--datasets');
+const DATASET_SIZES = quick ? { seed: 100_000, rows: 10_000 } : { seed: 1_000_000, rows: 100_000 };
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
@@ -56,11 +60,17 @@ const machine = watchMachine();
 
 async function main() {
   if (postgres) {
-    await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV, rulesOnly);
-    writeResults('latest-pg.json');
+    await benchPostgres(record, { LARGE, SMALL, LIST, DATASETS: DATASET_SIZES }, SERVER_ENV, rulesOnly ? 'rules' : datasetsOnly ? 'datasets' : undefined);
+    writeResults(datasetsOnly ? 'latest-datasets-pg.json' : 'latest-pg.json');
     return;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-'));
+  if (datasetsOnly) {
+    await datasetsRun(path.join(dir, 'datasets.db'));
+    writeResults('latest-datasets.json');
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
   const db = path.join(dir, 'bench.db');
   runBin(['migrate', '--db', db]);
   const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
@@ -309,6 +319,16 @@ async function bigTypedImport(dir: string) {
     if (created.meta.counts?.validRows !== 1_000_000) throw new Error(`typed 1M import: ${JSON.stringify(created.meta.counts)}`);
     record('POST /imports 1M rows as NDJSON, 10 typed fields', served, 'ms');
     record('server peak RSS after the typed 1M-row NDJSON import', peakRssMiB(server.child.pid!), 'MiB', undefined, '< 250 MiB');
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The dataset apply's cost (bench/datasets.ts) on a server of its own. */
+async function datasetsRun(db: string) {
+  const { server, api } = await ownServer(db);
+  try {
+    await datasetApplyCost(record, api, server.child.pid!, sqliteSeeder(db), DATASET_SIZES);
   } finally {
     await server.stop();
   }
