@@ -57,6 +57,8 @@ export function sqliteSeeder(file: string): DatasetSeeder {
     db.transaction(() => {
       for (let i = 0; i < count; i++) insert.run(templateId, environmentId, JSON.stringify([`k${i}`]), JSON.stringify(record(i, 1)), accountId, 'seed', '2026-01-01T00:00:00.000Z');
     })();
+    // The seed's WAL folded into the file now: the checkpoint thread would otherwise do it during the imports.
+    db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
   };
 }
