@@ -8,11 +8,17 @@ import { alternatedLoads, answerOf, drained, median, recordListWalks, rowsPageSt
 import { copyFloor, csvKeysetFloor, listPageKeysetFloor, listPageWalkFloor, pgScratch, rowsPageKeysetFloor, startBarePgHono } from './pg-floors';
 import { seedPgImports } from './seed-imports';
 import { createBenchTemplates, RULES_PAIRS, validationCost } from './validation';
+import { datasetApplyCost, pgSeeder } from './datasets';
 // @ts-expect-error: a plain ES module of the scripts, without types
 import { startPgServer } from '../scripts/pg-server.mjs';
 
 type Record = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
-export async function benchPostgres(record: Record, sizes: { LARGE: number; SMALL: number; LIST: number }, serverEnv: { [name: string]: string }, rulesOnly = false) {
+export async function benchPostgres(
+  record: Record,
+  sizes: { LARGE: number; SMALL: number; LIST: number; DATASETS: { seed: number; rows: number } },
+  serverEnv: { [name: string]: string },
+  only?: 'rules' | 'datasets',
+) {
   const server = (await startPgServer()) as { url: string; stop(): void };
   try {
     const admin = await pgScratch(`${server.url}/postgres`);
@@ -25,9 +31,11 @@ export async function benchPostgres(record: Record, sizes: { LARGE: number; SMAL
     const api: Api = { url: serve.url, key: env.secretKey.key };
     const floor = await pgScratch(db);
     try {
+      // The dataset figure alone, on this fresh server: its peak RSS is the figure's.
+      if (only === 'datasets') return await datasetApplyCost(record, api, serve.child.pid!, pgSeeder(floor), sizes.DATASETS, 'pg: ');
       await createBenchTemplates(api);
       await validationCost(record, api, sizes.LARGE, RULES_PAIRS, serve.child.pid!, 'pg: ');
-      if (rulesOnly) return;
+      if (only === 'rules') return;
       for (const count of [sizes.SMALL, sizes.LARGE]) {
         // Bytes built once: the client's own encoding is not in the figure (as in bench/run.ts).
         const body = Buffer.from(importBody(count));

@@ -1,7 +1,8 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
-// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL),
+// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL), --datasets (only
+// the cost of applying an import to a keyed template's dataset of 1M records, bench/datasets.ts; with --pg too),
 // --uploads (only a 1 GiB CSV upload-to-import through two cut connections, bench/uploads.ts; --uploads-mb N
 // for another size, --quick 30 MB; with --pg, on PostgreSQL).
 // Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick; --grid:
@@ -22,6 +23,7 @@ import { benchPostgres } from './pg';
 import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
 import { benchReviewGrid } from './review-grid';
 import { benchUploads } from './uploads';
+import { datasetApplyCost, sqliteSeeder } from './datasets';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
 const quick = process.argv.includes('--quick');
@@ -32,6 +34,8 @@ const gridOnly = process.argv.includes('--grid');
 const uploads = process.argv.includes('--uploads');
 const uploadsMb = process.argv.indexOf('--uploads-mb');
 const UPLOAD_BYTES = uploadsMb > 0 ? Number(process.argv[uploadsMb + 1]) * 1e6 : quick ? 30e6 : 1024 ** 3;
+const datasetsOnly = process.argv.includes('--datasets');
+const DATASET_SIZES = quick ? { seed: 100_000, rows: 10_000 } : { seed: 1_000_000, rows: 100_000 };
 const LARGE = quick ? 20_000 : 100_000;
 const SMALL = quick ? 2_000 : 10_000;
 const LIST = quick ? 2_000 : 10_000;
@@ -74,11 +78,17 @@ async function main() {
     return;
   }
   if (postgres) {
-    await benchPostgres(record, { LARGE, SMALL, LIST }, SERVER_ENV, rulesOnly);
-    writeResults('latest-pg.json');
+    await benchPostgres(record, { LARGE, SMALL, LIST, DATASETS: DATASET_SIZES }, SERVER_ENV, rulesOnly ? 'rules' : datasetsOnly ? 'datasets' : undefined);
+    writeResults(datasetsOnly ? 'latest-datasets-pg.json' : 'latest-pg.json');
     return;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-'));
+  if (datasetsOnly) {
+    await datasetsRun(path.join(dir, 'datasets.db'));
+    writeResults('latest-datasets.json');
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
   const db = path.join(dir, 'bench.db');
   runBin(['migrate', '--db', db]);
   const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
@@ -327,6 +337,16 @@ async function bigTypedImport(dir: string) {
     if (created.meta.counts?.validRows !== 1_000_000) throw new Error(`typed 1M import: ${JSON.stringify(created.meta.counts)}`);
     record('POST /imports 1M rows as NDJSON, 10 typed fields', served, 'ms');
     record('server peak RSS after the typed 1M-row NDJSON import', peakRssMiB(server.child.pid!), 'MiB', undefined, '< 250 MiB');
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The dataset apply's cost (bench/datasets.ts) on a server of its own. */
+async function datasetsRun(db: string) {
+  const { server, api } = await ownServer(db);
+  try {
+    await datasetApplyCost(record, api, server.child.pid!, sqliteSeeder(db), DATASET_SIZES);
   } finally {
     await server.stop();
   }

@@ -12,6 +12,7 @@ describe('keyed templates: erasing an end-user', () => {
       const { sessionToken } = await createTestSession(h, env, { endUserId });
       const response = await call(h, 'POST', '/v1/imports', { key: env.secretKey, session: sessionToken, body: { meta: { schemaKey: 'staff' }, rows } });
       assert.equal(response.status, 201, await response.clone().text());
+      return (await json(response)).changes;
     };
     await post('alice', [{ id: '1', team: 'a' }, { id: '2', team: 'a' }, { id: '3', team: 'a' }]);
     await post('bob', [{ id: '2', team: 'b' }, { id: '4', team: 'b' }]);
@@ -20,5 +21,7 @@ describe('keyed templates: erasing an end-user', () => {
     assert.deepEqual(await owners(), [['1', 'alice'], ['2', 'bob'], ['3', 'alice'], ['4', 'bob']]);
     assert.equal((await call(h, 'DELETE', '/v1/end-users/alice', { key: env.secretKey })).status, 200);
     assert.deepEqual(await owners(), [['2', 'bob'], ['4', 'bob']]);
+    // The dataset's size after the erasure: of the two records left, the next import carries one.
+    assert.deepEqual(await post('carol', [{ id: '4', team: 'c' }]), { inserted: 0, updated: 1, unchanged: 0, missing: 1, removed: 0 });
   });
 });

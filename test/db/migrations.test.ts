@@ -25,7 +25,7 @@ const tables = (file: string) => {
 describe('migrations', () => {
   it('apply from zero on an empty database, creating the folder', () => {
     const file = path.join(dir, 'nested', 'folder', 'importd.db');
-    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'dataset_records', 'environments', 'import_changes', 'import_counts', 'import_missing', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'uploads', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
+    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'dataset_counts', 'dataset_records', 'environments', 'import_changes', 'import_counts', 'import_missing', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'uploads', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
   });
 
   it('apply twice without harm and record each migration once', () => {

@@ -1,6 +1,7 @@
 import type { DatasetStore } from '../store';
 import { WRITE_TRANSACTION, type Db } from './open-database';
-import { applyDataset, changedRows, countRecords, findRecords, missingKeys, pageRecords } from './queries/datasets';
+import { changedRows, countRecords, findRecords, missingKeys, pageRecords } from './queries/datasets';
+import { applyDataset } from './queries/dataset-apply';
 import { writeWebhookEvent } from './queries/webhooks';
 
 /** The datasets of keyed templates. An apply is one synchronous write transaction: nothing interleaves. */

@@ -77,30 +77,33 @@ export interface DatasetStore {
 /** Rows an apply reads at a time: the memory it holds follows this, not the import's size. */
 export const APPLY_CHUNK_ROWS = 2000;
 
-/** One row's outcome in a chunk: the change to store, and the record to write (inserted and updated rows). */
-export interface ClassifiedRow {
+/** A valid row of an import with its key (recordKeyOf). */
+export interface KeyedRow {
   rowIndex: number;
-  key: string;
   data: string;
+  key: string;
+}
+
+/** One row's outcome: the change to store, and the record to write (inserted and updated rows). */
+export interface ClassifiedRow extends KeyedRow {
   change: RowChange;
   previous: string | undefined;
 }
 
-/** Classifies a chunk of an import's valid rows against their keys' records, counting into `counts`. */
-export function classifyChunk(
-  rows: readonly { rowIndex: number; data: string }[],
-  primaryKey: readonly string[],
-  recordOf: (key: string) => string | undefined,
-  counts: DatasetChanges,
-): ClassifiedRow[] {
-  return rows.map(({ rowIndex, data }) => {
-    const key = recordKey(JSON.parse(data) as Record<string, unknown>, primaryKey);
-    const previous = recordOf(key);
-    const change = classifyRow(data, previous);
-    counts[change]++;
-    return { rowIndex, key, data, change, previous };
-  });
+/** The rows with their keys: each row's text is parsed once here. */
+export const withKeys = (rows: readonly { rowIndex: number; data: string }[], primaryKey: readonly string[]): KeyedRow[] =>
+  rows.map(({ rowIndex, data }) => ({ rowIndex, data, key: recordKeyOf(data, primaryKey) }));
+
+/** Classifies one row against its key's record (undefined: none yet), counting into `counts`. */
+export function classifyKeyedRow(row: KeyedRow, previous: string | undefined, counts: DatasetChanges): ClassifiedRow {
+  const change = classifyRow(row.data, previous);
+  counts[change]++;
+  return { ...row, change, previous };
 }
+
+/** Classifies a chunk of an import's valid rows against their keys' records, counting into `counts`. */
+export const classifyChunk = (rows: readonly KeyedRow[], recordOf: (key: string) => string | undefined, counts: DatasetChanges): ClassifiedRow[] =>
+  rows.map((row) => classifyKeyedRow(row, recordOf(row.key), counts));
 
 /** The key of a row stored as JSON text. */
 export const recordKeyOf = (data: string, primaryKey: readonly string[]): string => recordKey(JSON.parse(data) as Record<string, unknown>, primaryKey);

@@ -1,4 +1,4 @@
-import { classifyChunk, countRows, noChanges, recordKeyOf, rowErrorsOf, rowStrings, type DatasetChanges, type DatasetRef } from '../../db/store';
+import { classifyChunk, countRows, noChanges, rowErrorsOf, rowStrings, withKeys, type DatasetChanges, type DatasetRef } from '../../db/store';
 import { previousValues } from '../../rules';
 import type { CompiledRules } from '../../rules';
 import type { ServiceContext } from '../context';
@@ -50,9 +50,9 @@ export async function dryRunRows(
       const texts = rowStrings(slice);
       const errors = rowErrorsOf(slice);
       if (keyed) {
-        const valid = texts.flatMap((data, i) => (errors?.[i] ? [] : [{ rowIndex: stored + i, data }]));
-        const records = await ctx.store.datasets.records(dataset, valid.map((row) => recordKeyOf(row.data, keyed)));
-        for (const row of classifyChunk(valid, keyed, (key) => records.get(key), changes)) {
+        const valid = withKeys(texts.flatMap((data, i) => (errors?.[i] ? [] : [{ rowIndex: stored + i, data }])), keyed);
+        const records = await ctx.store.datasets.records(dataset, valid.map((row) => row.key));
+        for (const row of classifyChunk(valid, (key) => records.get(key), changes)) {
           if (row.change === 'unchanged' || changed.length >= DRY_RUN_ROWS) continue;
           const data = JSON.parse(row.data) as Record<string, unknown>;
           changed.push({ rowIndex: row.rowIndex, change: row.change, data, ...(row.previous === undefined ? {} : { previous: previousValues(JSON.parse(row.previous) as Record<string, unknown>, data) }) });

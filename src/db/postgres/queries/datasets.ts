@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { RowChange } from '../../../rules/records';
-import { APPLY_CHUNK_ROWS, classifyChunk, noChanges, recordKeyOf, type ChangedRowRow, type DatasetApply, type DatasetChanges, type DatasetMode, type DatasetRecordRow, type DatasetRef } from '../../store';
+import { APPLY_CHUNK_ROWS, classifyChunk, noChanges, withKeys, type ChangedRowRow, type DatasetApply, type DatasetChanges, type DatasetMode, type DatasetRecordRow, type DatasetRef } from '../../store';
 import type { PgExecutor } from '../open-database';
 
 // Datasets on PostgreSQL: an apply reads its import's rows a chunk at a time and answers each chunk with one
@@ -27,14 +27,15 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
   const counts = noChanges();
   const before = await countRecords(tx, input.dataset);
   for (let from = -1; ; ) {
-    const chunk = await rows<{ rowIndex: number; data: string }>(
+    const read = await rows<{ rowIndex: number; data: string }>(
       tx,
       sql`SELECT row_index AS "rowIndex", data FROM import_rows WHERE import_id = ${importId} AND row_index > ${from} AND errors IS NULL
           ORDER BY row_index LIMIT ${APPLY_CHUNK_ROWS}`,
     );
-    if (chunk.length === 0) break;
-    const existing = await findRecords(tx, input.dataset, chunk.map((row) => recordKeyOf(row.data, input.primaryKey)));
-    const classified = classifyChunk(chunk, input.primaryKey, (key) => existing.get(key), counts);
+    if (read.length === 0) break;
+    const chunk = withKeys(read, input.primaryKey);
+    const existing = await findRecords(tx, input.dataset, chunk.map((row) => row.key));
+    const classified = classifyChunk(chunk, (key) => existing.get(key), counts);
     await tx.execute(sql`
       INSERT INTO import_changes (import_id, key, row_index, change, previous)
       SELECT ${importId}, * FROM unnest(${array(classified.map((row) => row.key))}::text[], ${array(classified.map((row) => row.rowIndex))}::int[],

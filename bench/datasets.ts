@@ -1,0 +1,77 @@
+// npm run bench -- --datasets (with --pg: on PostgreSQL): the cost of applying an import to a keyed template's
+// dataset, as a ratio to the same import into an unkeyed template, on a server of its own (its peak RSS is the
+// figure's alone). Too slow for the default run: seeding the dataset takes most of a minute.
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { hashKey } from '../src/core/keys';
+import { cpuMs, peakRssMiB, request, timed, type Api } from './http';
+
+type Recorder = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
+
+const FIELDS = [{ key: 'id' }, { key: 'name' }, { key: 'price', type: 'number' }];
+const record = (i: number, price: number) => ({ id: `k${i}`, name: `item ${i}`, price });
+
+/** Writes `count` records k0..k(count-1) (price 1) into the template's dataset in the key's environment, by SQL. */
+export type DatasetSeeder = (templateId: string, keyHash: string, count: number) => Promise<void>;
+
+/**
+ * Creates a keyed and an unkeyed template of the same fields, seeds the keyed one's dataset in the API key's
+ * environment with `seed` records, then posts the same `rows` rows into the unkeyed template and into the
+ * keyed one: half of them update a record, a quarter carry a record unchanged, a quarter are new. The import
+ * into the keyed template is applied to the dataset in its completing transaction, so the ratio of the two
+ * POSTs is the apply's cost. The server's CPU time (all its threads, from /proc) is printed as the same ratio.
+ */
+export async function datasetApplyCost(record_: Recorder, api: Api, serverPid: number, seeder: DatasetSeeder, sizes: { seed: number; rows: number }, label = ''): Promise<void> {
+  const created = async (key: string, schema: object) => JSON.parse(await (await request(api, 'POST', '/v1/templates', JSON.stringify({ key, schema }))).text()) as { id: string };
+  const keyed = await created('bench-keyed', { fields: FIELDS, primaryKey: 'id' });
+  await created('bench-unkeyed', { fields: FIELDS });
+  await seeder(keyed.id, hashKey(api.key), sizes.seed);
+  const { rows: count } = sizes;
+  const rows = Array.from({ length: count }, (_, i) => (i < count / 2 ? record(i, 2) : i < (count * 3) / 4 ? record(i, 1) : record(sizes.seed + i, 1)));
+  const body = (schemaKey: string) => Buffer.from(JSON.stringify({ meta: { schemaKey }, rows }));
+  const taken: Record<string, { ms: number; cpu: number; answer: { changes?: object } }> = {};
+  for (const key of ['bench-unkeyed', 'bench-keyed']) {
+    const cpu = cpuMs(serverPid);
+    const { ms, text } = await timed(api, 'POST', '/v1/imports', body(key));
+    taken[key] = { ms, cpu: cpuMs(serverPid) - cpu, answer: JSON.parse(text) };
+  }
+  const expected = { inserted: count / 4, updated: count / 2, unchanged: count / 4, missing: sizes.seed - (count * 3) / 4, removed: 0 };
+  const changes = taken['bench-keyed']!.answer.changes;
+  if (JSON.stringify(changes) !== JSON.stringify(expected)) throw new Error(`the keyed import's changes: ${JSON.stringify(changes)}, expected ${JSON.stringify(expected)}`);
+  const [plain, applied] = [taken['bench-unkeyed']!, taken['bench-keyed']!];
+  record_(`${label}POST /imports ${count} rows applied to a dataset of ${sizes.seed}`, applied.ms, 'ms', plain.ms, 'ratio <= 2 (the same into an unkeyed template)');
+  record_(`${label}  server CPU, keyed / unkeyed`, applied.cpu / plain.cpu, 'x');
+  record_(`${label}  server peak RSS`, peakRssMiB(serverPid), 'MiB', undefined, '< 300 MiB');
+}
+
+/** Seeds through a second SQLite connection, in one transaction (the server reads the file meanwhile). */
+export function sqliteSeeder(file: string): DatasetSeeder {
+  return async (templateId, keyHash, count) => {
+    const db = new Database(file);
+    db.pragma('busy_timeout = 10000');
+    const { account_id: accountId, environment_id: environmentId } = db.prepare('SELECT account_id, environment_id FROM api_keys WHERE hash = ?').get(keyHash) as {
+      account_id: string;
+      environment_id: string;
+    };
+    const insert = db.prepare('INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) insert.run(templateId, environmentId, JSON.stringify([`k${i}`]), JSON.stringify(record(i, 1)), accountId, 'seed', '2026-01-01T00:00:00.000Z');
+    })();
+    // The seed's WAL folded into the file now: the checkpoint thread would otherwise do it during the imports.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  };
+}
+
+/** Seeds on PostgreSQL in one statement, with the records' text as JSON.stringify writes it. */
+export function pgSeeder(pool: pg.Pool): DatasetSeeder {
+  return async (templateId, keyHash, count) => {
+    await pool.query(
+      `INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, updated_at)
+       SELECT $1, k.environment_id, '["k' || i || '"]', '{"id":"k' || i || '","name":"item ' || i || '","price":1}', k.account_id, 'seed', '2026-01-01T00:00:00.000Z'
+       FROM api_keys k, generate_series(0, $3::int - 1) AS i WHERE k.hash = $2`,
+      [templateId, keyHash, count],
+    );
+    await pool.query('ANALYZE dataset_records');
+  };
+}
