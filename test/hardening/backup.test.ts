@@ -72,7 +72,8 @@ describe('importd backup while importd serve is writing', sqliteOnly, () => {
   before(async () => {
     h = await createHarness({ config: { IMPORTD_RATE_LIMIT: '0' } });
     env = await createTestEnvironment(h);
-    server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0' });
+    // The writer creates an environment a request, as many as the machine allows in the time.
+    server = await startServe(h.dbPath, { IMPORTD_RATE_LIMIT: '0', IMPORTD_MAX_ENVIRONMENTS_PER_ACCOUNT: '100000' });
   });
   after(async () => {
     await server.stop();
