@@ -37,13 +37,13 @@ export function detectDateFormat(values: readonly string[], declared: readonly D
   return { format: undefined, possible, example: texts[differs] };
 }
 
-/** The column's values rewritten as ISO dates in `format`; a value the format does not read is left as written. */
-export function toIsoDates(rows: string[][], column: number, format: TextDateFormat, withTime: boolean): void {
+/** Rewrites a row's cell in `column` as an ISO date in `format`; a value the format does not read is left as written. */
+export function isoDateWriter(format: TextDateFormat, withTime: boolean): (row: string[], column: number) => void {
   const reader = compileDateReader([format]);
-  for (const row of rows) {
+  return (row, column) => {
     const value = row[column];
-    if (value === undefined || value.trim() === '') continue;
+    if (value === undefined || value.trim() === '') return;
     const iso = reader.read(value.trim(), withTime);
     if (iso !== 'date' && iso !== 'ambiguous_date') row[column] = iso;
-  }
+  };
 }

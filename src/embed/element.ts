@@ -161,7 +161,7 @@ export class ImporterElement extends HTMLElement {
       else if (action === 'back' || action === 'back-to-mapping') this.showMapping();
       else if (action === 'choose-sheet') await this.chooseSheet();
       else if (action === 'confirm-mapping') await this.confirmMapping();
-      else if (action === 'confirm-values') this.confirmValues();
+      else if (action === 'confirm-values') await this.confirmValues();
       else if (action === 'submit') await this.submit();
     } catch (error) {
       this.showError(error);
@@ -267,7 +267,11 @@ export class ImporterElement extends HTMLElement {
     const mapped = this.mapped!;
     if (!mapped.complete()) return this.showMapping();
     if (this.loaded!.upload) return this.sendFile();
-    this.values = new ValueStep(mapped.table, mapped.fields, mapped.mapping, this.template?.declared, mapped.learnedValues);
+    // Counting a million rows' values takes seconds, in slices; a reset meanwhile drops the result.
+    this.render('mapping', busyView(this.t, this.t.t('checking')));
+    const values = await ValueStep.open(mapped.table, mapped.fields, mapped.mapping, this.template?.declared, mapped.learnedValues);
+    if (this.step !== 'mapping') return;
+    this.values = values;
     if (this.values.needed()) return this.showValues();
     this.prepared = mapped.table;
     this.showReview();
@@ -278,8 +282,11 @@ export class ImporterElement extends HTMLElement {
     this.values!.wire(this.view, () => this.showValues());
   }
 
-  private confirmValues(): void {
-    this.prepared = this.values!.apply();
+  private async confirmValues(): Promise<void> {
+    this.render('values', busyView(this.t, this.t.t('checking')));
+    const prepared = await this.values!.apply();
+    if (this.step !== 'values') return;
+    this.prepared = prepared;
     this.showReview();
   }
 

@@ -1,10 +1,10 @@
 import { compileDateReader } from '../rules/dates';
-import { detectDateFormat, toIsoDates, type TextDateFormat } from './date-format';
-import type { DeclaredRules } from './declared';
+import { detectDateFormat, type TextDateFormat } from './date-format';
+import type { DeclaredRules, FieldRules } from './declared';
 import type { Translator } from './i18n/translate';
 import type { Mapping } from './submit';
 import type { Field } from './template';
-import { applyValues, distinctValues, suggestValues } from './value-mapping';
+import { countValues, mostFrequent, rewriteValues, suggestValues } from './value-mapping';
 import { valuesView, type DateStep, type EnumStep } from './values-view';
 
 /** What the server takes in meta.valueMapping (src/services/mapping/schemas.ts): values in all, and characters of each. */
@@ -16,27 +16,38 @@ export class ValueStep {
   private readonly enums: EnumStep[] = [];
   private readonly dates: DateStep[] = [];
 
-  constructor(
+  private constructor(
     private readonly table: string[][],
-    fields: Field[],
     private readonly mapping: Mapping,
-    declared: DeclaredRules | undefined,
-    learned: Record<string, Record<string, string>>,
-  ) {
-    const data = table.slice(1);
+  ) {}
+
+  /**
+   * Counts the values of the mapped enum and date columns of `table` (header row first) in slices that yield
+   * to the page (a million rows take seconds), then suggests options and detects date formats.
+   */
+  static async open(table: string[][], fields: Field[], mapping: Mapping, declared: DeclaredRules | undefined, learned: Record<string, Record<string, string>>): Promise<ValueStep> {
+    const scanned: { field: Field; column: number; rules: FieldRules }[] = [];
     for (const field of fields) {
       const column = mapping[field.key] ?? -1;
       const rules = declared?.fields.get(field.key);
       if (column < 0 || !rules) continue;
-      if (rules.type === 'enum' && rules.options && rules.options.length > 0) {
-        this.enums.push({ field, options: rules.options, values: suggestValues(distinctValues(data, column), rules.options, learned[field.key] ?? {}) });
-      } else if (rules.type === 'date' || rules.type === 'datetime') {
-        const detection = detectDateFormat(data.map((row) => row[column] ?? ''), rules.formats, rules.type === 'datetime');
-        if (detection.possible.length === 0) continue;
-        const step: DateStep = { field, withTime: rules.type === 'datetime', detection, chosen: detection.format, example: undefined };
-        this.dates.push(this.withExample(step, data, column));
-      }
+      const isEnum = rules.type === 'enum' && rules.options !== undefined && rules.options.length > 0;
+      if (isEnum || rules.type === 'date' || rules.type === 'datetime') scanned.push({ field, column, rules });
     }
+    const counted = await countValues(table, scanned.map((item) => item.column));
+    const step = new ValueStep(table, mapping);
+    for (const [at, { field, column, rules }] of scanned.entries()) {
+      const counts = counted[at]!;
+      if (rules.type === 'enum') {
+        step.enums.push({ field, options: rules.options!, values: suggestValues(mostFrequent(counts), rules.options!, learned[field.key] ?? {}) });
+        continue;
+      }
+      // The distinct trimmed values, in the order the file first holds them: what the detection reads.
+      const detection = detectDateFormat([...counts.keys()], rules.formats, rules.type === 'datetime');
+      if (detection.possible.length === 0) continue;
+      step.dates.push(step.withExample({ field, withTime: rules.type === 'datetime', detection, chosen: detection.format, example: undefined }, column));
+    }
+    return step;
   }
 
   /** Whether anything is to be shown: an enum column, or a date column not written as ISO dates. */
@@ -61,7 +72,7 @@ export class ValueStep {
       select.addEventListener('change', () => {
         const index = this.dates.findIndex((item) => item.field.key === select.dataset.dateField);
         const step = this.dates[index]!;
-        this.dates[index] = this.withExample({ ...step, chosen: select.value as TextDateFormat }, this.table.slice(1), this.mapping[step.field.key]!);
+        this.dates[index] = this.withExample({ ...step, chosen: select.value as TextDateFormat }, this.mapping[step.field.key]!);
         rerender();
       });
     }
@@ -71,18 +82,11 @@ export class ValueStep {
    * The table with the mapped cells rewritten (enum values to their options, dates to ISO 8601 in their
    * format), as a copy: going back to the mapping finds the file as read, and the values as written.
    */
-  apply(): string[][] {
+  async apply(): Promise<string[][]> {
     if (!this.needed()) return this.table;
-    const table = this.table.map((row) => row.slice());
-    const data = table.slice(1);
-    for (const step of this.enums) {
-      const chosen = new Map(step.values.filter((choice) => choice.option !== '').map((choice) => [choice.value, choice.option]));
-      applyValues(data, this.mapping[step.field.key]!, chosen);
-    }
-    for (const step of this.dates) {
-      if (step.chosen && step.chosen !== 'YYYY-MM-DD') toIsoDates(data, this.mapping[step.field.key]!, step.chosen, step.withTime);
-    }
-    return table;
+    const enums = this.enums.map((step) => ({ column: this.mapping[step.field.key]!, chosen: new Map(step.values.filter((choice) => choice.option !== '').map((choice) => [choice.value, choice.option])) }));
+    const dates = this.dates.flatMap((step) => (step.chosen && step.chosen !== 'YYYY-MM-DD' ? [{ column: this.mapping[step.field.key]!, format: step.chosen, withTime: step.withTime }] : []));
+    return rewriteValues(this.table, enums, dates);
   }
 
   /**
@@ -101,11 +105,11 @@ export class ValueStep {
     return confirmed;
   }
 
-  private withExample(step: DateStep, data: string[][], column: number): DateStep {
+  private withExample(step: DateStep, column: number): DateStep {
     if (step.chosen === undefined) return step;
     const reader = compileDateReader([step.chosen]);
-    for (const row of data) {
-      const text = (row[column] ?? '').trim();
+    for (let index = 1; index < this.table.length; index++) {
+      const text = (this.table[index]![column] ?? '').trim();
       const iso = text === '' ? 'date' : reader.read(text, step.withTime);
       if (iso !== 'date' && iso !== 'ambiguous_date') return { ...step, example: { text, iso } };
     }

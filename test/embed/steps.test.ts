@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectDateFormat, toIsoDates } from '../../src/embed/date-format';
+import { detectDateFormat } from '../../src/embed/date-format';
 import { readDeclared } from '../../src/embed/declared';
 import { detectHeaderRow } from '../../src/embed/header-row';
 import { createTranslator } from '../../src/embed/i18n/translate';
 import { mappingIssues, mapView } from '../../src/embed/mapping-view';
-import { applyValues, distinctValues, MAX_DISTINCT_VALUES, suggestValues } from '../../src/embed/value-mapping';
+import { countValues, MAX_DISTINCT_VALUES, mostFrequent, rewriteValues, suggestValues } from '../../src/embed/value-mapping';
 import type { Field } from '../../src/embed/template';
 
 describe('detectHeaderRow', () => {
@@ -45,18 +45,19 @@ describe('detectDateFormat', () => {
   it('reads date-times in the format', () => {
     assert.equal(detectDateFormat(['04/13/2025 10:30'], [...both], true).format, 'MM/DD/YYYY');
   });
-  it('rewrites the column as ISO dates, leaving what the format does not read', () => {
-    const rows = [['Ada', '03/04/2025'], ['Bob', 'soon'], ['Eve', ''], ['Max', ' 12/31/2024 ']];
-    toIsoDates(rows, 1, 'MM/DD/YYYY', false);
-    assert.deepEqual(rows.map((row) => row[1]), ['2025-03-04', 'soon', '', '2024-12-31']);
+  it('rewrites the column as ISO dates, leaving what the format does not read', async () => {
+    const rows = [['Name', 'Born'], ['Ada', '03/04/2025'], ['Bob', 'soon'], ['Eve', ''], ['Max', ' 12/31/2024 ']];
+    const rewritten = await rewriteValues(rows, [], [{ column: 1, format: 'MM/DD/YYYY', withTime: false }]);
+    assert.deepEqual(rewritten.map((row) => row[1]), ['Born', '2025-03-04', 'soon', '', '2024-12-31']);
   });
 });
 
 describe('value mapping', () => {
   const options = [{ value: 'active', label: 'Active', alternatives: ['enabled'] }, { value: 'paused' }];
-  it('lists distinct values, most frequent first, capped', () => {
-    assert.deepEqual(distinctValues([['a'], [' b '], ['b'], [''], ['c'], ['b']], 0), [{ value: 'b', rows: 3 }, { value: 'a', rows: 1 }, { value: 'c', rows: 1 }]);
-    assert.equal(distinctValues(Array.from({ length: 500 }, (_, i) => [`v${i}`]), 0).length, MAX_DISTINCT_VALUES);
+  const distinctValues = async (rows: string[][]) => mostFrequent((await countValues([['Header'], ...rows], [0]))[0]!);
+  it('lists distinct values, most frequent first, capped', async () => {
+    assert.deepEqual(await distinctValues([['a'], [' b '], ['b'], [''], ['c'], ['b']]), [{ value: 'b', rows: 3 }, { value: 'a', rows: 1 }, { value: 'c', rows: 1 }]);
+    assert.equal((await distinctValues(Array.from({ length: 500 }, (_, i) => [`v${i}`]))).length, MAX_DISTINCT_VALUES);
   });
   it("suggests from the options' texts first, then from what the account confirmed", () => {
     const values = [{ value: 'Enabled', rows: 2 }, { value: 'on hold', rows: 1 }, { value: 'ACTIVE', rows: 1 }, { value: 'gone', rows: 1 }, { value: 'x', rows: 1 }];
@@ -69,10 +70,10 @@ describe('value mapping', () => {
   it('takes no learned value from the prototype', () => {
     assert.equal(suggestValues([{ value: 'constructor', rows: 1 }], options, {})[0]!.option, '');
   });
-  it('rewrites the chosen values, trimmed', () => {
-    const rows = [[' on hold '], ['Enabled'], ['x']];
-    applyValues(rows, 0, new Map([['on hold', 'paused'], ['Enabled', 'active']]));
-    assert.deepEqual(rows, [['paused'], ['active'], ['x']]);
+  it('rewrites the chosen values, trimmed, in a copy', async () => {
+    const rows = [['Status'], [' on hold '], ['Enabled'], ['x']];
+    assert.deepEqual(await rewriteValues(rows, [{ column: 0, chosen: new Map([['on hold', 'paused'], ['Enabled', 'active']]) }], []), [['Status'], ['paused'], ['active'], ['x']]);
+    assert.deepEqual(rows[1], [' on hold ']);
   });
 });
 
