@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { FileStore } from '@tus/file-store';
 import { Server, Upload, type KvStore } from '@tus/server';
 import type { Logger } from '../../core/logger';
@@ -25,6 +26,9 @@ export interface TusRequest {
  * and error rendering are the route's; a finished upload is handed to processUpload, off the request.
  */
 export function createTusServer(ctx: ServiceContext, logger: Logger, requests: WeakMap<Request, TusRequest>): Server {
+  // FileStore's constructor also makes the folder, but unawaited: its failure would be an uncaught exception after
+  // the app is built. Made here first, a failure is thrown where the app is created, and FileStore finds it made.
+  mkdirSync(uploadsDir(ctx), { recursive: true });
   const datastore = new FileStore({ directory: uploadsDir(ctx), configstore: uploadRecords(ctx) });
   const pending = (req: Request): TusRequest => {
     const known = requests.get(req);
