@@ -20,16 +20,22 @@ export interface TusRequest {
 }
 
 /**
+ * @tus/file-store's constructor makes its folder without awaiting it and throws from the callback: a failure is an
+ * uncaught exception some time after the app is built (in tests, a harness removed meanwhile). createTusServer
+ * makes the folder itself, synchronously, where a failure is thrown to whoever builds the app.
+ */
+class MadeFolderFileStore extends FileStore {}
+Object.defineProperty(MadeFolderFileStore.prototype, 'checkOrCreateDirectory', { value: () => undefined });
+
+/**
  * The tus 1.0 server behind /v1/uploads (@tus/server, files written by @tus/file-store under the files folder).
  * Upload state lives in the database (the file store's config store reads it), so every node sharing the
  * database and the folder serves every upload. It speaks only the protocol: credentials, CORS, caps, expiry
  * and error rendering are the route's; a finished upload is handed to processUpload, off the request.
  */
 export function createTusServer(ctx: ServiceContext, logger: Logger, requests: WeakMap<Request, TusRequest>): Server {
-  // FileStore's constructor also makes the folder, but unawaited: its failure would be an uncaught exception after
-  // the app is built. Made here first, a failure is thrown where the app is created, and FileStore finds it made.
   mkdirSync(uploadsDir(ctx), { recursive: true });
-  const datastore = new FileStore({ directory: uploadsDir(ctx), configstore: uploadRecords(ctx) });
+  const datastore = new MadeFolderFileStore({ directory: uploadsDir(ctx), configstore: uploadRecords(ctx) });
   const pending = (req: Request): TusRequest => {
     const known = requests.get(req);
     if (!known) throw new Error('a tus request reached the server without passing the route');
