@@ -53,9 +53,12 @@ export function sqliteSeeder(file: string): DatasetSeeder {
       account_id: string;
       environment_id: string;
     };
-    const insert = db.prepare('INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const { id } = db
+      .prepare('INSERT INTO datasets (template_id, environment_id, account_id, records) VALUES (?, ?, ?, ?) RETURNING id')
+      .get(templateId, environmentId, accountId, count) as { id: number };
+    const insert = db.prepare('INSERT INTO dataset_records (dataset_id, key, record, import_id, updated_at) VALUES (?, ?, ?, ?, ?)');
     db.transaction(() => {
-      for (let i = 0; i < count; i++) insert.run(templateId, environmentId, JSON.stringify([`k${i}`]), JSON.stringify(record(i, 1)), accountId, 'seed', '2026-01-01T00:00:00.000Z');
+      for (let i = 0; i < count; i++) insert.run(id, JSON.stringify([`k${i}`]), JSON.stringify(record(i, 1)), 'seed', '2026-01-01T00:00:00.000Z');
     })();
     // The seed's WAL folded into the file now: the checkpoint thread would otherwise do it during the imports.
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -67,9 +70,12 @@ export function sqliteSeeder(file: string): DatasetSeeder {
 export function pgSeeder(pool: pg.Pool): DatasetSeeder {
   return async (templateId, keyHash, count) => {
     await pool.query(
-      `INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, updated_at)
-       SELECT $1, k.environment_id, '["k' || i || '"]', '{"id":"k' || i || '","name":"item ' || i || '","price":1}', k.account_id, 'seed', '2026-01-01T00:00:00.000Z'
-       FROM api_keys k, generate_series(0, $3::int - 1) AS i WHERE k.hash = $2`,
+      `WITH dataset AS (
+         INSERT INTO datasets (template_id, environment_id, account_id, records) SELECT $1, environment_id, account_id, $3 FROM api_keys WHERE hash = $2 RETURNING id
+       )
+       INSERT INTO dataset_records (dataset_id, key, record, import_id, updated_at)
+       SELECT dataset.id, '["k' || i || '"]', '{"id":"k' || i || '","name":"item ' || i || '","price":1}', 'seed', '2026-01-01T00:00:00.000Z'
+       FROM dataset, generate_series(0, $3::int - 1) AS i`,
       [templateId, keyHash, count],
     );
     await pool.query('ANALYZE dataset_records');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
 import { migrate, openDatabase } from '../../src/db/sqlite/open-database';
-import { COUNTS_AFTER, IMPORTS_BEFORE_COUNTS, migrationsBefore } from '../helpers/migrations-before';
+import { COUNTS_AFTER, DATASET_RECORDS_JOINED, IMPORTS_BEFORE_COUNTS, migrationsBefore, RECORDS_AFTER_IDS, RECORDS_BEFORE_IDS } from '../helpers/migrations-before';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ const tables = (file: string) => {
 describe('migrations', () => {
   it('apply from zero on an empty database, creating the folder', () => {
     const file = path.join(dir, 'nested', 'folder', 'importd.db');
-    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'dataset_counts', 'dataset_records', 'environments', 'import_changes', 'import_counts', 'import_missing', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'uploads', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
+    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'dataset_records', 'datasets', 'environments', 'import_changes', 'import_counts', 'import_missing', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'uploads', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
   });
 
   it('apply twice without harm and record each migration once', () => {
@@ -140,6 +140,23 @@ describe('migrations', () => {
       const indexes = storage.sqlite.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'imports' AND name LIKE 'imports_account_review_%' ORDER BY name").pluck().all();
       assert.deepEqual(indexes, ['imports_account_review_created', 'imports_account_review_updated']);
       assert.equal(storage.sqlite.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      storage.close();
+    }
+  });
+
+  it('give each dataset a row and an id its records reference, every record and count kept', () => {
+    const file = path.join(dir, 'dataset-ids.db');
+    const old = openDatabase(file, { migrations: migrationsBefore(folderMigrationSource(), 'dataset_ids') });
+    for (const statement of RECORDS_BEFORE_IDS) old.sqlite.exec(statement);
+    old.close();
+    const storage = openDatabase(file);
+    try {
+      assert.deepEqual(storage.sqlite.prepare(DATASET_RECORDS_JOINED).all(), RECORDS_AFTER_IDS);
+      storage.sqlite.exec("DELETE FROM templates WHERE id = 'ta'");
+      assert.deepEqual(storage.sqlite.prepare('SELECT template_id FROM datasets').pluck().all(), ['tb']);
+      assert.equal(storage.sqlite.prepare('SELECT count(*) FROM dataset_records').pluck().get(), 1);
+      assert.deepEqual(storage.sqlite.pragma('foreign_key_check'), []);
     } finally {
       storage.close();
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres/open-database';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
-import { COUNTS_AFTER, IMPORTS_BEFORE_COUNTS, migrationsBefore } from '../helpers/migrations-before';
+import { COUNTS_AFTER, DATASET_RECORDS_JOINED, IMPORTS_BEFORE_COUNTS, migrationsBefore, RECORDS_AFTER_IDS, RECORDS_BEFORE_IDS } from '../helpers/migrations-before';
 import { createPgTestDatabase, postgresOnly } from '../helpers/test-database';
 
 describe('PostgreSQL migrations', postgresOnly, () => {
@@ -56,6 +56,26 @@ describe('PostgreSQL migrations', postgresOnly, () => {
         const { rows } = await storage.pool.query('SELECT DISTINCT review_status, reviewed_at, review_reason FROM imports');
         assert.deepEqual(rows, [{ review_status: 'completed', reviewed_at: null, review_reason: null }]);
         assert.deepEqual((await storage.pool.query('SELECT account_id, complete FROM import_counts ORDER BY account_id')).rows, COUNTS_AFTER);
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('gives each dataset a row and an id its records reference, every record and count kept', async () => {
+    const database = await createPgTestDatabase({ migrated: false });
+    try {
+      const old = await openPostgres(database.url, { poolSize: 1, migrations: migrationsBefore(folderMigrationSource(undefined, 'postgres'), 'dataset_ids') });
+      for (const statement of RECORDS_BEFORE_IDS) await old.pool.query(statement);
+      await old.close();
+      const storage = await openPostgres(database.url, { poolSize: 1 });
+      try {
+        assert.deepEqual((await storage.pool.query(DATASET_RECORDS_JOINED)).rows, RECORDS_AFTER_IDS);
+        await storage.pool.query("DELETE FROM templates WHERE id = 'ta'");
+        assert.deepEqual((await storage.pool.query('SELECT template_id FROM datasets')).rows, [{ template_id: 'tb' }]);
+        assert.deepEqual((await storage.pool.query('SELECT count(*)::int AS n FROM dataset_records')).rows, [{ n: 1 }]);
       } finally {
         await storage.close();
       }

@@ -25,3 +25,23 @@ export const COUNTS_AFTER = [
   { account_id: 'a', complete: 3 },
   { account_id: 'b', complete: 2 },
 ];
+
+/** Records of three datasets (template `ta` in environment `e1` and in none, `tb` in `e2`) as stored before dataset ids (plain SQL, either engine). */
+export const RECORDS_BEFORE_IDS = [
+  ...IMPORTS_BEFORE_COUNTS.slice(0, 2),
+  `INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, end_user_id, updated_at)
+   VALUES ${[['ta', 'e1', 'k1', 'a', 'u1'], ['ta', 'e1', 'k2', 'a', null], ['ta', '', 'k1', 'a', null], ['tb', 'e2', 'k1', 'b', 'u2']]
+     .map(([template, env, key, account, endUser]) => `('${template}', '${env}', '["${key}"]', '{"id":"${key}"}', '${account}', 'i${template}', ${endUser ? `'${endUser}'` : 'NULL'}, '2026-01-01T00:00:00.000Z')`)
+     .join(', ')}`,
+];
+
+/** What RECORDS_BEFORE_IDS reads as after the dataset_ids migration, by the query DATASET_RECORDS_JOINED. */
+export const RECORDS_AFTER_IDS = [
+  { template_id: 'ta', environment_id: '', account_id: 'a', records: 1, key: '["k1"]', record: '{"id":"k1"}', import_id: 'ita', end_user_id: null },
+  { template_id: 'ta', environment_id: 'e1', account_id: 'a', records: 2, key: '["k1"]', record: '{"id":"k1"}', import_id: 'ita', end_user_id: 'u1' },
+  { template_id: 'ta', environment_id: 'e1', account_id: 'a', records: 2, key: '["k2"]', record: '{"id":"k2"}', import_id: 'ita', end_user_id: null },
+  { template_id: 'tb', environment_id: 'e2', account_id: 'b', records: 1, key: '["k1"]', record: '{"id":"k1"}', import_id: 'itb', end_user_id: 'u2' },
+];
+
+export const DATASET_RECORDS_JOINED = `SELECT d.template_id, d.environment_id, d.account_id, d.records, r.key, r.record, r.import_id, r.end_user_id
+  FROM dataset_records r JOIN datasets d ON d.id = r.dataset_id ORDER BY d.template_id, d.environment_id, r.key`;

@@ -4,7 +4,8 @@ import { APPLY_CHUNK_ROWS, classifyChunk, noChanges, withKeys, type ChangedRowRo
 import type { PgExecutor } from '../open-database';
 
 // Datasets on PostgreSQL: an apply reads its import's rows a chunk at a time and answers each chunk with one
-// statement per table over arrays (unnest), never a round trip per row. `environment_id` is '' for none.
+// statement per table over arrays (unnest), never a round trip per row. A dataset is a row of "datasets" (the
+// dataset_ids migration), found by its template and environment ('' for none); its records reference its id.
 
 const env = (ref: DatasetRef) => ref.environmentId ?? '';
 const array = (values: readonly unknown[]) => sql.param(values);
@@ -15,17 +16,26 @@ async function rows<T>(db: PgExecutor, query: SQL): Promise<T[]> {
 
 const notCarried = (importId: string) => sql`NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.import_id = ${importId} AND c.key = d.key)`;
 
+/** A dataset's id and record count; undefined until its first apply. */
+async function findDataset(db: PgExecutor, ref: DatasetRef): Promise<{ id: number; records: number } | undefined> {
+  const [row] = await rows<{ id: number; records: number }>(db, sql`SELECT id, records FROM datasets WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)}`);
+  return row;
+}
+
 /**
  * DatasetStore.apply's work inside the caller's transaction: the dataset's advisory lock first (held to the
- * commit), so an apply to the same dataset from any node waits and then reads what this one wrote.
+ * commit), so an apply to the same dataset from any node waits and then reads what this one wrote (its row,
+ * created empty by the first apply, included).
  */
 export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise<DatasetChanges> {
   const { templateId, accountId } = input.dataset;
   const environmentId = env(input.dataset);
   const { importId } = input;
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`importd.dataset.${templateId}.${environmentId}`}, 0))`);
+  await tx.execute(sql`INSERT INTO datasets (template_id, environment_id, account_id, records) VALUES (${templateId}, ${environmentId}, ${accountId}, 0)
+    ON CONFLICT (template_id, environment_id) DO NOTHING`);
+  const dataset = (await findDataset(tx, input.dataset))!;
   const counts = noChanges();
-  const before = await countRecords(tx, input.dataset);
   for (let from = -1; ; ) {
     const read = await rows<{ rowIndex: number; data: string }>(
       tx,
@@ -34,7 +44,7 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
     );
     if (read.length === 0) break;
     const chunk = withKeys(read, input.primaryKey);
-    const existing = await findRecords(tx, input.dataset, chunk.map((row) => row.key));
+    const existing = await recordsOf(tx, dataset.id, chunk.map((row) => row.key));
     const classified = classifyChunk(chunk, (key) => existing.get(key), counts);
     await tx.execute(sql`
       INSERT INTO import_changes (import_id, key, row_index, change, previous)
@@ -43,41 +53,44 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
     const writes = classified.filter((row) => row.change !== 'unchanged');
     if (writes.length > 0) {
       await tx.execute(sql`
-        INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, end_user_id, updated_at)
-        SELECT ${templateId}, ${environmentId}, k, r, ${accountId}, ${importId}, ${input.endUserId}, ${input.at}
+        INSERT INTO dataset_records (dataset_id, key, record, import_id, end_user_id, updated_at)
+        SELECT ${dataset.id}, k, r, ${importId}, ${input.endUserId}, ${input.at}
         FROM unnest(${array(writes.map((row) => row.key))}::text[], ${array(writes.map((row) => row.data))}::text[]) AS t(k, r)
-        ON CONFLICT (template_id, environment_id, key) DO UPDATE SET record = excluded.record, import_id = excluded.import_id,
+        ON CONFLICT (dataset_id, key) DO UPDATE SET record = excluded.record, import_id = excluded.import_id,
           end_user_id = excluded.end_user_id, updated_at = excluded.updated_at`);
     }
     from = chunk[chunk.length - 1]!.rowIndex;
   }
-  counts.missing = before - counts.updated - counts.unchanged;
+  counts.missing = dataset.records - counts.updated - counts.unchanged;
   if (input.mode === 'replace' && counts.missing > 0) {
-    const inDataset = sql`d.template_id = ${templateId} AND d.environment_id = ${environmentId} AND ${notCarried(importId)}`;
+    const inDataset = sql`d.dataset_id = ${dataset.id} AND ${notCarried(importId)}`;
     await tx.execute(sql`INSERT INTO import_missing (import_id, key) SELECT ${importId}, key FROM dataset_records d WHERE ${inDataset}`);
     counts.removed = (await tx.execute(sql`DELETE FROM dataset_records d WHERE ${inDataset}`)).rowCount ?? 0;
   }
+  await tx.execute(sql`UPDATE datasets SET records = records + ${counts.inserted - counts.removed} WHERE id = ${dataset.id}`);
   await tx.execute(sql`UPDATE imports SET changes = ${JSON.stringify(counts)}, mode = ${input.mode} WHERE id = ${importId}`);
   return counts;
 }
 
-export async function findRecords(db: PgExecutor, ref: DatasetRef, keys: readonly string[]): Promise<Map<string, string>> {
-  const found = await rows<{ key: string; record: string }>(
-    db,
-    sql`SELECT key, record FROM dataset_records WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)} AND key = ANY(${array(keys)}::text[])`,
-  );
+async function recordsOf(db: PgExecutor, datasetId: number, keys: readonly string[]): Promise<Map<string, string>> {
+  const found = await rows<{ key: string; record: string }>(db, sql`SELECT key, record FROM dataset_records WHERE dataset_id = ${datasetId} AND key = ANY(${array(keys)}::text[])`);
   return new Map(found.map((row) => [row.key, row.record]));
 }
 
-export async function countRecords(db: PgExecutor, ref: DatasetRef): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM dataset_records WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)}`);
-  return row!.n;
+export async function findRecords(db: PgExecutor, ref: DatasetRef, keys: readonly string[]): Promise<Map<string, string>> {
+  const dataset = await findDataset(db, ref);
+  return dataset ? await recordsOf(db, dataset.id, keys) : new Map();
 }
+
+export const countRecords = async (db: PgExecutor, ref: DatasetRef): Promise<number> => (await findDataset(db, ref))?.records ?? 0;
+
+/** The records of the dataset the reference names, by a subquery: a read of a dataset not yet applied finds none. */
+const ofDataset = (ref: DatasetRef) => sql`dataset_id = (SELECT id FROM datasets WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)})`;
 
 const recordColumns = sql`key, record, import_id AS "importId", end_user_id AS "endUserId", updated_at AS "updatedAt"`;
 
 export async function pageRecords(db: PgExecutor, ref: DatasetRef, query: { after?: string; key?: string; limit: number }): Promise<DatasetRecordRow[]> {
-  const inDataset = sql`template_id = ${ref.templateId} AND environment_id = ${env(ref)}`;
+  const inDataset = ofDataset(ref);
   if (query.key !== undefined) {
     if (query.after !== undefined) return [];
     return await rows(db, sql`SELECT ${recordColumns} FROM dataset_records WHERE ${inDataset} AND key = ${query.key}`);
@@ -101,12 +114,17 @@ export async function missingKeys(db: PgExecutor, ref: DatasetRef, importId: str
       ? await rows<{ key: string }>(db, sql`SELECT key FROM import_missing WHERE import_id = ${importId} AND key > ${after} ORDER BY key LIMIT ${query.limit}`)
       : await rows<{ key: string }>(
           db,
-          sql`SELECT key FROM dataset_records d WHERE template_id = ${ref.templateId} AND environment_id = ${env(ref)} AND key > ${after}
+          sql`SELECT key FROM dataset_records d WHERE ${ofDataset(ref)} AND key > ${after}
               AND ${notCarried(importId)} ORDER BY key LIMIT ${query.limit}`,
         );
   return found.map((row) => row.key);
 }
 
+/** Removes the records the end-user wrote last from the account's datasets, and their counts, inside the caller's transaction. */
 export async function eraseEndUserRecords(db: PgExecutor, accountId: string, endUserId: string): Promise<void> {
-  await db.execute(sql`DELETE FROM dataset_records WHERE account_id = ${accountId} AND end_user_id = ${endUserId}`);
+  await db.execute(sql`
+    WITH erased AS (
+      DELETE FROM dataset_records WHERE end_user_id = ${endUserId} AND dataset_id IN (SELECT id FROM datasets WHERE account_id = ${accountId}) RETURNING dataset_id
+    )
+    UPDATE datasets SET records = records - e.n FROM (SELECT dataset_id, count(*)::int AS n FROM erased GROUP BY dataset_id) e WHERE datasets.id = e.dataset_id`);
 }

@@ -1,7 +1,7 @@
 import { APPLY_CHUNK_ROWS, classifyKeyedRow, noChanges, recordKeyOf, type DatasetApply, type DatasetChanges } from '../../store';
 import type { Db } from '../open-database';
 import { rawQuery } from '../prepared';
-import { countRecords, env, NOT_CARRIED } from './datasets';
+import { ensureDataset, NOT_CARRIED } from './datasets';
 
 // The hot path of a keyed import (an apply reads a record and writes a change per import row, and a record per
 // inserted or updated row): raw statements prepared once per database. Each row's text is parsed once, for its
@@ -11,47 +11,45 @@ const statements = rawQuery((sqlite) => ({
   validRows: sqlite
     .prepare<[string, number, number], [number, string]>('SELECT row_index, data FROM import_rows WHERE import_id = ? AND row_index > ? AND errors IS NULL ORDER BY row_index LIMIT ?')
     .raw(),
-  record: sqlite.prepare<[string, string, string], string>('SELECT record FROM dataset_records WHERE template_id = ? AND environment_id = ? AND key = ?').pluck(),
+  record: sqlite.prepare<[number, string], string>('SELECT record FROM dataset_records WHERE dataset_id = ? AND key = ?').pluck(),
   insertChange: sqlite.prepare<[string, string, number, string, string | null]>('INSERT INTO import_changes (import_id, key, row_index, change, previous) VALUES (?, ?, ?, ?, ?)'),
-  insert: sqlite.prepare<[string, string, string, string, string, string, string | null, string]>(
-    'INSERT INTO dataset_records (template_id, environment_id, key, record, account_id, import_id, end_user_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  insert: sqlite.prepare<[number, string, string, string, string | null, string]>(
+    'INSERT INTO dataset_records (dataset_id, key, record, import_id, end_user_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
   ),
-  update: sqlite.prepare<[string, string, string | null, string, string, string, string]>(
-    'UPDATE dataset_records SET record = ?, import_id = ?, end_user_id = ?, updated_at = ? WHERE template_id = ? AND environment_id = ? AND key = ?',
+  update: sqlite.prepare<[string, string, string | null, string, number, string]>(
+    'UPDATE dataset_records SET record = ?, import_id = ?, end_user_id = ?, updated_at = ? WHERE dataset_id = ? AND key = ?',
   ),
-  keepMissing: sqlite.prepare<[string, string, string, string]>(
-    `INSERT INTO import_missing (import_id, key) SELECT ?, key FROM dataset_records d WHERE template_id = ? AND environment_id = ? AND ${NOT_CARRIED}`,
-  ),
-  removeMissing: sqlite.prepare<[string, string, string]>(`DELETE FROM dataset_records AS d WHERE template_id = ? AND environment_id = ? AND ${NOT_CARRIED}`),
+  keepMissing: sqlite.prepare<[string, number, string]>(`INSERT INTO import_missing (import_id, key) SELECT ?, key FROM dataset_records d WHERE dataset_id = ? AND ${NOT_CARRIED}`),
+  removeMissing: sqlite.prepare<[number, string]>(`DELETE FROM dataset_records AS d WHERE dataset_id = ? AND ${NOT_CARRIED}`),
+  count: sqlite.prepare<[number, number]>('UPDATE datasets SET records = records + ? WHERE id = ?'),
   setChanges: sqlite.prepare<[string, string, string]>('UPDATE imports SET changes = ?, mode = ? WHERE id = ?'),
 }));
 
 /** DatasetStore.apply's work, to run inside the caller's write transaction (synchronous: nothing interleaves). */
 export function applyDataset(db: Db, input: DatasetApply): DatasetChanges {
   const s = statements(db);
-  const { importId, dataset, endUserId, at } = input;
-  const { templateId, accountId } = dataset;
-  const environmentId = env(dataset);
+  const { importId, endUserId, at } = input;
+  const dataset = ensureDataset(db, input.dataset);
   const counts = noChanges();
-  const before = countRecords(db, dataset);
   for (let from = -1; ; ) {
     const rows = s.validRows.all(importId, from, APPLY_CHUNK_ROWS);
     if (rows.length === 0) break;
     for (const [rowIndex, data] of rows) {
       const key = recordKeyOf(data, input.primaryKey);
-      const previous = s.record.get(templateId, environmentId, key);
+      const previous = s.record.get(dataset.id, key);
       const { change } = classifyKeyedRow({ rowIndex, data, key }, previous, counts);
       s.insertChange.run(importId, key, rowIndex, change, change === 'updated' ? previous! : null);
-      if (change === 'inserted') s.insert.run(templateId, environmentId, key, data, accountId, importId, endUserId, at);
-      else if (change === 'updated') s.update.run(data, importId, endUserId, at, templateId, environmentId, key);
+      if (change === 'inserted') s.insert.run(dataset.id, key, data, importId, endUserId, at);
+      else if (change === 'updated') s.update.run(data, importId, endUserId, at, dataset.id, key);
     }
     from = rows[rows.length - 1]![0];
   }
-  counts.missing = before - counts.updated - counts.unchanged;
+  counts.missing = dataset.records - counts.updated - counts.unchanged;
   if (input.mode === 'replace' && counts.missing > 0) {
-    s.keepMissing.run(importId, templateId, environmentId, importId);
-    counts.removed = s.removeMissing.run(templateId, environmentId, importId).changes;
+    s.keepMissing.run(importId, dataset.id, importId);
+    counts.removed = s.removeMissing.run(dataset.id, importId).changes;
   }
+  s.count.run(counts.inserted - counts.removed, dataset.id);
   s.setChanges.run(JSON.stringify(counts), input.mode, importId);
   return counts;
 }
