@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
-import { startServe, type ServerProcess } from '../helpers/process';
-import { testEngine } from '../helpers/test-database';
+import { onPostgres, postImportTo, useServeNodes } from '../helpers/nodes';
 
 // IMPORTD_ACCOUNT_QUOTA_BYTES under concurrency: imports that each fit the room left but not together are
 // charged one after the other in their completions' transactions, so exactly those that fit are stored and the
@@ -65,27 +64,11 @@ describe('IMPORTD_ACCOUNT_QUOTA_BYTES with concurrent imports', () => {
   });
 });
 
-describe('IMPORTD_ACCOUNT_QUOTA_BYTES with concurrent imports on two serve processes', { skip: testEngine === 'postgres' ? false : 'several nodes need PostgreSQL' }, () => {
-  let h: Harness;
-  let env: TestEnvironment;
-  let nodes: ServerProcess[] = [];
-  before(async () => {
-    h = await createHarness();
-    env = await createTestEnvironment(h);
-    const settings = { IMPORTD_ACCOUNT_QUOTA_BYTES: String(QUOTA), IMPORTD_RATE_LIMIT: '0', IMPORTD_ACCOUNT_RATE_LIMIT: '0' };
-    nodes = await Promise.all([startServe(h.dbPath, settings), startServe(h.dbPath, settings)]);
-  });
-  after(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await h.close();
-  });
+describe('IMPORTD_ACCOUNT_QUOTA_BYTES with concurrent imports on two serve processes', onPostgres, () => {
+  const suite = useServeNodes({ settings: { IMPORTD_ACCOUNT_QUOTA_BYTES: String(QUOTA), IMPORTD_RATE_LIMIT: '0', IMPORTD_ACCOUNT_RATE_LIMIT: '0' } });
 
   it('stores exactly the imports that fit when ten arrive at once, half on each node', async () => {
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        fetch(`${nodes[i % 2]!.url}/v1/imports`, { method: 'POST', headers: { Authorization: `Bearer ${env.secretKey}`, 'Content-Type': 'application/json' }, body: bodyOf(i) }),
-      ),
-    );
-    assertOnlyWhatFits(await outcomes(responses), await storedState(h, env.accountId));
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => postImportTo(suite.nodes[i % 2]!, suite.env.secretKey, bodyOf(i))));
+    assertOnlyWhatFits(await outcomes(responses), await storedState(suite.h, suite.env.accountId));
   });
 });

@@ -4,14 +4,14 @@ import pg from 'pg';
 import { validTheme } from '../helpers/fixtures';
 import { call, createHarness, createTestEnvironment, type Harness, type TestEnvironment } from '../helpers/harness';
 import { startServe, type ServerProcess } from '../helpers/process';
+import { onPostgres } from '../helpers/nodes';
 import { readEvents } from '../helpers/sse';
-import { createPgTestDatabase, testEngine } from '../helpers/test-database';
+import { createPgTestDatabase } from '../helpers/test-database';
 
 // Several real `importd serve` processes on one PostgreSQL database (npm run test:pg; skipped on SQLite, where
 // one database file is served by one node). IMPORTD_TEST_NODES sets how many, as a list of counts each run in
 // turn (2 or more each; default "2,3").
 const NODE_COUNTS = (process.env.IMPORTD_TEST_NODES ?? '2,3').split(',').map((n) => Math.max(2, Number(n) || 2));
-const onPostgres = { skip: testEngine === 'postgres' ? false : 'several nodes need PostgreSQL (npm run test:pg)' } as const;
 // A short lease, so a killed node's import is cleaned up within seconds.
 const NODE_SETTINGS = { IMPORTD_RATE_LIMIT: '0', IMPORTD_LEASE_SECONDS: '3' };
 
