@@ -29,5 +29,6 @@ INSERT INTO "dataset_records_by_id" ("dataset_id", "key", "record", "import_id",
 DROP TABLE "dataset_records";--> statement-breakpoint
 ALTER TABLE "dataset_records_by_id" RENAME TO "dataset_records";--> statement-breakpoint
 ALTER TABLE "dataset_records" RENAME CONSTRAINT "dataset_records_by_id_pkey" TO "dataset_records_pkey";--> statement-breakpoint
+ALTER TABLE "dataset_records" RENAME CONSTRAINT "dataset_records_by_id_dataset_id_fkey" TO "dataset_records_dataset_id_fkey";--> statement-breakpoint
 -- Erasure finds an end-user's records by it, within the account's datasets.
 CREATE INDEX "dataset_records_end_user" ON "dataset_records" ("end_user_id") WHERE "end_user_id" IS NOT NULL;
