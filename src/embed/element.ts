@@ -11,24 +11,14 @@ import { confirmedMapping, importBody, mappedRows } from './submit';
 import { readFields } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
-import { importByUpload } from './resumable';
-import { unnamedColumn, uploadMetadata } from './upload-metadata';
+import { confirmedReading, pageReading, sendWholeFile } from './upload-step';
 import { ValueStep } from './value-step';
 import { busyView, doneView, errorView, pickView, sheetView } from './views';
 import { ReviewModel } from './grid/review-model';
 import { reviewView, ReviewStep } from './grid/review-step';
-import { ChangePreview, type DryRunAnswer } from './grid/change-preview';
+import type { ChangePreview } from './grid/change-preview';
+import { keyedPreview } from './grid/keyed-preview';
 import { pageRules, type PageRules } from './validate';
-
-/** Files the browser reads whole (all of an XLSX, a CSV below UPLOAD_FROM_BYTES) are refused above this size. */
-const MAX_FILE_BYTES = 200 * 1024 * 1024;
-/**
- * Files of this size or more (the `upload-from` attribute changes it) are sent whole to /v1/uploads, resumable,
- * and read by the server; the mapping step reads only the first HEAD_BYTES of a CSV. Smaller files keep the
- * values and review steps: read, checked and fixed in the page, then posted as rows.
- */
-const UPLOAD_FROM_BYTES = 20 * 1024 * 1024;
-const HEAD_BYTES = 512 * 1024;
 
 /** The steps, as `importd:step` names them. */
 export type Step = 'pick' | 'sheet' | 'mapping' | 'values' | 'review' | 'submitting' | 'processing' | 'done';
@@ -97,11 +87,6 @@ export class ImporterElement extends HTMLElement {
   reset(): void {
     this.alert.textContent = '';
     this.showPick();
-  }
-
-  private uploadFrom(): number {
-    const given = Number(this.getAttribute('upload-from') ?? NaN);
-    return Number.isFinite(given) && given >= 0 ? given : UPLOAD_FROM_BYTES;
   }
 
   private credentials(): (Credentials & { templateId: string }) | undefined {
@@ -194,13 +179,12 @@ export class ImporterElement extends HTMLElement {
       const startedAt = this.loaded?.file === file ? this.loaded.startedAt : new Date().toISOString();
       const kind = /\.xlsx$/i.test(file.name) ? 'xlsx' : /\.(csv|tsv|txt)$/i.test(file.name) || file.type.startsWith('text/') ? 'csv' : undefined;
       if (!kind) throw new Error(this.t.t('unsupported'));
-      const upload = file.size >= this.uploadFrom();
-      if (file.size > MAX_FILE_BYTES && (kind === 'xlsx' || !upload)) throw new Error(this.t.t('tooLarge', { limit: this.t.size(MAX_FILE_BYTES) }));
+      const { upload, headBytes, partial } = pageReading(file, kind, this.getAttribute('upload-from'), this.t);
       this.render(this.step ?? 'pick', busyView(this.t, this.t.t('reading')));
-      const read = await readFile(file, kind, choices, upload ? HEAD_BYTES : Infinity);
+      const read = await readFile(file, kind, choices, headBytes);
       // A CSV's one sheet is named after the file.
       const sheets = read.csv ? read.sheets.map((sheet) => ({ ...sheet, name: file.name })) : read.sheets;
-      this.loaded = { file, sheets, sheetIndex: 0, csv: read.csv, startedAt, upload, partial: upload && kind === 'csv' && file.size > HEAD_BYTES };
+      this.loaded = { file, sheets, sheetIndex: 0, csv: read.csv, startedAt, upload, partial };
       if (sheets.length > 1) this.render('sheet', sheetView(this.t, sheets));
       else await this.startMapping();
     } catch (error) {
@@ -300,17 +284,9 @@ export class ImporterElement extends HTMLElement {
     this.review = new ReviewModel(this.prepared.slice(1), columns, this.template?.rules);
     this.preview?.cancel();
     this.render('review', reviewView(this.t, this.review), false);
-    const primaryKey = this.template?.rules?.rules.primaryKey ?? [];
     const box = this.view.querySelector<HTMLElement>('[data-preview]')!;
-    const labels = new Map(columns.map((column) => [column.key, column.label]));
-    this.preview = primaryKey.length === 0 ? undefined : new ChangePreview(box, this.t, { primaryKey, labels }, (signal) => this.dryRun(signal), (error) => this.reportError(error));
+    this.preview = keyedPreview(box, this.t, this.template?.rules, columns, { credentials: () => this.credentials()!, payload: () => this.payload(), explain: (error) => this.reportError(error) });
     void new ReviewStep(this.view, this.review, this.t, this.preview).start();
-  }
-
-  /** What importing the rows as they stand would change in the template's dataset: a dry run, nothing stored. */
-  private dryRun(signal: AbortSignal): Promise<DryRunAnswer> {
-    const { meta, rows } = this.payload();
-    return requestJson<DryRunAnswer>(this.credentials()!, 'POST', '/v1/imports', importBody(meta, rows, { dryRun: true }), signal);
   }
 
   private async submit(): Promise<void> {
@@ -320,54 +296,30 @@ export class ImporterElement extends HTMLElement {
     const progress = this.view.querySelector('progress')!;
     try {
       const created = await upload<{ id: string }>(credentials, '/v1/imports', importBody(meta, rows), (fraction) => progress.setAttribute('value', String(fraction)));
-      this.render('done', doneView(this.t, rows.length));
-      this.dispatchEvent(new CustomEvent('importd:complete', { detail: { importId: created.id, rowCount: rows.length }, bubbles: true, composed: true }));
+      this.complete({ importId: created.id, rowCount: rows.length });
     } catch (error) {
       this.showReview();
       throw error;
     }
   }
 
-  /**
-   * A large file: sent whole to /v1/uploads (resumable, also after a page reload), read into the import by the
-   * server with the confirmed mapping; the values and review steps are the server's (the template's rules and
-   * `onInvalid`). Progress in bytes, then in rows read; a refused file shows the server's error.
-   */
+  /** A large file: sent whole to /v1/uploads and read by the server (upload-step.ts); a refused file shows the server's error. */
   private async sendFile(): Promise<void> {
-    const { file, csv, sheets, sheetIndex } = this.loaded!;
-    const t = this.t;
-    const reading = {
-      templateId: this.template?.id ?? this.credentials()!.templateId,
-      kind: csv ? ('csv' as const) : ('xlsx' as const),
-      sheet: csv ? undefined : sheets[sheetIndex]!.name,
-      csv,
-      headerRow: this.headerRow,
-      header: this.sheetRows()[this.headerRow]!,
-      mapping: this.mapped!.sent().mapping,
-    };
-    const unnamed = unnamedColumn(reading);
-    if (unnamed >= 0) throw new Error(t.t('unnamedColumn', { column: this.mapped!.headers[unnamed] ?? '' }));
-    this.render('submitting', busyView(t, t.t('uploading'), 0));
-    const status = () => this.view.querySelector('[role=status]')!;
-    const progress = {
-      resuming: () => (status().textContent = t.t('resuming')),
-      bytes: (sent: number, total: number) => {
-        this.view.querySelector('progress')?.setAttribute('value', String(sent / total));
-        status().textContent = t.t('sentBytes', { sent: t.size(sent), total: t.size(total) });
-      },
-      rows: (count: number) => {
-        if (this.step !== 'processing') this.render('processing', busyView(t, ''));
-        status().textContent = t.t('rowsRead', { count });
-      },
-    };
+    const mapped = this.mapped!;
+    const confirmed = { templateId: this.template?.id ?? this.credentials()!.templateId, headerRow: this.headerRow, mapping: mapped.sent().mapping, headers: mapped.headers };
+    const reading = confirmedReading(this.loaded!, confirmed, this.t);
+    const screen = { view: this.view, shown: () => this.step, show: (step: Step, html: string) => this.render(step, html) };
     try {
-      const done = await importByUpload(this.credentials()!, file, uploadMetadata(file, reading), progress, this.lifetime!.signal);
-      this.render('done', doneView(t, done.rowCount));
-      this.dispatchEvent(new CustomEvent('importd:complete', { detail: done, bubbles: true, composed: true }));
+      this.complete(await sendWholeFile(this.credentials()!, this.loaded!.file, reading, this.t, screen, this.lifetime!.signal));
     } catch (error) {
       this.showMapping();
       throw error;
     }
+  }
+
+  private complete(done: { importId: string; rowCount: number }): void {
+    this.render('done', doneView(this.t, done.rowCount));
+    this.dispatchEvent(new CustomEvent('importd:complete', { detail: done, bubbles: true, composed: true }));
   }
 
   /** The import as it would be sent now: its meta, and the rows as edited (the invalid ones left out when skipped). */

@@ -1,5 +1,5 @@
-// Runs in a Web Worker (started from a Blob URL by read-file.ts): decodes and parses CSV, and unzips and
-// parses XLSX, off the page's thread, so a large file does not freeze the importer.
+// Runs in a Web Worker (started from a Blob URL by read-file.ts): reads the file's bytes, decodes and parses CSV,
+// and unzips and parses XLSX, off the page's thread, so a large file does not freeze the importer.
 import Papa from 'papaparse';
 import { decodeText, type Charset } from '../decode';
 import { trimTable, type Sheet } from '../table';
@@ -7,11 +7,15 @@ import { readXlsx } from './read-xlsx';
 
 export interface ReadRequest {
   kind: 'csv' | 'xlsx';
-  bytes: ArrayBuffer;
+  /**
+   * The file itself (a File is posted by reference, its bytes are not copied): the worker reads them, as reading
+   * them in the page and transferring them held the page's thread in long tasks.
+   */
+  file: Blob;
   charset?: Charset;
   delimiter?: string;
-  /** The bytes are the file's first ones only (a file sent whole to the server): its last row may be cut. */
-  partial?: boolean;
+  /** A CSV larger than this is read only that far (a file sent whole to the server): its last row may be cut. */
+  headBytes: number;
 }
 
 /** A read file: its sheets (one for CSV) and, for CSV, how its text was read. */
@@ -37,7 +41,9 @@ const scope = self as unknown as { onmessage: (event: MessageEvent<ReadRequest>)
 
 scope.onmessage = async (event) => {
   try {
-    const { kind, bytes, charset, delimiter, partial } = event.data;
+    const { kind, file, charset, delimiter, headBytes } = event.data;
+    const partial = kind === 'csv' && file.size > headBytes;
+    const bytes = await (partial ? file.slice(0, headBytes) : file).arrayBuffer();
     const read = kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(partial ? wholeLines(bytes) : new Uint8Array(bytes), charset, delimiter, partial);
     read.sheets.forEach((sheet, index) => {
       const step = Math.max(1, Math.floor(CELLS_PER_MESSAGE / Math.max(1, sheet.rows[0]?.length ?? 1)));
