@@ -2,6 +2,7 @@
 // addon from node_modules); the standalone executable's build embeds the addon instead.
 import { build } from 'esbuild';
 import { buildEmbed } from './embed-build.mjs';
+import { phoneRegExpsOnce } from './phone-regexps.mjs';
 
 // The worker threads are files of their own beside the bundle: build/parse-worker.cjs
 // (src/services/imports/parse-pool.ts) and build/checkpoint-worker.cjs (src/db/sqlite/checkpoints.ts).
@@ -16,6 +17,7 @@ await build({
   sourcemap: true,
   external: ['better-sqlite3'],
   logLevel: 'warning',
+  plugins: [phoneRegExpsOnce],
 });
 
 // The browser importer served at GET /embed/importer.js (src/http/embed-script.ts reads it beside the bundle).

@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import { build } from 'esbuild';
 import { buildEmbed } from './embed-build.mjs';
+import { phoneRegExpsOnce } from './phone-regexps.mjs';
 import { ADDON_HEADERS_NODE_VERSION, ensureReleaseAddon, ensureReleaseNode, RELEASE_NODE_VERSION } from './package/release-runtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -88,6 +89,7 @@ const bundleOptions = {
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [phoneRegExpsOnce],
 };
 // The worker threads run from source text inside the executable (a SEA cannot start a worker from a file).
 await build({ ...bundleOptions, entryPoints: ['src/services/imports/parse-worker.ts'], outfile: parseWorker });
