@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { compileOnce, phoneRegExpsOnce } from '../../scripts/phone-regexps.mjs';
+import { requireBundled } from '../../scripts/server-bundle.mjs';
 import { readPhone } from './phone-probe';
 
 const root = path.resolve(__dirname, '../..');
@@ -35,23 +35,10 @@ function generated(): string[] {
 }
 
 describe('phone RegExps compiled once (scripts/phone-regexps.mjs)', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'importd-phone-regexps-'));
   let bundled: { readPhone: typeof readPhone };
   before(async () => {
-    const probe = await build({
-      entryPoints: [path.join(__dirname, 'phone-probe.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      write: false,
-      logLevel: 'silent',
-      plugins: [phoneRegExpsOnce],
-    });
-    const file = path.join(dir, 'phone-probe.cjs');
-    writeFileSync(file, probe.outputFiles[0]!.text);
-    bundled = require(file);
+    bundled = (await requireBundled(path.join(__dirname, 'phone-probe.ts'))) as typeof bundled;
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads every number as the library as published does, first with the RegExps compiled and again with them kept', () => {
     const texts = [...WRITTEN, ...generated()];
