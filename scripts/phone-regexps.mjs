@@ -9,34 +9,41 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+// Keyed by the metadata's own pattern string, whose hash V8 keeps, not by the RegExp's source: that is a new
+// string of up to 640 characters each call, to hash again. Without `before`, the pattern is the source as it is
+// (`new RegExp(undefined)` matches everything, `new RegExp('undefined')` does not).
 const MEMO = `
 var compiledRegExps = new Map();
-function compiledRegExp(source) {
-  var compiled = compiledRegExps.get(source);
+function compiledRegExp(pattern, before, after) {
+  var compiled = compiledRegExps.get(pattern);
   if (compiled === undefined) {
-    compiled = new RegExp(source);
-    compiledRegExps.set(source, compiled);
+    compiled = new RegExp(before === undefined ? pattern : before + pattern + after);
+    compiledRegExps.set(pattern, compiled);
   }
   return compiled;
 }
 `;
 
 /**
- * Each helper as published in libphonenumber-js 1.13.16 (its SHA-256) and its one RegExp built per call. Another
+ * Each helper as published in libphonenumber-js 1.13.16 (its SHA-256), its one RegExp built per call and what takes
+ * its place (each helper has its own memo, so one pattern string stands for one RegExp source). Another
  * content fails the build: an upgrade must re-read the helper and say again what is safe to compile once.
  */
 const HELPERS = {
   'es6/helpers/matchesEntirely.js': {
     sha256: 'bce77c378bca3efc8f10281f5c7401c8663b07fea7a96848a85a1c14129a815d',
     perCall: "new RegExp('^(?:' + regularExpressionText + ')$')",
+    once: "compiledRegExp(regularExpressionText, '^(?:', ')$')",
   },
   'es6/helpers/stripIddPrefix.js': {
     sha256: 'b5928d673e6bc911f8ccd2092973d262312e1f42ce534e0d6c6108608c446d27',
     perCall: 'new RegExp(metadata.IDDPrefix())',
+    once: 'compiledRegExp(metadata.IDDPrefix())',
   },
   'es6/helpers/extractNationalNumberFromPossiblyIncompleteNumber.js': {
     sha256: '4cebf78e1f925f9ee2ee21d97bb1d760b056c6286bc29bd4073134858d134383',
     perCall: "new RegExp('^(?:' + metadata.numberingPlan.nationalPrefixForParsing() + ')')",
+    once: "compiledRegExp(metadata.numberingPlan.nationalPrefixForParsing(), '^(?:', ')')",
   },
 };
 
@@ -52,7 +59,7 @@ export function compileOnce(helper, source) {
         're-read it, check its RegExps are still built from metadata only and not global, then update HELPERS',
     );
   }
-  return `${source.replace(expected.perCall, () => expected.perCall.replace('new RegExp', 'compiledRegExp'))}\n${MEMO}`;
+  return `${source.replace(expected.perCall, () => expected.once)}\n${MEMO}`;
 }
 
 /** The esbuild plugin; a bundle that takes in libphonenumber-js without each of HELPERS fails. */
