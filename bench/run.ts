@@ -1,7 +1,8 @@
 // npm run bench: the real server against raw better-sqlite3 floors measured in the same run.
 // Options: --quick (smaller sizes, for a smoke run), --big (adds the 1M-row NDJSON import and export),
 // --pg (the same ingest, export and row-page figures on a throw-away PostgreSQL server instead, bench/pg.ts),
-// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL), --datasets (only
+// --rules (only the cost of a template's rules, bench/validation.ts; with --pg, on PostgreSQL), --rules-cpu (only
+// where the rules' CPU goes per row, in-process and without a server, bench/rules-cpu.ts), --datasets (only
 // the cost of applying an import to a keyed template's dataset of 1M records, bench/datasets.ts; with --pg too),
 // --uploads (only a 1 GiB CSV upload-to-import through two cut connections, bench/uploads.ts; --uploads-mb N
 // for another size, --quick 30 MB; with --pg, on PostgreSQL).
@@ -21,6 +22,7 @@ import { csvFloor, ingestFloor, iterateParseFloor, ndjsonFloor, rowsPageFloor, s
 import { watchMachine } from './machine';
 import { benchPostgres } from './pg';
 import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
+import { rulesCpu } from './rules-cpu';
 import { benchReviewGrid } from './review-grid';
 import { benchUploads } from './uploads';
 import { datasetApplyCost, sqliteSeeder } from './datasets';
@@ -30,6 +32,7 @@ const quick = process.argv.includes('--quick');
 const big = process.argv.includes('--big');
 const postgres = process.argv.includes('--pg');
 const rulesOnly = process.argv.includes('--rules');
+const rulesCpuOnly = process.argv.includes('--rules-cpu');
 const gridOnly = process.argv.includes('--grid');
 const uploads = process.argv.includes('--uploads');
 const uploadsMb = process.argv.indexOf('--uploads-mb');
@@ -67,6 +70,11 @@ const timedImport = (api: Api, body: string | Uint8Array) => {
 const machine = watchMachine();
 
 async function main() {
+  if (rulesCpuOnly) {
+    await rulesCpu(record, LARGE);
+    writeResults('latest-rules-cpu.json');
+    return;
+  }
   if (gridOnly) {
     await benchReviewGrid(record, quick ? 100_000 : 1_000_000);
     writeResults('latest-grid.json');

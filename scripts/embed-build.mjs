@@ -3,9 +3,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { phoneRegExpsOnce } from './phone-regexps.mjs';
 
 /** esbuild's options for code that runs in the page (the tests bundle probes of src/ with the same). */
-export const browser = { bundle: true, platform: 'browser', format: 'iife', target: 'es2020', minify: true, legalComments: 'none', logLevel: 'warning' };
+export const browser = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [phoneRegExpsOnce],
+};
 
 /** read-excel-file's serial-to-time conversion floors (09:30 read as 09:29:59.999): the importer's rounds. */
 const exactExcelDates = {
@@ -33,13 +43,13 @@ const leanTus = {
 
 /** Writes the importer script to `outfile`. */
 export async function buildEmbed(outfile) {
-  const worker = await build({ ...browser, entryPoints: ['src/embed/reader/read-worker.ts'], write: false, plugins: [exactExcelDates] });
+  const worker = await build({ ...browser, entryPoints: ['src/embed/reader/read-worker.ts'], write: false, plugins: [...browser.plugins, exactExcelDates] });
   const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
   await build({
     ...browser,
     entryPoints: ['src/embed/importer.ts'],
     outfile,
-    plugins: [leanTus],
+    plugins: [...browser.plugins, leanTus],
     define: { IMPORTD_READ_WORKER: JSON.stringify(worker.outputFiles[0].text), IMPORTD_SDK_VERSION: JSON.stringify(version) },
   });
 }

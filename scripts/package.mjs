@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import { build } from 'esbuild';
 import { buildEmbed } from './embed-build.mjs';
+import { serverCode } from './server-bundle.mjs';
 import { ADDON_HEADERS_NODE_VERSION, ensureReleaseAddon, ensureReleaseNode, RELEASE_NODE_VERSION } from './package/release-runtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -80,9 +81,7 @@ const parseWorker = path.join(work, PARSE_WORKER_ASSET);
 const checkpointWorker = path.join(work, CHECKPOINT_WORKER_ASSET);
 const embed = path.join(work, EMBED_ASSET);
 const bundleOptions = {
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
+  ...serverCode,
   target: `node${nodeVersion.split('.')[0]}`,
   minifyWhitespace: true,
   minifySyntax: true,
