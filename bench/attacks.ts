@@ -67,6 +67,8 @@ async function main() {
   const stalls = path.join(dir, 'stalls.txt');
   const server = await startServe(db, {
     ...SERVER_ENV,
+    // Not ./data/files (PostgreSQL's default): the run's folder, removed with it.
+    IMPORTD_FILES_DIR: path.join(dir, 'files'),
     NODE_OPTIONS: `--require=${path.resolve('bench/loop-stalls.cjs')}`,
     IMPORTD_BENCH_STALLS: stalls,
     ...(CPU_PROFILE && { IMPORTD_BENCH_CPU_PROFILE: path.resolve(CPU_PROFILE) }),

@@ -1,5 +1,8 @@
 // npm run bench -- --pg: the real server on PostgreSQL (a throw-away server, scripts/pg-server.mjs) against raw
 // node-postgres floors on the same server in the same run: a raw COPY of the same rows, a raw keyset read.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runBin, startServe } from '../test/helpers/process';
 import { importBody, ORIGINAL_SCHEMA, postRuns } from './data';
 import type pg from 'pg';
@@ -20,6 +23,8 @@ export async function benchPostgres(
   only?: 'rules' | 'datasets',
 ) {
   const server = (await startPgServer()) as { url: string; stop(): void };
+  // On PostgreSQL the files folder defaults to ./data/files: the bench's own goes with it.
+  const files = mkdtempSync(path.join(tmpdir(), 'importd-bench-pg-files-'));
   try {
     const admin = await pgScratch(`${server.url}/postgres`);
     await admin.query('CREATE DATABASE importd_bench');
@@ -27,7 +32,7 @@ export async function benchPostgres(
     const db = `${server.url}/importd_bench`;
     runBin(['migrate', '--db', db]);
     const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
-    const serve = await startServe(db, serverEnv);
+    const serve = await startServe(db, { ...serverEnv, IMPORTD_FILES_DIR: files });
     const api: Api = { url: serve.url, key: env.secretKey.key };
     const floor = await pgScratch(db);
     try {
@@ -70,6 +75,7 @@ export async function benchPostgres(
     }
   } finally {
     server.stop();
+    rmSync(files, { recursive: true, force: true });
   }
 }
 

@@ -5,7 +5,7 @@
 // where the rules' CPU goes per row, in-process and without a server, bench/rules-cpu.ts), --datasets (only
 // the cost of applying an import to a keyed template's dataset of 1M records, bench/datasets.ts; with --pg too),
 // --uploads (only a 1 GiB CSV upload-to-import through two cut connections, bench/uploads.ts; --uploads-mb N
-// for another size, --quick 30 MB; with --pg, on PostgreSQL).
+// for another size, --quick 30 MB; with --pg, on PostgreSQL; --xlsx: a 200 MB XLSX workbook instead).
 // Last, the review grid of the browser importer at 1M rows (bench/review-grid.ts; 100 000 with --quick; --grid:
 // only that).
 import { createServer } from 'node:http';
@@ -24,7 +24,7 @@ import { benchPostgres } from './pg';
 import { createBenchTemplates, RULES_PAIRS, typedRows, validationCost } from './validation';
 import { rulesCpu } from './rules-cpu';
 import { benchReviewGrid } from './review-grid';
-import { benchUploads } from './uploads';
+import { benchUploads, benchXlsxUpload } from './uploads';
 import { datasetApplyCost, sqliteSeeder } from './datasets';
 import { alternatedLoads, answerOf, drained, median, peakRssMiB, request, recordListWalks, rowsPageStartEnd, serveImports, startBareHono, startReader, timed, walkListWarm, type Api } from './http';
 
@@ -36,7 +36,8 @@ const rulesCpuOnly = process.argv.includes('--rules-cpu');
 const gridOnly = process.argv.includes('--grid');
 const uploads = process.argv.includes('--uploads');
 const uploadsMb = process.argv.indexOf('--uploads-mb');
-const UPLOAD_BYTES = uploadsMb > 0 ? Number(process.argv[uploadsMb + 1]) * 1e6 : quick ? 30e6 : 1024 ** 3;
+const xlsx = process.argv.includes('--xlsx');
+const UPLOAD_BYTES = uploadsMb > 0 ? Number(process.argv[uploadsMb + 1]) * 1e6 : quick ? 30e6 : xlsx ? 200e6 : 1024 ** 3;
 const datasetsOnly = process.argv.includes('--datasets');
 const DATASET_SIZES = quick ? { seed: 100_000, rows: 10_000 } : { seed: 1_000_000, rows: 100_000 };
 const LARGE = quick ? 20_000 : 100_000;
@@ -78,6 +79,11 @@ async function main() {
   if (gridOnly) {
     await benchReviewGrid(record, quick ? 100_000 : 1_000_000);
     writeResults('latest-grid.json');
+    return;
+  }
+  if (uploads && xlsx) {
+    await benchXlsxUpload(record, UPLOAD_BYTES, postgres, SERVER_ENV);
+    writeResults(postgres ? 'latest-uploads-xlsx-pg.json' : 'latest-uploads-xlsx.json');
     return;
   }
   if (uploads) {

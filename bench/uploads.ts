@@ -1,6 +1,7 @@
 // npm run bench -- --uploads: a large CSV sent with tus-js-client through two cut connections, turned into an
 // import by the server, its export checked byte for byte, against a floor that parses the same file with the
-// same CSV parser and inserts the rows raw (SQLite: one prepared statement; --pg: one COPY).
+// same CSV parser and inserts the rows raw (SQLite: one prepared statement; --pg: one COPY). With --xlsx, a
+// 200 MB XLSX workbook of the same rows instead (no floor: its peak RSS and wall time).
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
 import { CONTACT_COLUMNS, contactsCsv } from '../test/helpers/contacts-csv';
 import { runBin, startServe } from '../test/helpers/process';
 import { tusUploadWithCuts } from '../test/helpers/tus';
@@ -111,13 +113,78 @@ async function copyFloorOf(db: string, file: string): Promise<number> {
 
 /** The upload-to-import figure of a `bytes`-byte CSV on SQLite, or on a throw-away PostgreSQL server. */
 export async function benchUploads(record: Record, bytes: number, postgres: boolean, serverEnv: { [name: string]: string }): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-uploads-'));
-  const pgServer = postgres ? ((await startPgServer()) as { url: string; stop(): void }) : undefined;
-  const label = postgres ? 'pg: ' : '';
-  try {
+  await inBenchFolder(postgres, async (dir, db) => {
     const source = path.join(dir, 'contacts.csv');
     const { sha256, rows } = await writeSourceCsv(source, bytes);
-    const size = statSync(source).size;
+    const label = postgres ? 'pg: ' : '';
+    const run = await uploadToImport(record, dir, db, source, sha256, serverEnv);
+    const floor = postgres ? await copyFloorOf(db, source) : await sqliteFloor(source);
+    record(`${label}upload ${(run.size / 1e6).toFixed(0)} MB CSV (${rows} rows, cut at 30 % and 70 %) to import`, run.ms, 'ms', floor, postgres ? 'ratio <= 1.8' : 'ratio <= 1.5');
+    run.report(label);
+  });
+}
+
+/**
+ * The same for a `bytes`-byte XLSX workbook of the same rows, written by exceljs' streaming writer with its text in
+ * the sheet (inline: shared strings of millions of distinct cells would be held whole by any streaming reader),
+ * every cell text; its import's CSV export must be the bytes of the CSV of those rows. No floor: the figure is the
+ * server's peak RSS (issue 44: under 300 MiB) and the wall time.
+ */
+export async function benchXlsxUpload(record: Record, bytes: number, postgres: boolean, serverEnv: { [name: string]: string }): Promise<void> {
+  await inBenchFolder(postgres, async (dir, db) => {
+    const source = path.join(dir, 'contacts.xlsx');
+    const written = performance.now();
+    const { sha256, rows } = await writeSourceXlsx(source, bytes);
+    console.log(`(the workbook of ${rows} rows written in ${((performance.now() - written) / 1000).toFixed(1)} s)`);
+    const label = postgres ? 'pg: ' : '';
+    const run = await uploadToImport(record, dir, db, source, sha256, serverEnv);
+    record(`${label}upload ${(run.size / 1e6).toFixed(0)} MB XLSX (${rows} rows, cut at 30 % and 70 %) to import`, run.ms, 'ms');
+    run.report(label);
+  });
+}
+
+/** Rows in the workbook written to measure how many rows a workbook of the wanted size holds. */
+const SAMPLE_ROWS = 50_000;
+
+/** The contacts' rows (contactsCsv) as an XLSX sheet of about `bytes` bytes; the SHA-256 of their CSV and rows. */
+async function writeSourceXlsx(file: string, bytes: number): Promise<{ sha256: string; rows: number }> {
+  await writeContactsXlsx(file, SAMPLE_ROWS);
+  const perRow = statSync(file).size / SAMPLE_ROWS;
+  // contactsCsv makes rows 10 000 at a time.
+  const rows = Math.max(1, Math.round(bytes / perRow / 10_000)) * 10_000;
+  return { sha256: await writeContactsXlsx(file, rows), rows };
+}
+
+/** The first `rows` rows of contactsCsv (a multiple of 10 000), parsed, as an XLSX sheet; the SHA-256 of their CSV. */
+async function writeContactsXlsx(file: string, rows: number): Promise<string> {
+  const output = createWriteStream(file);
+  const closed = new Promise<void>((resolve) => output.on('close', () => resolve()));
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useSharedStrings: false, useStyles: false });
+  const sheet = book.addWorksheet('Contacts');
+  const csv = contactsCsv(Number.MAX_SAFE_INTEGER);
+  const hash = createHash('sha256');
+  const records = parse({ bom: true });
+  // The header row too: the sheet's first row.
+  records.on('data', (record: string[]) => sheet.addRow(record).commit());
+  for (const piece of csv.pieces) {
+    hash.update(piece);
+    await new Promise<void>((resolve) => records.write(piece, () => resolve()));
+    // The zip's compression runs on libuv's threads: a turn of the loop lets it take the rows made so far.
+    await new Promise(setImmediate);
+    if (csv.rows() >= rows) break;
+  }
+  await new Promise<void>((resolve) => records.on('end', () => resolve()).end());
+  sheet.commit();
+  await book.commit();
+  await closed;
+  return hash.digest('hex');
+}
+
+/** A temporary folder and database (SQLite in it, or a throw-away PostgreSQL server's), removed after `run`. */
+async function inBenchFolder(postgres: boolean, run: (dir: string, db: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'importd-bench-uploads-'));
+  const pgServer = postgres ? ((await startPgServer()) as { url: string; stop(): void }) : undefined;
+  try {
     let db = path.join(dir, 'bench.db');
     if (pgServer) {
       const admin = await pgScratch(`${pgServer.url}/postgres`, false);
@@ -125,41 +192,53 @@ export async function benchUploads(record: Record, bytes: number, postgres: bool
       await admin.end();
       db = `${pgServer.url}/importd_uploads`;
     }
-    runBin(['migrate', '--db', db]);
-    const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
-    const limits = { IMPORTD_MAX_IMPORT_BYTES: String(2 * size), IMPORTD_FILES_DIR: path.join(dir, 'files') };
-    const server = await startServe(db, { ...serverEnv, ...limits });
-    const api: Api = { url: server.url, key: env.secretKey.key };
-    try {
-      await request(api, 'POST', '/v1/templates', JSON.stringify({ key: 'bench-upload', schema: { columns: CONTACT_COLUMNS } }));
-      const rss = rssSampler(server.child.pid!);
-      const started = performance.now();
-      const url = await tusUploadWithCuts(api.url, () => createReadStream(source), size, CUTS, {
-        headers: { Authorization: `Bearer ${api.key}` },
-        metadata: { filename: 'contacts.csv', templateKey: 'bench-upload' },
-      });
-      const receiving = rss.next();
-      const importId = await settled(api, url);
-      const served = performance.now() - started;
-      const processing = rss.next();
-      const identical = (await exportSha256(api, importId)) === sha256;
-      const exporting = rss.next();
-      rss.stop();
-      const floor = postgres ? await copyFloorOf(db, source) : await sqliteFloor(source);
-      const mb = (size / 1e6).toFixed(0);
-      record(`${label}upload ${mb} MB CSV (${rows} rows, cut at 30 % and 70 %) to import`, served, 'ms', floor, postgres ? 'ratio <= 1.8' : 'ratio <= 1.5');
-      record(`${label}  its export byte-identical to the file (1 = yes)`, identical ? 1 : 0, '', undefined, '= 1');
-      record(`${label}  server peak RSS`, peakRssMiB(server.child.pid!), 'MiB', undefined, '< 300 MiB');
-      for (const [phase, mib] of [['receiving', receiving], ['processing', processing], ['exporting', exporting]] as const) record(`${label}  server's largest RSS seen ${phase}`, mib, 'MiB');
-      if (!identical) throw new Error('the export differs from the uploaded file');
-    } catch (error) {
-      console.error(`server output (last 4000 characters):\n${server.output().slice(-4000)}`);
-      throw error;
-    } finally {
-      await server.stop();
-    }
+    await run(dir, db);
   } finally {
     pgServer?.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `source` sent with tus-js-client through two cut connections to a server of its own (files in `dir`), waited
+ * for until it is an import, whose CSV export is then read and compared with `sha256`: the wall time until the
+ * import, the file's size, and the RSS figures to record.
+ */
+async function uploadToImport(record: Record, dir: string, db: string, source: string, sha256: string, serverEnv: { [name: string]: string }) {
+  const size = statSync(source).size;
+  runBin(['migrate', '--db', db]);
+  const env = JSON.parse(runBin(['env', 'create', 'bench', '--json', '--db', db]).stdout);
+  // An XLSX's rows are several times its size.
+  const limits = { IMPORTD_MAX_IMPORT_BYTES: String(20 * size), IMPORTD_FILES_DIR: path.join(dir, 'files') };
+  const server = await startServe(db, { ...serverEnv, ...limits });
+  const api: Api = { url: server.url, key: env.secretKey.key };
+  try {
+    await request(api, 'POST', '/v1/templates', JSON.stringify({ key: 'bench-upload', schema: { columns: CONTACT_COLUMNS } }));
+    const rss = rssSampler(server.child.pid!);
+    const started = performance.now();
+    const url = await tusUploadWithCuts(api.url, () => createReadStream(source), size, CUTS, {
+      headers: { Authorization: `Bearer ${api.key}` },
+      metadata: { filename: path.basename(source), templateKey: 'bench-upload' },
+    });
+    const receiving = rss.next();
+    const importId = await settled(api, url);
+    const ms = performance.now() - started;
+    const processing = rss.next();
+    const identical = (await exportSha256(api, importId)) === sha256;
+    const exporting = rss.next();
+    rss.stop();
+    const peak = peakRssMiB(server.child.pid!);
+    const report = (label: string) => {
+      record(`${label}  its export byte-identical to the source's rows (1 = yes)`, identical ? 1 : 0, '', undefined, '= 1');
+      record(`${label}  server peak RSS`, peak, 'MiB', undefined, '< 300 MiB');
+      for (const [phase, mib] of [['receiving', receiving], ['processing', processing], ['exporting', exporting]] as const) record(`${label}  server's largest RSS seen ${phase}`, mib, 'MiB');
+      if (!identical) throw new Error("the export differs from the source's rows");
+    };
+    return { ms, size, report };
+  } catch (error) {
+    console.error(`server output (last 4000 characters):\n${server.output().slice(-4000)}`);
+    throw error;
+  } finally {
+    await server.stop();
   }
 }

@@ -18,17 +18,23 @@ export interface PullOptions {
 
 /**
  * A byte stream over a generator of pieces (text, or UTF-8 bytes sent as they are), pulled as the client reads
- * (so a slow client holds back the producer instead of the server buffering the whole file).
+ * (so a slow client holds back the producer instead of the server buffering the whole file). Each pull first
+ * waits a turn of the event loop: the socket then writes out the piece just taken before the next is made.
+ * Without it, on SQLite (whose reads are synchronous) the next pieces were encoded before the socket had
+ * flushed a byte, and a fast export held several pieces (up to 4 MiB each) in memory at once.
  */
 export function pullStream(
   pieces: AsyncGenerator<{ data: string | Uint8Array; rows?: number }, void, undefined>,
   { sent, stalled: onStall, stalledAfterMs = STALLED_READER_MS }: PullOptions = {},
 ): ReadableStream<Uint8Array> {
   let stalled: NodeJS.Timeout | undefined;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         clearTimeout(stalled);
+        await new Promise(setImmediate);
+        if (cancelled) return;
         for (;;) {
           const next = await pieces.next();
           if (next.done) return controller.close();
@@ -50,11 +56,12 @@ export function pullStream(
         }
       },
       async cancel() {
+        cancelled = true;
         clearTimeout(stalled);
         await pieces.return(undefined);
       },
     },
-    // Two pieces ahead: reading the next chunk from the store overlaps writing the last one to the socket.
-    { highWaterMark: 2 },
+    // One piece ahead: reading the next chunk from the store overlaps writing the last one to the socket.
+    { highWaterMark: 1 },
   );
 }

@@ -1,4 +1,5 @@
 import { parseStoredRow } from './exact-json';
+import { readFlatObject, type FlatValue } from './flat-json';
 import type { EncoderOptions, RowEncoder } from './row-encoder';
 
 // RFC 4180: CRLF between records; a field is quoted (its quotes doubled) when it holds a comma, a quote or
@@ -17,6 +18,29 @@ export function createCsvEncoder(options: EncoderOptions): RowEncoder {
   columns.forEach((key, i) => position.set(key, i));
   const commas = (n: number) => (n <= 0 ? '' : n === 1 ? ',' : ','.repeat(n));
   const cellOf = (value: unknown) => field(typeof value === 'string' ? guard(value) : String(value));
+  // The common case, read from the stored text without JSON.parse: a flat row whose known keys come in column
+  // order, each once (a key met again or out of order stops the read, and the row takes the parsed path).
+  let record = '';
+  let column = 0;
+  let last = -1;
+  const onMember = (key: string, value: FlatValue): boolean => {
+    const at = position.get(key);
+    if (at === undefined) return true;
+    if (at <= last) return false;
+    last = at;
+    if (value === null) return true;
+    const cell = cellOf(value);
+    if (cell === '') return true;
+    record += commas(at - column) + cell;
+    column = at;
+    return true;
+  };
+  const flat = (text: string): string | undefined => {
+    record = '';
+    column = 0;
+    last = -1;
+    return readFlatObject(text, onMember) ? `${record}${commas(columns.length - 1 - column)}\r\n` : undefined;
+  };
   // Rows nearly always hold their keys in column order (the order the first row showed them in): the
   // record is then written as the cells come, with nothing to allocate per cell.
   const inOrder = (values: Record<string, unknown>): string | undefined => {
@@ -59,7 +83,7 @@ export function createCsvEncoder(options: EncoderOptions): RowEncoder {
     chunk(rows) {
       if (columns.length === 0) return '';
       let text = '';
-      for (const row of rows) text += inOrder(parseStoredRow(row.data)) ?? sorted(parseStoredRow(row.data));
+      for (const row of rows) text += flat(row.data) ?? inOrder(parseStoredRow(row.data)) ?? sorted(parseStoredRow(row.data));
       return text;
     },
     tail: () => '',

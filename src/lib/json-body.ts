@@ -113,7 +113,8 @@ function expect(text: string, i: number, code: number): void {
   }
 }
 
-function skipWhitespace(text: string, i: number): number {
+/** The index of the first character at or after `i` that is not JSON whitespace. */
+export function skipWhitespace(text: string, i: number): number {
   for (;;) {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
@@ -121,8 +122,8 @@ function skipWhitespace(text: string, i: number): number {
   }
 }
 
-/** The index just after the string that starts (with its quote) at `open`. */
-function stringEnd(text: string, open: number): number {
+/** The index just after the string that starts (with its quote) at `open`. Throws JsonSyntaxError. */
+export function stringEnd(text: string, open: number): number {
   let i = open;
   for (;;) {
     i = text.indexOf('"', i + 1);

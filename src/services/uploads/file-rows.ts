@@ -9,6 +9,7 @@ import { ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '.
 import { csvRows } from './csv-rows';
 import type { UploadFormat, UploadMetadata } from './schemas';
 import { decodedText, detectCharset, type Charset } from './text-decoding';
+import { READ_PIECE_BYTES } from './upload-files';
 import { xlsxRows } from './xlsx-rows';
 
 /** How much of a text file is read to find its charset and its header line's delimiter. */
@@ -38,7 +39,7 @@ export async function fileRows(
   limits: Limits,
   bounded: (chunks: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array> = (chunks) => chunks,
 ): Promise<FileRows> {
-  const input = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const input = createReadStream(file, { highWaterMark: READ_PIECE_BYTES });
   let bytesRead = 0;
   const chunks = bounded(
     (async function* () {

@@ -9,7 +9,7 @@ import { createImport, type RowSlice, type RowSlices } from '../imports';
 import { keepLease, leaseEnd, type LeaseKeeper } from '../leases';
 import { parseUploadMetadata, uploadFormat, type UploadOwner } from './create-upload';
 import { fileRows } from './file-rows';
-import { removeUploadFile, uploadFile } from './upload-files';
+import { READ_PIECE_BYTES, removeUploadFile, uploadFile } from './upload-files';
 
 /**
  * Turns a finished upload into an import through the same path as POST /v1/imports (template resolution,
@@ -98,7 +98,7 @@ async function* watched(rows: RowSlices, lease: LeaseKeeper, counted: (rows: num
 
 async function fileSha256(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { highWaterMark: READ_PIECE_BYTES })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

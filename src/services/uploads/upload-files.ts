@@ -4,6 +4,13 @@ import path from 'node:path';
 import { isPostgresUrl } from '../../core/database-url';
 import type { ServiceContext } from '../context';
 
+/**
+ * The pieces an upload's file is read in to be processed (hashed, inflated, parsed). Each piece is a native
+ * buffer that lives until the garbage collector frees it, outside the V8 heap and its limit: small pieces keep
+ * the process' resident memory low while a file of gigabytes streams through (the reads cost the same).
+ */
+export const READ_PIECE_BYTES = 32 * 1024;
+
 /** Where uploads are written (by @tus/file-store) and kept: one file per upload, named by its id. */
 export function uploadsDir(ctx: Pick<ServiceContext, 'config'>): string {
   return path.join(ctx.config.uploads.filesDir, 'uploads');

@@ -1,10 +1,13 @@
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Limits } from '../../config/config';
 import { setOwn } from '../../lib/own-member';
 import { ServiceError, validationFailed } from '../errors';
 import type { UploadMetadata } from './schemas';
+import { wholeCharacters } from './text-decoding';
+import { READ_PIECE_BYTES } from './upload-files';
 import { zipExpandedBytes } from './zip-directory';
 
 /**
@@ -33,9 +36,10 @@ export async function xlsxRows(
   const { size } = await stat(file);
   const cap = Math.max(EXPANSION_FLOOR, MAX_EXPANSION * size);
   if ((await zipExpandedBytes(file, cap)) > cap) throw bomb();
-  const input = createReadStream(file);
+  const input = createReadStream(file, { highWaterMark: READ_PIECE_BYTES });
   input.on('data', () => onRead(input.bytesRead));
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit' });
+  readWholeCharacters(reader);
   const sheets = reader[Symbol.asyncIterator]();
   const wanted = metadata.sheet;
   let sheet: ExcelJS.stream.xlsx.WorksheetReader | undefined;
@@ -106,6 +110,27 @@ async function* sheetRows(
   } finally {
     input.destroy();
   }
+}
+
+/**
+ * exceljs 4.4's streaming reader decodes each inflated piece of a part's XML on its own (utils/parse-sax.js:
+ * `bufferToString(chunk)`), so a multibyte character cut by a piece's end becomes two U+FFFD. This reader's
+ * parts are handed to it in pieces that end on whole characters, by wrapping what its private methods
+ * `_parseSharedStrings(entry)` (the shared strings: an unzipper entry stream) and `_parseWorksheet(iterator,
+ * sheetNo)` (a sheet's XML, inline strings included: an async iterable of buffers) are given. Private API:
+ * check both methods still exist and take these arguments when exceljs is upgraded (the test of
+ * xlsx-characters fails if not).
+ */
+function readWholeCharacters(reader: ExcelJS.stream.xlsx.WorkbookReader): void {
+  const internals = reader as unknown as {
+    _parseSharedStrings(entry: AsyncIterable<Buffer>): AsyncGenerator<unknown>;
+    _parseWorksheet(iterator: AsyncIterable<Buffer>, sheetNo: string): Generator<unknown>;
+  };
+  const sharedStrings = internals._parseSharedStrings;
+  const worksheet = internals._parseWorksheet;
+  // The entry is read with on('data') and pause(), so it stays a stream.
+  internals._parseSharedStrings = (entry) => sharedStrings.call(reader, Readable.from(wholeCharacters(entry), { objectMode: false }));
+  internals._parseWorksheet = (iterator, sheetNo) => worksheet.call(reader, wholeCharacters(iterator), sheetNo);
 }
 
 /** A cell as an import stores it. */

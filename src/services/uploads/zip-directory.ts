@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInflateRaw } from 'node:zlib';
 import { validationFailed } from '../errors';
+import { READ_PIECE_BYTES } from './upload-files';
 
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
@@ -109,7 +110,7 @@ async function directoryEntries(handle: FileHandle): Promise<Entry[]> {
 function inflatedBytes(file: string, entry: Entry, total: number, cap: number): Promise<number> {
   return new Promise((resolve, reject) => {
     if (entry.compressed === 0) return resolve(total);
-    const input = createReadStream(file, { start: entry.start, end: entry.start + entry.compressed - 1 });
+    const input = createReadStream(file, { start: entry.start, end: entry.start + entry.compressed - 1, highWaterMark: READ_PIECE_BYTES });
     const inflater = createInflateRaw();
     const stop = (value: number) => {
       input.destroy();
