@@ -1,6 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { isPostgresUrl } from '../../src/core/database-url';
 
 export const BIN = path.resolve(__dirname, '..', '..', 'bin', 'importd');
 
@@ -31,10 +34,21 @@ export interface ServerProcess {
 }
 
 /** Starts `./bin/importd serve` on 127.0.0.1 and waits until /healthz answers. */
+/**
+ * The files folder of a node of a PostgreSQL database a test starts: the default, `./data/files` of the working
+ * folder, would be left in the checkout and shared by unrelated suites. One folder per database, so that the
+ * nodes of one database share it as production nodes must.
+ */
+function testFilesDir(dbPath: string): Record<string, string> {
+  if (!isPostgresUrl(dbPath) || process.env.IMPORTD_FILES_DIR !== undefined) return {};
+  const name = createHash('sha256').update(dbPath).digest('hex').slice(0, 16);
+  return { IMPORTD_FILES_DIR: path.join(os.tmpdir(), 'importd-test-files', name) };
+}
+
 export async function startServe(dbPath: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', String(port), '--db', dbPath], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...testFilesDir(dbPath), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
