@@ -74,20 +74,24 @@ class ArrayCells implements Cells {
 }
 
 /**
- * A table of cells with its edits: an edited cell lives in a map beside the cells as read. `from` gives the
- * rows below a header row as a view sharing the cells and the edits (an edit through it shows in the table).
+ * A table of cells with its edits: an edited cell lives in a map beside the cells as read, and a text
+ * replaced in a whole column is replaced as each cell is read (a million replaced strings kept were as much
+ * work for the garbage collector as the rows once were). `from` gives the rows below a header row as a view
+ * sharing the cells and the edits (an edit through it shows in the table).
  */
 export class Rows implements Cells {
   private constructor(
     private readonly cells: Cells,
-    /** Edited cells by (row in `cells`) * width + column. */
-    private readonly edits: Map<number, string>,
+    /** Edited cells of each column by row in `cells` (a column never edited reads no map). */
+    private readonly edits: (Map<number, string> | undefined)[],
+    /** Each column's replacements, in order, each from a row of `cells` on. */
+    private readonly replaced: ({ from: number; replace: (text: string) => string }[] | undefined)[],
     private readonly first: number,
     readonly length: number,
   ) {}
 
   static over(cells: Cells): Rows {
-    return new Rows(cells, new Map(), 0, cells.length);
+    return new Rows(cells, [], [], 0, cells.length);
   }
 
   static packed(slices: readonly PackedSlice[], width: number): Rows {
@@ -104,15 +108,25 @@ export class Rows implements Cells {
 
   cell(row: number, column: number): string {
     const at = this.first + row;
-    if (this.edits.size > 0) {
-      const edited = this.edits.get(at * this.cells.width + column);
-      if (edited !== undefined) return edited;
-    }
-    return this.cells.cell(at, column);
+    const edited = this.edits[column]?.get(at);
+    if (edited !== undefined) return edited;
+    let text = this.cells.cell(at, column);
+    for (const { from, replace } of this.replaced[column] ?? []) if (at >= from) text = replace(text);
+    return text;
   }
 
   set(row: number, column: number, text: string): void {
-    if (column < this.cells.width) this.edits.set((this.first + row) * this.cells.width + column, text);
+    if (column < this.cells.width) (this.edits[column] ??= new Map()).set(this.first + row, text);
+  }
+
+  /** Replaces `find` (not empty) by `replacement`, taken as typed, in every cell of `column` of these rows. */
+  replaceAll(column: number, find: string, replacement: string): void {
+    if (column >= this.cells.width) return;
+    // A function: the replacement's `$&` or `$1` stay as typed.
+    const replace = (text: string) => text.replaceAll(find, () => replacement);
+    const edits = this.edits[column];
+    if (edits !== undefined) for (const [at, text] of edits) if (at >= this.first) edits.set(at, replace(text));
+    (this.replaced[column] ??= []).push({ from: this.first, replace });
   }
 
   /** A row's cells as an array. */
@@ -127,6 +141,6 @@ export class Rows implements Cells {
 
   /** The rows from `first` on, sharing these cells and edits. */
   from(first: number): Rows {
-    return new Rows(this.cells, this.edits, this.first + first, Math.max(0, this.length - first));
+    return new Rows(this.cells, this.edits, this.replaced, this.first + first, Math.max(0, this.length - first));
   }
 }

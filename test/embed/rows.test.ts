@@ -24,6 +24,17 @@ describe('packed rows', () => {
     assert.deepEqual(table.row(0), ['Name', 'City', 'Note']);
   });
 
+  it('replaces a text in a column below the header row, edits made before included', () => {
+    const table = Rows.of([['Person name', 'Note'], ['Person 1', 'Person'], ['Person 2', ''], ['Ada', '']]);
+    const data = table.from(1);
+    data.set(2, 0, 'Person 3');
+    data.replaceAll(0, 'Person', '$&-Client');
+    data.set(1, 0, 'Person 2');
+    assert.deepEqual(table.head(4), [['Person name', 'Note'], ['$&-Client 1', 'Person'], ['Person 2', ''], ['$&-Client 3', '']]);
+    data.replaceAll(0, ' ', '_');
+    assert.deepEqual(data.head(3).map((row) => row[0]), ['$&-Client_1', 'Person_2', '$&-Client_3']);
+  });
+
   it('holds an empty sheet', () => {
     const empty = Rows.packed([], 0);
     assert.equal(empty.length, 0);

@@ -89,17 +89,12 @@ export class ReviewModel {
     return found;
   }
 
-  /** Replaces `find` by `replacement` in every cell of `column`, in slices; the rows changed, in order. */
+  /** Replaces `find` by `replacement` in every cell of `column`; the rows it changes (found in slices), in order. */
   async replaceInColumn(column: ReviewColumn, find: string, replacement: string): Promise<number[]> {
     const edited: number[] = [];
     if (column.column < 0 || find === '') return edited;
-    await inSlices(this.rows.length, (row) => {
-      const text = this.rows.cell(row, column.column);
-      if (!text.includes(find)) return;
-      // A function: the replacement's `$&` or `$1` stay as typed. No array per cell, as split/join made.
-      this.rows.set(row, column.column, text.replaceAll(find, () => replacement));
-      edited.push(row);
-    });
+    await inSlices(this.rows.length, (row) => this.rows.cell(row, column.column).includes(find) && edited.push(row));
+    this.rows.replaceAll(column.column, find, replacement);
     return edited;
   }
 
