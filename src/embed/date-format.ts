@@ -37,13 +37,12 @@ export function detectDateFormat(values: readonly string[], declared: readonly D
   return { format: undefined, possible, example: texts[differs] };
 }
 
-/** Rewrites a row's cell in `column` as an ISO date in `format`; a value the format does not read is left as written. */
-export function isoDateWriter(format: TextDateFormat, withTime: boolean): (row: string[], column: number) => void {
+/** A cell's text as an ISO date in `format`; a value the format does not read is left as written. */
+export function isoDateWriter(format: TextDateFormat, withTime: boolean): (text: string) => string {
   const reader = compileDateReader([format]);
-  return (row, column) => {
-    const value = row[column];
-    if (value === undefined || value.trim() === '') return;
-    const iso = reader.read(value.trim(), withTime);
-    if (iso !== 'date' && iso !== 'ambiguous_date') row[column] = iso;
+  return (text) => {
+    if (text.trim() === '') return text;
+    const iso = reader.read(text.trim(), withTime);
+    return iso === 'date' || iso === 'ambiguous_date' ? text : iso;
   };
 }

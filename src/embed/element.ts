@@ -7,10 +7,11 @@ import { MappingStep, type TemplateFields } from './mapping-step';
 import { delimiterName } from './mapping-view';
 import { STYLES } from './styles';
 import { importMeta, type Loaded } from './import-meta';
-import { confirmedMapping, importBody, mappedRows } from './submit';
+import { confirmedMapping, importBody } from './submit';
 import { readFields } from './template';
 import { applyTheme, followTheme, onSchemeChange, type Theme } from './theme';
 import { readFile } from './reader/read-file';
+import { Rows } from './rows';
 import { confirmedReading, pageReading, sendWholeFile } from './upload-step';
 import { ValueStep } from './value-step';
 import { busyView, doneView, errorView, pickView, sheetView } from './views';
@@ -43,7 +44,7 @@ export class ImporterElement extends HTMLElement {
   /** The mapping of the sheet from its header row down. */
   private mapped: MappingStep | undefined;
   /** Its table once the values are confirmed (header row first): what the review shows and the import sends. */
-  private prepared: string[][] = [];
+  private prepared = Rows.of([]);
   private values: ValueStep | undefined;
   private review: ReviewModel | undefined;
   /** A keyed template's preview of what the import changes, while the review is shown. */
@@ -146,7 +147,7 @@ export class ImporterElement extends HTMLElement {
       else if (action === 'back' || action === 'back-to-mapping') this.showMapping();
       else if (action === 'choose-sheet') await this.chooseSheet();
       else if (action === 'confirm-mapping') await this.confirmMapping();
-      else if (action === 'confirm-values') await this.confirmValues();
+      else if (action === 'confirm-values') this.confirmValues();
       else if (action === 'submit') await this.submit();
     } catch (error) {
       this.showError(error);
@@ -199,7 +200,7 @@ export class ImporterElement extends HTMLElement {
     await this.startMapping();
   }
 
-  private sheetRows(): string[][] {
+  private sheetRows(): Rows {
     return this.loaded!.sheets[this.loaded!.sheetIndex]!.rows;
   }
 
@@ -209,7 +210,7 @@ export class ImporterElement extends HTMLElement {
     const rows = this.sheetRows();
     if (rows.length === 0) throw new Error(this.t.t('empty'));
     if (!this.headerChosen || this.headerRow >= rows.length) this.headerRow = detectHeaderRow(rows);
-    const mapped = new MappingStep(rows.slice(this.headerRow), this.template);
+    const mapped = new MappingStep(rows.from(this.headerRow), this.template);
     await mapped.suggest(this.credentials()!);
     this.mapped = mapped;
     this.showMapping();
@@ -266,11 +267,8 @@ export class ImporterElement extends HTMLElement {
     this.values!.wire(this.view, () => this.showValues());
   }
 
-  private async confirmValues(): Promise<void> {
-    this.render('values', busyView(this.t, this.t.t('checking')));
-    const prepared = await this.values!.apply();
-    if (this.step !== 'values') return;
-    this.prepared = prepared;
+  private confirmValues(): void {
+    this.prepared = this.values!.apply();
     this.showReview();
   }
 
@@ -281,7 +279,7 @@ export class ImporterElement extends HTMLElement {
   private showReview(): void {
     const sent = this.mapped!.sent();
     const columns = sent.fields.map((field) => ({ key: field.key, label: field.label, column: sent.mapping[field.key] ?? -1 }));
-    this.review = new ReviewModel(this.prepared.slice(1), columns, this.template?.rules);
+    this.review = new ReviewModel(this.prepared.from(1), columns, this.template?.rules);
     this.preview?.cancel();
     this.render('review', reviewView(this.t, this.review), false);
     const box = this.view.querySelector<HTMLElement>('[data-preview]')!;
@@ -327,12 +325,10 @@ export class ImporterElement extends HTMLElement {
     const loaded = this.loaded!;
     const mapped = this.mapped!;
     const review = this.review!;
-    const data = review.rowsToSend();
-    const sent = mapped.sent();
-    const rows = mappedRows(data, sent.fields, sent.mapping);
+    const rows = review.recordsToSend();
     const mapping = confirmedMapping(mapped.fields, mapped.mapping, mapped.headers);
     const valueMapping = this.values?.confirmed() ?? {};
-    const counts = { totalRows: review.rows.length, sentRows: data.length };
+    const counts = { totalRows: review.rows.length, sentRows: rows.length };
     const meta = importMeta({ template: this.template, loaded, headerRow: this.headerRow, counts, mapping, valueMapping, locale: this.t.locale });
     return { meta, rows };
   }

@@ -1,3 +1,5 @@
+import type { Rows } from './rows';
+
 /** Rows looked at for the header: title lines above it are a few at most. */
 const SCANNED_ROWS = 20;
 const NUMBER_OR_DATE = /^[\s$€£¥%+\-.,:/\d()]+$/;
@@ -8,8 +10,8 @@ const NUMBER_OR_DATE = /^[\s$€£¥%+\-.,:/\d()]+$/;
  * numbers, dates or repeats; a label row fills most columns with distinct texts that are not numbers.
  * Answers 0 when no row looks like labels (the first row is then taken, as before).
  */
-export function detectHeaderRow(rows: string[][]): number {
-  const scanned = rows.slice(0, SCANNED_ROWS);
+export function detectHeaderRow(rows: Rows): number {
+  const scanned = rows.head(SCANNED_ROWS);
   const filled = scanned.map((row) => row.filter((cell) => cell.trim() !== '').length);
   const widest = Math.max(0, ...filled);
   if (widest < 2) return 0;

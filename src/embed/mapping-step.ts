@@ -3,6 +3,7 @@ import type { DeclaredRules } from './declared';
 import type { Translator } from './i18n/translate';
 import { mapView, mappingIssues, PREVIEW_ROWS, type Suggestion } from './mapping-view';
 import type { Mapping } from './submit';
+import type { Rows } from './rows';
 import { headerLabels } from './table';
 import type { Field } from './template';
 
@@ -38,10 +39,10 @@ export class MappingStep {
   readonly kept = new Set<number>();
 
   constructor(
-    readonly table: string[][],
+    readonly table: Rows,
     private readonly template: TemplateFields | undefined,
   ) {
-    this.headers = headerLabels(table[0]!);
+    this.headers = headerLabels(table.row(0));
     // A template without fields takes every column under its own header.
     this.fields = this.declared() ? template!.fields : this.headers.map((label) => ({ key: label, label, type: 'string', required: false, pattern: undefined, enum: undefined }));
     if (!this.declared()) this.mapping = Object.fromEntries(this.headers.map((label, column) => [label, column]));
@@ -73,7 +74,7 @@ export class MappingStep {
   samples(column: number, count: number): string[] {
     const found: string[] = [];
     for (let index = 1; index < this.table.length && found.length < count; index += 1) {
-      const cell = this.table[index]![column] ?? '';
+      const cell = this.table.cell(index, column);
       if (cell.trim() !== '') found.push(cell);
     }
     return found;
@@ -84,11 +85,11 @@ export class MappingStep {
     return mappingIssues(this.fields, this.mapping, this.headers).size === 0;
   }
 
-  view(t: Translator, input: { fileSummary: string; csv: Parameters<typeof mapView>[1]['csv']; sheetRows: string[][]; headerRow: number }): string {
+  view(t: Translator, input: { fileSummary: string; csv: Parameters<typeof mapView>[1]['csv']; sheetRows: Rows; headerRow: number }): string {
     return mapView(t, {
       fileSummary: input.fileSummary,
       csv: input.csv,
-      preview: input.sheetRows.slice(0, Math.max(PREVIEW_ROWS, input.headerRow + 2)),
+      preview: input.sheetRows.head(Math.max(PREVIEW_ROWS, input.headerRow + 2)),
       headerRow: input.headerRow,
       headers: this.headers,
       fields: this.fields,

@@ -7,17 +7,6 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 /** The confirmed column of each field (-1: not imported). */
 export type Mapping = Record<string, number>;
 
-/** The import's rows: each field's cell text under the field's key, exactly as in the file (or as fixed). */
-export function mappedRows(rows: string[][], fields: Field[], mapping: Mapping): Record<string, string>[] {
-  const used = fields.filter((field) => (mapping[field.key] ?? -1) >= 0).map((field) => [field.key, mapping[field.key]!] as const);
-  return rows.map((row) => {
-    const record: Record<string, string> = {};
-    // setOwn: a field keyed `__proto__` stays a field (an assignment would set the prototype and lose it).
-    for (const [key, column] of used) setOwn(record, key, row[column] ?? '');
-    return record;
-  });
-}
-
 /** meta.mapping stays well under the server's 64 KiB meta limit, whatever the template and headers. */
 export const MAX_MAPPING_CHARS = 16 * 1024;
 

@@ -1,7 +1,9 @@
+import type { Rows } from './rows';
+
 /** A sheet as text: the header row, then the data rows, every cell a string exactly as written. */
 export interface Sheet {
   name: string;
-  rows: string[][];
+  rows: Rows;
 }
 
 /** Drops empty trailing rows and the columns that are empty in every row from the right. */

@@ -55,7 +55,7 @@ export function confirmedReading(loaded: Loaded, confirmed: ConfirmedReading, t:
     sheet: csv ? undefined : sheets[sheetIndex]!.name,
     csv,
     headerRow: confirmed.headerRow,
-    header: sheets[sheetIndex]!.rows[confirmed.headerRow]!,
+    header: sheets[sheetIndex]!.rows.row(confirmed.headerRow),
     mapping: confirmed.mapping,
   };
   const unnamed = unnamedColumn(reading);

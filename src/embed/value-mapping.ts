@@ -2,6 +2,7 @@ import { compileEnum } from '../rules/enums';
 import { isoDateWriter, type TextDateFormat } from './date-format';
 import type { EnumOption } from './declared';
 import { inSlices } from './grid/slices';
+import { Rows, type Cells } from './rows';
 
 /** Distinct values listed per enum field: the most frequent first; any other is checked in the review. */
 export const MAX_DISTINCT_VALUES = 100;
@@ -19,12 +20,11 @@ export interface ValueChoice {
  * Each column's distinct non-empty values (trimmed) and how many rows hold them, in the order the rows first
  * hold them, over the rows after the header row: in slices that yield to the page (a million rows take seconds).
  */
-export async function countValues(table: string[][], columns: number[]): Promise<Map<string, number>[]> {
+export async function countValues(table: Rows, columns: number[]): Promise<Map<string, number>[]> {
   const counts = columns.map(() => new Map<string, number>());
   await inSlices(table.length - 1, (index) => {
-    const row = table[index + 1]!;
     columns.forEach((column, at) => {
-      const value = (row[column] ?? '').trim();
+      const value = table.cell(index + 1, column).trim();
       if (value !== '') counts[at]!.set(value, (counts[at]!.get(value) ?? 0) + 1);
     });
   });
@@ -54,24 +54,36 @@ export function suggestValues(values: { value: string; rows: number }[], options
 
 /**
  * A copy of the table (header row first) with the enum columns' values rewritten to their chosen option
- * (trimmed value -> option value), then the date columns' values read in their format as ISO dates: row by
- * row, in slices that yield to the page.
+ * (trimmed value -> option value), then the date columns' values read in their format as ISO dates. A cell
+ * is rewritten when it is read (a copy of a million rows left the page a million arrays to collect); the
+ * copy has edits of its own, so the table keeps the file as read.
  */
-export async function rewriteValues(
-  table: string[][],
-  enums: { column: number; chosen: Map<string, string> }[],
-  dates: { column: number; format: TextDateFormat; withTime: boolean }[],
-): Promise<string[][]> {
-  const writers = dates.map(({ column, format, withTime }) => ({ column, write: isoDateWriter(format, withTime) }));
-  const copy = table.slice(0, 1).map((row) => row.slice());
-  await inSlices(table.length - 1, (index) => {
-    const row = table[index + 1]!.slice();
-    for (const { column, chosen } of enums) {
-      const option = chosen.get((row[column] ?? '').trim());
-      if (option !== undefined) row[column] = option;
-    }
-    for (const { column, write } of writers) write(row, column);
-    copy.push(row);
-  });
-  return copy;
+export function rewriteValues(table: Rows, enums: { column: number; chosen: Map<string, string> }[], dates: { column: number; format: TextDateFormat; withTime: boolean }[]): Rows {
+  const rewrites = new Map<number, ((text: string) => string)[]>();
+  const add = (column: number, rewrite: (text: string) => string) => rewrites.set(column, [...(rewrites.get(column) ?? []), rewrite]);
+  for (const { column, chosen } of enums) add(column, (text) => chosen.get(text.trim()) ?? text);
+  for (const { column, format, withTime } of dates) add(column, isoDateWriter(format, withTime));
+  return Rows.over(new RewrittenCells(table, rewrites));
+}
+
+/** The cells of a table below its header row, each column's rewrites applied in order. */
+class RewrittenCells implements Cells {
+  constructor(
+    private readonly table: Rows,
+    private readonly rewrites: ReadonlyMap<number, readonly ((text: string) => string)[]>,
+  ) {}
+
+  get length(): number {
+    return this.table.length;
+  }
+
+  get width(): number {
+    return this.table.width;
+  }
+
+  cell(row: number, column: number): string {
+    const text = this.table.cell(row, column);
+    const rewrites = row === 0 ? undefined : this.rewrites.get(column);
+    return rewrites === undefined ? text : rewrites.reduce((rewritten, rewrite) => rewrite(rewritten), text);
+  }
 }

@@ -2,6 +2,7 @@ import { compileDateReader } from '../rules/dates';
 import { detectDateFormat, type TextDateFormat } from './date-format';
 import type { DeclaredRules, FieldRules } from './declared';
 import type { Translator } from './i18n/translate';
+import type { Rows } from './rows';
 import type { Mapping } from './submit';
 import type { Field } from './template';
 import { countValues, mostFrequent, rewriteValues, suggestValues } from './value-mapping';
@@ -17,7 +18,7 @@ export class ValueStep {
   private readonly dates: DateStep[] = [];
 
   private constructor(
-    private readonly table: string[][],
+    private readonly table: Rows,
     private readonly mapping: Mapping,
   ) {}
 
@@ -25,7 +26,7 @@ export class ValueStep {
    * Counts the values of the mapped enum and date columns of `table` (header row first) in slices that yield
    * to the page (a million rows take seconds), then suggests options and detects date formats.
    */
-  static async open(table: string[][], fields: Field[], mapping: Mapping, declared: DeclaredRules | undefined, learned: Record<string, Record<string, string>>): Promise<ValueStep> {
+  static async open(table: Rows, fields: Field[], mapping: Mapping, declared: DeclaredRules | undefined, learned: Record<string, Record<string, string>>): Promise<ValueStep> {
     const scanned: { field: Field; column: number; rules: FieldRules }[] = [];
     for (const field of fields) {
       const column = mapping[field.key] ?? -1;
@@ -82,7 +83,7 @@ export class ValueStep {
    * The table with the mapped cells rewritten (enum values to their options, dates to ISO 8601 in their
    * format), as a copy: going back to the mapping finds the file as read, and the values as written.
    */
-  async apply(): Promise<string[][]> {
+  apply(): Rows {
     if (!this.needed()) return this.table;
     const enums = this.enums.map((step) => ({ column: this.mapping[step.field.key]!, chosen: new Map(step.values.filter((choice) => choice.option !== '').map((choice) => [choice.value, choice.option])) }));
     const dates = this.dates.flatMap((step) => (step.chosen && step.chosen !== 'YYYY-MM-DD' ? [{ column: this.mapping[step.field.key]!, format: step.chosen, withTime: step.withTime }] : []));
@@ -109,7 +110,7 @@ export class ValueStep {
     if (step.chosen === undefined) return step;
     const reader = compileDateReader([step.chosen]);
     for (let index = 1; index < this.table.length; index++) {
-      const text = (this.table[index]![column] ?? '').trim();
+      const text = this.table.cell(index, column).trim();
       const iso = text === '' ? 'date' : reader.read(text, step.withTime);
       if (iso !== 'date' && iso !== 'ambiguous_date') return { ...step, example: { text, iso } };
     }

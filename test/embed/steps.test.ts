@@ -5,6 +5,7 @@ import { readDeclared } from '../../src/embed/declared';
 import { detectHeaderRow } from '../../src/embed/header-row';
 import { createTranslator } from '../../src/embed/i18n/translate';
 import { mappingIssues, mapView } from '../../src/embed/mapping-view';
+import { Rows } from '../../src/embed/rows';
 import { countValues, MAX_DISTINCT_VALUES, mostFrequent, rewriteValues, suggestValues } from '../../src/embed/value-mapping';
 import type { Field } from '../../src/embed/template';
 
@@ -19,7 +20,7 @@ describe('detectHeaderRow', () => {
     ['one column', [['Name'], ['Ada']], 0],
     ['nothing', [], 0],
   ];
-  for (const [name, rows, expected] of cases) it(name, () => assert.equal(detectHeaderRow(rows), expected));
+  for (const [name, rows, expected] of cases) it(name, () => assert.equal(detectHeaderRow(Rows.of(rows)), expected));
 });
 
 describe('detectDateFormat', () => {
@@ -47,14 +48,14 @@ describe('detectDateFormat', () => {
   });
   it('rewrites the column as ISO dates, leaving what the format does not read', async () => {
     const rows = [['Name', 'Born'], ['Ada', '03/04/2025'], ['Bob', 'soon'], ['Eve', ''], ['Max', ' 12/31/2024 ']];
-    const rewritten = await rewriteValues(rows, [], [{ column: 1, format: 'MM/DD/YYYY', withTime: false }]);
-    assert.deepEqual(rewritten.map((row) => row[1]), ['Born', '2025-03-04', 'soon', '', '2024-12-31']);
+    const rewritten = rewriteValues(Rows.of(rows), [], [{ column: 1, format: 'MM/DD/YYYY', withTime: false }]);
+    assert.deepEqual(rewritten.head(rows.length).map((row) => row[1]), ['Born', '2025-03-04', 'soon', '', '2024-12-31']);
   });
 });
 
 describe('value mapping', () => {
   const options = [{ value: 'active', label: 'Active', alternatives: ['enabled'] }, { value: 'paused' }];
-  const distinctValues = async (rows: string[][]) => mostFrequent((await countValues([['Header'], ...rows], [0]))[0]!);
+  const distinctValues = async (rows: string[][]) => mostFrequent((await countValues(Rows.of([['Header'], ...rows]), [0]))[0]!);
   it('lists distinct values, most frequent first, capped', async () => {
     assert.deepEqual(await distinctValues([['a'], [' b '], ['b'], [''], ['c'], ['b']]), [{ value: 'b', rows: 3 }, { value: 'a', rows: 1 }, { value: 'c', rows: 1 }]);
     assert.equal((await distinctValues(Array.from({ length: 500 }, (_, i) => [`v${i}`]))).length, MAX_DISTINCT_VALUES);
@@ -70,10 +71,12 @@ describe('value mapping', () => {
   it('takes no learned value from the prototype', () => {
     assert.equal(suggestValues([{ value: 'constructor', rows: 1 }], options, {})[0]!.option, '');
   });
-  it('rewrites the chosen values, trimmed, in a copy', async () => {
-    const rows = [['Status'], [' on hold '], ['Enabled'], ['x']];
-    assert.deepEqual(await rewriteValues(rows, [{ column: 0, chosen: new Map([['on hold', 'paused'], ['Enabled', 'active']]) }], []), [['Status'], ['paused'], ['active'], ['x']]);
-    assert.deepEqual(rows[1], [' on hold ']);
+  it('rewrites the chosen values, trimmed, in a copy', () => {
+    const rows = Rows.of([['Status'], [' on hold '], ['Enabled'], ['x']]);
+    const rewritten = rewriteValues(rows, [{ column: 0, chosen: new Map([['on hold', 'paused'], ['Enabled', 'active']]) }], []);
+    assert.deepEqual(rewritten.head(4), [['Status'], ['paused'], ['active'], ['x']]);
+    rewritten.set(2, 0, 'paused');
+    assert.deepEqual(rows.head(4), [['Status'], [' on hold '], ['Enabled'], ['x']], 'an edit of the copy leaves the table as read');
   });
 });
 

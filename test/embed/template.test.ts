@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ReviewModel } from '../../src/embed/grid/review-model';
+import { Rows } from '../../src/embed/rows';
 import { readFields } from '../../src/embed/template';
-import { confirmedMapping, importBody, JSON_BODY_LIMIT, MAX_MAPPING_CHARS, mappedRows } from '../../src/embed/submit';
+import { confirmedMapping, importBody, JSON_BODY_LIMIT, MAX_MAPPING_CHARS } from '../../src/embed/submit';
 
 describe('readFields', () => {
   it('reads the documented members and ignores what it does not know', () => {
@@ -38,7 +40,8 @@ describe('the import body', () => {
   const fields = [{ key: 'email' }, { key: 'zip' }, { key: 'unmapped' }].map((f) => ({ ...f, label: f.key, type: 'string' as const, required: false, pattern: undefined, enum: undefined }));
 
   it('puts each mapped column under its field key, as text, leaving unmapped fields out', () => {
-    assert.deepEqual(mappedRows([['00123', 'a@b.co'], ['02139']], fields, { email: 1, zip: 0, unmapped: -1 }), [
+    const columns = [{ key: 'email', label: 'email', column: 1 }, { key: 'zip', label: 'zip', column: 0 }, { key: 'unmapped', label: 'unmapped', column: -1 }];
+    assert.deepEqual(new ReviewModel(Rows.of([['00123', 'a@b.co'], ['02139']]), columns, undefined).recordsToSend(), [
       { email: 'a@b.co', zip: '00123' },
       { email: '', zip: '02139' },
     ]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ReviewModel } from '../../src/embed/grid/review-model';
+import { Rows } from '../../src/embed/rows';
 import { pageRules, validateRecords } from '../../src/embed/validate';
 import { compileRules, RowValidator } from '../../src/rules';
 
@@ -46,7 +47,7 @@ describe('the review model', () => {
     { key: 'born', label: 'Born', column: 1 },
     { key: 'country', label: 'Country', column: -1 },
   ];
-  const model = () => new ReviewModel([['a@example.com', '03/04/2025'], ['bad', 'x'], ['a@example.com', '01/01/2020'], ['b@example.com', 'x']], columns, pageRules(SCHEMA));
+  const model = () => new ReviewModel(Rows.of([['a@example.com', '03/04/2025'], ['bad', 'x'], ['a@example.com', '01/01/2020'], ['b@example.com', 'x']]), columns, pageRules(SCHEMA));
 
   it('checks every row, filters to rows with problems and shows what the server stores', async () => {
     const review = model();
@@ -61,13 +62,13 @@ describe('the review model', () => {
   });
 
   it("skips invalid rows as the server's discard policy counts them: their values do not make later rows duplicates", async () => {
-    const review = new ReviewModel([['a@example.com', 'x'], ['a@example.com', '01/01/2020']], columns, pageRules(SCHEMA));
+    const review = new ReviewModel(Rows.of([['a@example.com', 'x'], ['a@example.com', '01/01/2020']]), columns, pageRules(SCHEMA));
     await review.check();
     assert.equal(review.invalidRows, 2);
     review.skipInvalid = true;
     await review.check();
     assert.equal(review.invalidRows, 1);
-    assert.deepEqual(review.rowsToSend(), [['a@example.com', '01/01/2020']]);
+    assert.deepEqual(review.recordsToSend(), [{ email: 'a@example.com', born: '01/01/2020' }]);
   });
 
   it('finds the rows holding a text in a column and re-checks an edit', async () => {
@@ -78,7 +79,8 @@ describe('the review model', () => {
     review.setCell(1, columns[0]!, 'c@example.com');
     await review.check([1, 3]);
     assert.equal(review.invalidRows, 1);
-    assert.deepEqual(review.rowsToSend()[3], ['b@example.com', '05/06/2021']);
+    assert.deepEqual(review.recordsToSend()[3], { email: 'b@example.com', born: '05/06/2021' });
+    assert.deepEqual(review.rows.head(4)[1], ['c@example.com', '05/06/2021']);
   });
 
   it('replaces a text in one column only, and answers the rows it changed', async () => {
@@ -86,15 +88,15 @@ describe('the review model', () => {
     assert.deepEqual(await review.replaceInColumn(columns[0]!, 'example.com', 'example.org'), [0, 2, 3]);
     assert.deepEqual(await review.replaceInColumn(columns[1]!, '', 'y'), []);
     assert.deepEqual(await review.replaceInColumn(columns[2]!, 'x', 'y'), [], 'an unmapped column holds nothing');
-    assert.deepEqual(review.rows, [['a@example.org', '03/04/2025'], ['bad', 'x'], ['a@example.org', '01/01/2020'], ['b@example.org', 'x']]);
+    assert.deepEqual(review.rows.head(4), [['a@example.org', '03/04/2025'], ['bad', 'x'], ['a@example.org', '01/01/2020'], ['b@example.org', 'x']]);
     assert.deepEqual(await review.replaceInColumn(columns[1]!, 'x', '$&-$1'), [1, 3], 'the replacement is taken as typed');
-    assert.equal(review.rows[1]![1], '$&-$1');
+    assert.equal(review.rows.cell(1, 1), '$&-$1');
   });
 
   it('checks every row after a pass left unfinished, not only the edited rows', async () => {
     const schema = { fields: [{ key: 'born', label: 'Born', type: 'date', formats: ['DD/MM/YYYY'] }] };
     const rows = Array.from({ length: 200_000 }, () => ['x']);
-    const review = new ReviewModel(rows, [{ key: 'born', label: 'Born', column: 0 }], pageRules(schema));
+    const review = new ReviewModel(Rows.of(rows), [{ key: 'born', label: 'Born', column: 0 }], pageRules(schema));
     const first = review.check();
     for (const row of rows) row[0] = '01/01/2020';
     rows[5]![0] = 'y';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectDateFormat } from '../../src/embed/date-format';
+import { Rows } from '../../src/embed/rows';
 import { countValues, mostFrequent, rewriteValues, suggestValues } from '../../src/embed/value-mapping';
 
 const options = [{ value: 'active', label: 'Active', alternatives: ['enabled'] }, { value: 'paused' }];
@@ -22,19 +23,19 @@ function expectedRow(index: number): string[] {
 describe('the values step in slices', () => {
   const table = [['Name', 'Status', 'Due'], ...Array.from({ length: ROWS }, (_, index) => fileRow(index))];
   it('counts the enum and date columns of every row after the header', async () => {
-    const [status, due] = await countValues(table, [1, 2]);
+    const [status, due] = await countValues(Rows.of(table), [1, 2]);
     assert.deepEqual(mostFrequent(status!), [{ value: 'Enabled', rows: ROWS / 5 }, { value: 'active', rows: ROWS / 5 }, { value: 'on hold', rows: ROWS / 5 }, { value: 'x', rows: ROWS / 5 }]);
     assert.deepEqual(suggestValues(mostFrequent(status!), options, { 'on hold': 'paused' }).map((choice) => choice.option), ['active', 'active', 'paused', '']);
     assert.equal(due!.get('soon'), ROWS / 1000);
     assert.equal(detectDateFormat([...due!.keys()], ['DD/MM/YYYY', 'MM/DD/YYYY'], false).format, 'DD/MM/YYYY');
   });
-  it('rewrites every row to the same rows as one pass, as a copy', async () => {
+  it('rewrites every row, as a copy', () => {
     const chosen = new Map([['Enabled', 'active'], ['active', 'active'], ['on hold', 'paused']]);
-    const rewritten = await rewriteValues(table, [{ column: 1, chosen }], [{ column: 2, format: 'DD/MM/YYYY', withTime: false }]);
+    const rewritten = rewriteValues(Rows.of(table), [{ column: 1, chosen }], [{ column: 2, format: 'DD/MM/YYYY', withTime: false }]);
     assert.equal(rewritten.length, ROWS + 1);
-    assert.deepEqual(rewritten[0], ['Name', 'Status', 'Due']);
+    assert.deepEqual(rewritten.row(0), ['Name', 'Status', 'Due']);
     for (let index = 0; index < ROWS; index++) {
-      if (rewritten[index + 1]!.join('|') !== expectedRow(index).join('|')) assert.deepEqual(rewritten[index + 1], expectedRow(index), `row ${index}`);
+      if (rewritten.row(index + 1).join('|') !== expectedRow(index).join('|')) assert.deepEqual(rewritten.row(index + 1), expectedRow(index), `row ${index}`);
     }
     assert.deepEqual(table[2], fileRow(1), 'the file as read is kept for Back');
   });

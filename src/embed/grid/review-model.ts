@@ -1,5 +1,6 @@
 import { setOwn } from '../../lib/own-member';
 import type { RuleError } from '../../rules';
+import type { Rows } from '../rows';
 import { cellChecker, rowChecker, storedText, type PageRules, type RowAnswer } from '../validate';
 import { inSlices } from './slices';
 
@@ -11,7 +12,7 @@ export interface ReviewColumn {
 }
 
 /**
- * The rows under review: the file's data rows (edited in place), each row's errors as the server would
+ * The rows under review: the file's data rows (edits kept beside the cells as read, rows.ts), each row's errors as the server would
  * report them, and the view (all rows, or only those with problems). Rows are numbered from 0.
  */
 export class ReviewModel {
@@ -27,7 +28,7 @@ export class ReviewModel {
   private view: Int32Array | undefined;
 
   constructor(
-    readonly rows: string[][],
+    readonly rows: Rows,
     readonly columns: readonly ReviewColumn[],
     readonly rules: PageRules | undefined,
   ) {
@@ -55,8 +56,8 @@ export class ReviewModel {
   /** The record the importer sends for a row: each mapped field's cell text under its key. */
   record(row: number): Record<string, string> {
     const record: Record<string, string> = {};
-    const cells = this.rows[row]!;
-    for (const { key, column } of this.columns) if (column >= 0) setOwn(record, key, cells[column] ?? '');
+    // setOwn: a field keyed `__proto__` stays a field (an assignment would set the prototype and lose it).
+    for (const { key, column } of this.columns) if (column >= 0) setOwn(record, key, this.rows.cell(row, column));
     return record;
   }
 
@@ -74,32 +75,26 @@ export class ReviewModel {
   }
 
   cellText(row: number, column: ReviewColumn): string {
-    return column.column < 0 ? '' : (this.rows[row]![column.column] ?? '');
+    return column.column < 0 ? '' : this.rows.cell(row, column.column);
   }
 
   setCell(row: number, column: ReviewColumn, text: string): void {
-    if (column.column >= 0) this.rows[row]![column.column] = text;
+    if (column.column >= 0) this.rows.set(row, column.column, text);
   }
 
   /** Rows whose cell in `column` reads exactly `text`, found in slices (a million rows never block the page). */
   async rowsHolding(column: ReviewColumn, text: string): Promise<number[]> {
     const found: number[] = [];
-    if (column.column >= 0) await inSlices(this.rows.length, (row) => (this.rows[row]![column.column] ?? '') === text && found.push(row));
+    if (column.column >= 0) await inSlices(this.rows.length, (row) => this.rows.cell(row, column.column) === text && found.push(row));
     return found;
   }
 
-  /** Replaces `find` by `replacement` in every cell of `column`, in slices; the rows changed, in order. */
+  /** Replaces `find` by `replacement` in every cell of `column`; the rows it changes (found in slices), in order. */
   async replaceInColumn(column: ReviewColumn, find: string, replacement: string): Promise<number[]> {
     const edited: number[] = [];
     if (column.column < 0 || find === '') return edited;
-    await inSlices(this.rows.length, (row) => {
-      const cells = this.rows[row]!;
-      const text = cells[column.column] ?? '';
-      if (!text.includes(find)) return;
-      // A function: the replacement's `$&` or `$1` stay as typed. No array per cell, as split/join made.
-      cells[column.column] = text.replaceAll(find, () => replacement);
-      edited.push(row);
-    });
+    await inSlices(this.rows.length, (row) => this.rows.cell(row, column.column).includes(find) && edited.push(row));
+    this.rows.replaceAll(column.column, find, replacement);
     return edited;
   }
 
@@ -147,8 +142,10 @@ export class ReviewModel {
     this.view = Int32Array.from(this.errors.keys()).sort();
   }
 
-  /** The rows to send: all, or the valid ones when invalid rows are skipped. */
-  rowsToSend(): string[][] {
-    return this.skipInvalid ? this.rows.filter((_, row) => !this.errors.has(row)) : this.rows;
+  /** The records to send: every row's, or the valid rows' when invalid rows are skipped. */
+  recordsToSend(): Record<string, string>[] {
+    const records: Record<string, string>[] = [];
+    for (let row = 0; row < this.rows.length; row++) if (!this.skipInvalid || !this.errors.has(row)) records.push(this.record(row));
+    return records;
   }
 }

@@ -2,8 +2,9 @@
 // and unzips and parses XLSX, off the page's thread, so a large file does not freeze the importer.
 import Papa from 'papaparse';
 import { decodeText, type Charset } from '../decode';
+import { packSlice, type PackedSlice } from '../rows';
 import { trimTable, type Sheet } from '../table';
-import { readXlsx } from './read-xlsx';
+import { readXlsx, type SheetText } from './read-xlsx';
 
 export interface ReadRequest {
   kind: 'csv' | 'xlsx';
@@ -24,30 +25,43 @@ export interface ReadFile {
   csv?: { delimiter: string; charset: Charset; uncertain: boolean };
 }
 
+/** A read file in the worker, before its rows are packed. */
+interface ReadText {
+  sheets: SheetText[];
+  csv?: ReadFile['csv'];
+}
+
 /**
  * The worker's answer, in messages: each sheet's rows a slice at a time, then the sheets' names (and how a
  * CSV was read). The page copies each message out of the worker in a task of its own: one message of a
- * million rows held the page's thread for seconds (structured clone of every cell at once).
+ * million rows held the page's thread for seconds (structured clone of every cell at once). A slice is
+ * packed (one string and its offsets, transferred): rows posted as arrays of strings left the page a
+ * million arrays and millions of strings, which its garbage collector copied over and over.
  */
 export type ReadResponse =
-  | { type: 'rows'; sheet: number; rows: string[][] }
+  | { type: 'rows'; sheet: number; width: number; slice: PackedSlice }
   | { type: 'done'; names: string[]; csv?: ReadFile['csv'] }
   | { type: 'error'; message: string };
 
 /** Cells per message: copying one into the page takes a few milliseconds. */
 const CELLS_PER_MESSAGE = 32_768;
 
-const scope = self as unknown as { onmessage: (event: MessageEvent<ReadRequest>) => void; postMessage(message: ReadResponse): void };
+const scope = self as unknown as { onmessage: (event: MessageEvent<ReadRequest>) => void; postMessage(message: ReadResponse, transfer?: Transferable[]): void };
 
 scope.onmessage = async (event) => {
   try {
     const { kind, file, charset, delimiter, headBytes } = event.data;
     const partial = kind === 'csv' && file.size > headBytes;
     const bytes = await (partial ? file.slice(0, headBytes) : file).arrayBuffer();
-    const read = kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(partial ? wholeLines(bytes) : new Uint8Array(bytes), charset, delimiter, partial);
+    const read: ReadText = kind === 'xlsx' ? { sheets: await readXlsx(bytes) } : readCsv(partial ? wholeLines(bytes) : new Uint8Array(bytes), charset, delimiter, partial);
     read.sheets.forEach((sheet, index) => {
-      const step = Math.max(1, Math.floor(CELLS_PER_MESSAGE / Math.max(1, sheet.rows[0]?.length ?? 1)));
-      for (let first = 0; first < sheet.rows.length; first += step) scope.postMessage({ type: 'rows', sheet: index, rows: sheet.rows.slice(first, first + step) });
+      // trimTable gives every row the same width.
+      const width = sheet.rows[0]?.length ?? 0;
+      const step = Math.max(1, Math.floor(CELLS_PER_MESSAGE / Math.max(1, width)));
+      for (let first = 0; first < sheet.rows.length; first += step) {
+        const slice = packSlice(sheet.rows.slice(first, first + step), width);
+        scope.postMessage({ type: 'rows', sheet: index, width, slice }, [slice.offsets.buffer]);
+      }
     });
     scope.postMessage({ type: 'done', names: read.sheets.map((sheet) => sheet.name), ...(read.csv && { csv: read.csv }) });
   } catch (error) {
@@ -55,7 +69,7 @@ scope.onmessage = async (event) => {
   }
 };
 
-function readCsv(bytes: Uint8Array, charset: Charset | undefined, delimiter: string | undefined, partial = false): ReadFile {
+function readCsv(bytes: Uint8Array, charset: Charset | undefined, delimiter: string | undefined, partial = false): ReadText {
   const decoded = decodeText(bytes, charset);
   // Every cell stays a string (no dynamicTyping): zip codes, long numbers and phone numbers keep their text.
   const parsed = Papa.parse<string[]>(decoded.text, delimiter ? { delimiter, skipEmptyLines: false } : { delimitersToGuess: [',', ';', '\t', '|'], skipEmptyLines: false });

@@ -1,5 +1,11 @@
 import readXlsxFile from 'read-excel-file/universal';
-import { trimTable, type Sheet } from '../table';
+import { trimTable } from '../table';
+
+/** A sheet's rows as the worker reads them, before it packs them for the page. */
+export interface SheetText {
+  name: string;
+  rows: string[][];
+}
 
 /**
  * Every sheet of an XLSX workbook as text. Numbers keep the text stored in the file (no float round trip);
@@ -8,7 +14,7 @@ import { trimTable, type Sheet } from '../table';
  * column with a time of day anywhere is a date-time column: its midnights stay date-times), a time of day
  * alone `09:30:00`. Excel times have no time zone; the server reads them as UTC.
  */
-export async function readXlsx(bytes: ArrayBuffer): Promise<Sheet[]> {
+export async function readXlsx(bytes: ArrayBuffer): Promise<SheetText[]> {
   const sheets = await readXlsxFile(bytes, { parseNumber: (text: string) => text, trim: false });
   return sheets.map(({ sheet, data }) => {
     const timed = timedColumns(data);
