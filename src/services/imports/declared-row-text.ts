@@ -1,22 +1,14 @@
 import type { Cell, CompiledRules, RowValidator } from '../../rules';
 import type { CellStatsCollector, Column } from './cell-stats';
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, MINUS, ZERO, isDigit, knownKeyEnd, nextIndexFrom } from './json-text';
 
 // The rules' fast path on the server. The rows validateRows reads are texts as JSON.stringify writes them (the
-// RowChecker's output: a flat object, no whitespace, keys unescaped or not, numbers in their shortest form), so
+// RowChecker's output: a flat object, no whitespace, only the escapes it writes, numbers in their shortest form), so
 // a row's cells are read straight from its text (no object per row) into the validator's declared cells, and
 // the row is written back by replacing, in its text, only the cells the rules changed: the text JSON.stringify
 // writes for the transformed row, without building it. A row this path does not take (an escaped key, a key
 // written twice, an integer past 2^53, whose double is not its text) goes through JSON.parse as before.
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const MINUS = 45;
-const ZERO = 48;
-const NINE = 57;
 /** Digits a number may run to and still be read exactly as a double (beyond, rowJsonText keeps its text). */
 const MAX_EXACT_DIGITS = 15;
 
@@ -43,6 +35,8 @@ export class DeclaredRowText {
   private rowAt: number[];
   /** Whether those keys are declared ones only, in declared order (a row kept as sent when nothing changes). */
   private inDeclaredOrder = false;
+  /** False when `keys` were left by a row this path did not take: its cells are not placed. */
+  private placed = false;
   private readonly extraColumns: (Column | undefined)[] = [];
   private readonly declaredColumns: (Column | undefined)[];
   private readonly quotedKeys: string[];
@@ -164,6 +158,7 @@ export class DeclaredRowText {
   private scan(text: string): boolean {
     if (this.cells(text)) return true;
     this.keys.length = 0;
+    this.placed = false;
     return false;
   }
 
@@ -179,10 +174,9 @@ export class DeclaredRowText {
       for (;;) {
         if (text.charCodeAt(i) !== QUOTE) return false;
         const keyStart = i + 1;
-        const known = keys[cells];
-        if (known !== undefined && text.startsWith(known, keyStart) && text.charCodeAt(keyStart + known.length) === QUOTE) {
-          i = keyStart + known.length + 1;
-        } else {
+        const knownEnd = knownKeyEnd(text, keyStart, keys[cells]);
+        if (knownEnd >= 0) i = knownEnd;
+        else {
           const keyEnd = text.indexOf('"', keyStart);
           if (keyEnd < 0 || backslash < keyEnd) return false;
           keys[cells] = text.slice(keyStart, keyEnd);
@@ -231,7 +225,7 @@ export class DeclaredRowText {
       reshaped = true;
     }
     this.cellCount = cells;
-    return !reshaped || this.placeKeys();
+    return (reshaped || !this.placed) ? this.placeKeys() : true;
   }
 
   /** Places the declared cells among the new keys of a row; false when a declared key is written twice. */
@@ -256,17 +250,9 @@ export class DeclaredRowText {
       if (i < previous) this.inDeclaredOrder = false;
       previous = i;
     }
+    this.placed = true;
     return true;
   }
-}
-
-function nextIndexFrom(text: string, search: string, from: number): number {
-  const at = text.indexOf(search, from);
-  return at < 0 ? Infinity : at;
-}
-
-function isDigit(code: number): boolean {
-  return code >= ZERO && code <= NINE;
 }
 
 /** The end of the number at `start`; -1 when it may be an integer a double does not hold exactly. */
