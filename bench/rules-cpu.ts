@@ -21,5 +21,5 @@ export async function rulesCpu(record: Recorder, count: number): Promise<void> {
     record(`    share of the rules' path`, (100 * part.micros) / pathMicros, '%');
   }
   const timed = parts.reduce((sum, part) => sum + part.micros, 0);
-  record('  the rest (row loop, errors, slices)', pathMicros - timed, 'µs');
+  record('  the rest (row loop, changed cells written back, slices)', pathMicros - timed, 'µs');
 }

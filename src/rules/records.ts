@@ -6,10 +6,20 @@ export function recordKey(row: Record<string, unknown>, primaryKey: readonly str
   let text = '[';
   for (let i = 0; i < primaryKey.length; i++) {
     const key = primaryKey[i]!;
-    const value = Object.hasOwn(row, key) ? row[key] : null;
-    text += (i === 0 ? '' : ',') + JSON.stringify(value ?? null);
+    text += keyCellText(i, Object.hasOwn(row, key) ? row[key] : null);
   }
   return `${text}]`;
+}
+
+/** recordKey of a row given as a list of its cells: `values[cells[i]]` is its i-th key cell (undefined: absent). */
+export function recordKeyOfCells(values: readonly unknown[], cells: readonly number[]): string {
+  let text = '[';
+  for (let i = 0; i < cells.length; i++) text += keyCellText(i, values[cells[i]!]);
+  return `${text}]`;
+}
+
+function keyCellText(position: number, value: unknown): string {
+  return (position === 0 ? '' : ',') + JSON.stringify(value ?? null);
 }
 
 export type RowChange = 'inserted' | 'updated' | 'unchanged';

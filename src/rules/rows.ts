@@ -3,7 +3,7 @@ import { compileCell, type Cell, type CellRule } from './cells';
 import { DeclaredSchema, isDeclared, primaryKeyOf } from './dialect';
 import type { RuleError } from './errors';
 import { HashIndex, HashSet, hashText } from './unique';
-import { recordKey } from './records';
+import { recordKeyOfCells } from './records';
 
 export type InvalidPolicy = 'reject' | 'keep' | 'discard';
 
@@ -45,17 +45,28 @@ export function compileRules(schema: unknown): CompiledRules | undefined {
  * `unique` fields and `uniqueTogether` groups among the rows seen so far (empty cells never collide). Under
  * `discard` an invalid row's values do not count for uniqueness, since it is not stored. Two rows with the
  * same primaryKey value are a `duplicate_key` error of the later one, naming both rows (0-based, in input order).
+ * A row is given as an object (check) or, by a caller that reads rows without building one, as its declared
+ * cells (checkDeclared): both run the same rules.
  */
 export class RowValidator {
+  /** The row's declared cells in the order of `rules.cells` (undefined: absent); their stored values once checked. */
+  readonly values: (Cell | undefined)[];
+  /** Once checked, 1 where a declared cell's stored value is not the one sent (a default or a transform), else 0. */
+  readonly changed: Uint8Array;
   private readonly uniques: (HashSet | undefined)[];
-  private readonly groups: { keys: readonly string[]; seen: HashSet }[];
+  private readonly groups: { keys: readonly string[]; cells: readonly number[]; seen: HashSet }[];
+  private readonly keyCells: readonly number[];
   private readonly countInvalid: boolean;
   private readonly keys = new HashIndex();
   private rowIndex = -1;
 
   constructor(private readonly rules: CompiledRules) {
+    const cellOf = (key: string) => rules.cells.findIndex((cell) => cell.key === key);
+    this.values = new Array<Cell | undefined>(rules.cells.length).fill(undefined);
+    this.changed = new Uint8Array(rules.cells.length);
     this.uniques = rules.cells.map((cell) => (cell.unique ? new HashSet() : undefined));
-    this.groups = rules.uniqueTogether.map((keys) => ({ keys, seen: new HashSet() }));
+    this.groups = rules.uniqueTogether.map((keys) => ({ keys, cells: keys.map(cellOf), seen: new HashSet() }));
+    this.keyCells = rules.primaryKey.map(cellOf);
     this.countInvalid = rules.onInvalid !== 'discard';
   }
 
@@ -65,51 +76,71 @@ export class RowValidator {
    * input untouched (its JSON text can then be stored as it came).
    */
   check(input: Record<string, unknown>): { row: Record<string, unknown>; errors: RuleError[] | undefined; changed: boolean } {
-    this.rowIndex++;
-    const cells = this.rules.cells;
+    const { cells } = this.rules;
+    for (let i = 0; i < cells.length; i++) {
+      const key = cells[i]!.key;
+      this.values[i] = Object.hasOwn(input, key) ? (input[key] as Cell | undefined) : undefined;
+    }
+    const errors = this.checkDeclared();
     const row = this.rules.extraColumns === 'drop' ? declaredOnly(input, cells) : input;
     let changed = row !== input;
+    for (let i = 0; i < cells.length; i++) {
+      if (this.changed[i] === 0) continue;
+      setCell(row, cells[i]!.key, this.values[i]);
+      changed = true;
+    }
+    return { row, errors, changed };
+  }
+
+  /**
+   * Checks the row whose declared cells the caller put in `values`, in place: `values` then holds their stored
+   * values and `changed` tells which differ from the cells sent. The row's errors (undefined when valid).
+   */
+  checkDeclared(): RuleError[] | undefined {
+    this.rowIndex++;
+    const { values, changed } = this;
+    const cells = this.rules.cells;
     let errors: RuleError[] | undefined;
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i]!;
-      const key = cell.key;
-      let value = row[key] as Cell | undefined;
-      if (value === undefined || key === '__proto__') value = Object.hasOwn(row, key) ? value : undefined;
+      const value = values[i];
+      changed[i] = 0;
       if (value === undefined || value === null || (typeof value === 'string' && isBlank(value))) {
         if (cell.default !== undefined) {
-          setCell(row, key, cell.default);
-          changed = true;
-        } else if (cell.required) (errors ??= []).push({ key, code: 'required', message: `${key} is required`, params: { field: key } });
+          values[i] = cell.default;
+          changed[i] = 1;
+        } else if (cell.required) (errors ??= []).push({ key: cell.key, code: 'required', message: `${cell.key} is required`, params: { field: cell.key } });
         continue;
       }
       if (cell.passThrough) continue;
       const stored = cell.check(value);
       if (stored !== null && typeof stored === 'object') (errors ??= []).push(stored);
       else if (stored !== value) {
-        setCell(row, key, stored);
-        changed = true;
+        values[i] = stored;
+        changed[i] = 1;
       }
     }
-    if (errors === undefined || this.countInvalid) errors = this.checkUnique(row, errors);
-    return { row, errors, changed };
+    if (errors === undefined || this.countInvalid) errors = this.checkUnique(errors);
+    return errors;
   }
 
-  private checkUnique(row: Record<string, unknown>, errors: RuleError[] | undefined): RuleError[] | undefined {
-    const cells = this.rules.cells;
+  private checkUnique(errors: RuleError[] | undefined): RuleError[] | undefined {
+    const { cells } = this.rules;
+    const { values } = this;
     for (let i = 0; i < cells.length; i++) {
       const seen = this.uniques[i];
       if (seen === undefined) continue;
       const key = cells[i]!.key;
-      const value = Object.hasOwn(row, key) ? row[key] : undefined;
+      const value = values[i];
       if (isEmpty(value) || hasError(errors, key)) continue;
       if (!seen.add(hashText(String(value)))) (errors ??= []).push({ key, code: 'unique', message: `${key} has the same value as an earlier row`, params: { field: key } });
     }
     for (const group of this.groups) {
       let joined = '';
       let complete = true;
-      for (const key of group.keys) {
-        const value = Object.hasOwn(row, key) ? row[key] : undefined;
-        if (isEmpty(value) || hasError(errors, key)) complete = false;
+      for (let k = 0; k < group.keys.length; k++) {
+        const value = values[group.cells[k]!];
+        if (isEmpty(value) || hasError(errors, group.keys[k]!)) complete = false;
         else joined += `${String(value)}\u0000`;
       }
       if (complete && !group.seen.add(hashText(joined))) {
@@ -117,13 +148,13 @@ export class RowValidator {
         (errors ??= []).push({ key: group.keys.join('+'), code: 'unique_together', message: `${fields} have the same values as an earlier row`, params: { fields } });
       }
     }
-    return this.checkKey(row, errors);
+    return this.checkKey(errors);
   }
 
-  private checkKey(row: Record<string, unknown>, errors: RuleError[] | undefined): RuleError[] | undefined {
+  private checkKey(errors: RuleError[] | undefined): RuleError[] | undefined {
     const primaryKey = this.rules.primaryKey;
     if (primaryKey.length === 0 || primaryKey.some((key) => hasError(errors, key))) return errors;
-    const first = this.keys.firstOrAdd(hashText(recordKey(row, primaryKey)), this.rowIndex);
+    const first = this.keys.firstOrAdd(hashText(recordKeyOfCells(this.values, this.keyCells)), this.rowIndex);
     if (first === undefined) return errors;
     const fields = primaryKey.join(', ');
     const message = `rows ${first} and ${this.rowIndex} have the same ${fields}`;

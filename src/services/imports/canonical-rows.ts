@@ -1,5 +1,6 @@
 import { utf8Over } from '../limits';
 import type { CellStatsCollector, Column } from './cell-stats';
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, MINUS, DOT, ZERO, isDigit, knownKeyEnd, nextIndexFrom } from './json-text';
 
 // The fast path of every row read from its JSON text (a JSON body's rows, NDJSON lines, `importd import`
 // files). A row is stored as JSON.stringify(JSON.parse(its text)); when the text is already what
@@ -10,16 +11,6 @@ import type { CellStatsCollector, Column } from './cell-stats';
 // nothing of it counted, to the general path (JSON.parse, checkRow), which stores or refuses it exactly as
 // before: this path only ever accepts what that one stores unchanged.
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const MINUS = 45;
-const DOT = 46;
-const ZERO = 48;
-const NINE = 57;
 /** More significant digits than this and a number may not print back as written. */
 const MAX_DIGITS = 15;
 /** 0.000001 prints as written, 0.0000001 as 1e-7. */
@@ -103,10 +94,9 @@ export class CanonicalRowScanner {
       for (;;) {
         if (text.charCodeAt(i) !== QUOTE) return -1;
         const keyStart = i + 1;
-        const known = keys[cells];
-        if (known !== undefined && text.startsWith(known, keyStart) && text.charCodeAt(keyStart + known.length) === QUOTE) {
-          i = keyStart + known.length + 1;
-        } else {
+        const knownEnd = knownKeyEnd(text, keyStart, keys[cells]);
+        if (knownEnd >= 0) i = knownEnd;
+        else {
           const keyEnd = text.indexOf('"', keyStart);
           // An escaped key, or one that may be an array index (JSON.parse would move it first).
           if (keyEnd < 0 || this.backslashFrom(keyStart) < keyEnd || isDigit(text.charCodeAt(keyStart))) return -1;
@@ -179,15 +169,6 @@ export class CanonicalRowScanner {
       else stats.addTyped(column, kind === NUMBER ? 'number' : kind === BOOLEAN ? 'boolean' : 'string');
     }
   }
-}
-
-function nextIndexFrom(text: string, search: string, from: number): number {
-  const at = text.indexOf(search, from);
-  return at < 0 ? Infinity : at;
-}
-
-function isDigit(code: number): boolean {
-  return code >= ZERO && code <= NINE;
 }
 
 /**

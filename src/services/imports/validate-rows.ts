@@ -1,9 +1,10 @@
 import { countRows, rowStrings, type RowTexts } from '../../db/store';
 import { rowJsonText } from '../../lib/exact-json';
-import { compileRules, requiresReview, RowValidator, type CompiledRules } from '../../rules';
+import { compileRules, requiresReview, RowValidator, type CompiledRules, type RuleError } from '../../rules';
 import type { ServiceContext } from '../context';
 import { RowsInvalidError, type RowErrorItem } from '../errors';
 import { CellStatsCollector } from './cell-stats';
+import { DeclaredRowText } from './declared-row-text';
 import { ErrorSummaryCollector } from './error-summary';
 import type { CheckedRows } from './check-rows';
 import type { ImportCounts } from './schemas';
@@ -55,6 +56,7 @@ export function rulesToRun(schemaText: string): CompiledRules | undefined {
 export function validateRows(rules: CompiledRules, rows: CheckedRows): ValidatedRows {
   const validator = new RowValidator(rules);
   const collector = new CellStatsCollector();
+  const fromText = DeclaredRowText.takes(rules) ? new DeclaredRowText(rules, validator, collector) : undefined;
   const summary = new ErrorSummaryCollector();
   const reported: RowErrorItem[] = [];
   const counts: ImportCounts = { totalRows: 0, validRows: 0, erroredRows: 0, discardedRows: 0 };
@@ -68,9 +70,16 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
     let kept: (string | null)[] | undefined;
     for (const text of texts) {
       const rowIndex = counts.totalRows++;
-      const { row, errors, changed } = validator.check(JSON.parse(text) as Record<string, unknown>);
+      const fast = fromText?.read(text) === true;
+      let row: Record<string, unknown> | undefined;
+      let errors: RuleError[] | undefined;
+      let changed = false;
+      if (fast) errors = validator.checkDeclared();
+      else ({ row, errors, changed } = validator.check(JSON.parse(text) as Record<string, unknown>));
       if (errors === undefined) counts.validRows++;
       else {
+        // A row read from its text is built only to report its errors: the row its stored text holds.
+        row ??= JSON.parse(fromText!.stored()) as Record<string, unknown>;
         counts.erroredRows++;
         errorCount += errors.length;
         summary.addRow(rowIndex, errors, row);
@@ -89,8 +98,13 @@ export function validateRows(rules: CompiledRules, rows: CheckedRows): Validated
         }
       }
       if (errorCount > 0 && rules.onInvalid === 'reject') continue;
-      for (const key in row) collector.add(key, row[key] as string | number | boolean | null);
-      out.push(changed ? rowJsonText(row, text) : text);
+      if (fast) {
+        fromText!.count();
+        out.push(fromText!.stored());
+      } else {
+        for (const key in row) collector.add(key, row![key] as string | number | boolean | null);
+        out.push(changed ? rowJsonText(row!, text) : text);
+      }
       if (kept !== undefined && kept.length < out.length) kept.push(null);
       stored++;
     }
