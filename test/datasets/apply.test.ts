@@ -77,6 +77,19 @@ describe('keyed templates: imports applied to the dataset', () => {
     assert.equal(records.data[0].importId, kept.id);
   });
 
+  it('an import read in several chunks is applied whole, past a chunk of invalid rows only', async () => {
+    // The apply reads an import 2000 rows at a time: the first 2000 rows (all invalid) give it nothing to apply,
+    // the 2500 valid ones after them span two more chunks.
+    const rows = Array.from({ length: 4500 }, (_, i) => (i < 2000 ? { sku: `N${i}`, price: 'x' } : { sku: `N${i}`, price: i, name: 'n' }));
+    const applied = await created({ rows });
+    assert.deepEqual({ ...applied.changes, missing: 0 }, { inserted: 2500, updated: 0, unchanged: 0, missing: 0, removed: 0 });
+    const inserted = await get(`/v1/imports/${applied.id}/rows?change=inserted&limit=1`);
+    assert.equal(inserted.data[0].rowIndex, 2000);
+    assert.equal(inserted.pagination.paging.total, 2500);
+    assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N4499`)).data[0].record.price, 4499);
+    assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N1999`)).data.length, 0);
+  });
+
   const bad = [
     { name: 'mode on an unkeyed template', body: { meta: { schemaKey: 'free' }, mode: 'replace', rows: [{ a: 1 }] }, path: 'mode' },
     { name: 'an unknown mode', body: { meta: { schemaKey: 'prices' }, mode: 'merge', rows: [{ sku: 'A' }] }, path: 'mode' },

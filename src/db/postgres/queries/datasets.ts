@@ -36,13 +36,18 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
     ON CONFLICT (template_id, environment_id) DO NOTHING`);
   const dataset = (await findDataset(tx, input.dataset))!;
   const counts = noChanges();
-  for (let from = -1; ; ) {
+  // The import's rows by ranges of row index, not `row_index > from ... LIMIT`: rows COPY'd in this very
+  // transaction are not in the planner's statistics, so it expects a handful per import and answers each LIMIT
+  // with a bitmap scan and sort of ALL the rows after `from` (every chunk re-reading the rest of the import). A
+  // range costs its own rows whatever the plan.
+  const [{ last }] = (await rows<{ last: number | null }>(tx, sql`SELECT max(row_index) AS last FROM import_rows WHERE import_id = ${importId}`)) as [{ last: number | null }];
+  for (let from = 0; from <= (last ?? -1); from += APPLY_CHUNK_ROWS) {
     const read = await rows<{ rowIndex: number; data: string }>(
       tx,
-      sql`SELECT row_index AS "rowIndex", data FROM import_rows WHERE import_id = ${importId} AND row_index > ${from} AND errors IS NULL
-          ORDER BY row_index LIMIT ${APPLY_CHUNK_ROWS}`,
+      sql`SELECT row_index AS "rowIndex", data FROM import_rows
+          WHERE import_id = ${importId} AND row_index >= ${from} AND row_index < ${from + APPLY_CHUNK_ROWS} AND errors IS NULL ORDER BY row_index`,
     );
-    if (read.length === 0) break;
+    if (read.length === 0) continue;
     const chunk = withKeys(read, input.primaryKey);
     const existing = await recordsOf(tx, dataset.id, chunk.map((row) => row.key));
     const classified = classifyChunk(chunk, (key) => existing.get(key), counts);
@@ -59,7 +64,6 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
         ON CONFLICT (dataset_id, key) DO UPDATE SET record = excluded.record, import_id = excluded.import_id,
           end_user_id = excluded.end_user_id, updated_at = excluded.updated_at`);
     }
-    from = chunk[chunk.length - 1]!.rowIndex;
   }
   counts.missing = dataset.records - counts.updated - counts.unchanged;
   if (input.mode === 'replace' && counts.missing > 0) {
