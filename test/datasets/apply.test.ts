@@ -71,8 +71,11 @@ describe('keyed templates: imports applied to the dataset', () => {
   it('an invalid row kept is not applied; deleting an import leaves the dataset as it is', async () => {
     const kept = await created({ rows: [{ sku: 'F', price: 'x' }, { sku: 'G', price: 7 }] });
     assert.deepEqual(kept.changes, { inserted: 1, updated: 0, unchanged: 0, missing: 2, removed: 0 });
+    const [applied] = (await h.sql('SELECT id FROM applied_imports WHERE import_id = ?', kept.id)) as [{ id: number }];
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM import_changes WHERE applied_id = ?', applied.id), [{ n: 1 }]);
     assert.equal((await call(h, 'DELETE', `/v1/imports/${kept.id}`, { key: env.secretKey })).status, 200);
-    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM import_changes WHERE import_id = ?', kept.id), [{ n: 0 }]);
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM import_changes WHERE applied_id = ?', applied.id), [{ n: 0 }]);
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM applied_imports WHERE import_id = ?', kept.id), [{ n: 0 }]);
     const records = await get(`/v1/templates/${kept.templateId}/records?key=G`);
     assert.equal(records.data[0].importId, kept.id);
   });

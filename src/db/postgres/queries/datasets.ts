@@ -6,6 +6,7 @@ import type { PgExecutor } from '../open-database';
 // Datasets on PostgreSQL: an apply reads its import's rows a chunk at a time and answers each chunk with one
 // statement per table over arrays (unnest), never a round trip per row. A dataset is a row of "datasets" (the
 // dataset_ids migration), found by its template and environment ('' for none); its records reference its id.
+// An applied import's changes reference its row of applied_imports likewise (the applied_imports migration).
 
 const env = (ref: DatasetRef) => ref.environmentId ?? '';
 const array = (values: readonly unknown[]) => sql.param(values);
@@ -14,7 +15,8 @@ async function rows<T>(db: PgExecutor, query: SQL): Promise<T[]> {
   return (await db.execute(query)).rows as T[];
 }
 
-const notCarried = (importId: string) => sql`NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.import_id = ${importId} AND c.key = d.key)`;
+const notCarried = (importId: string) =>
+  sql`NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.applied_id = (SELECT id FROM applied_imports WHERE import_id = ${importId}) AND c.key = d.key)`;
 
 /** A dataset's id and record count; undefined until its first apply. */
 async function findDataset(db: PgExecutor, ref: DatasetRef): Promise<{ id: number; records: number } | undefined> {
@@ -35,6 +37,7 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
   await tx.execute(sql`INSERT INTO datasets (template_id, environment_id, account_id, records) VALUES (${templateId}, ${environmentId}, ${accountId}, 0)
     ON CONFLICT (template_id, environment_id) DO NOTHING`);
   const dataset = (await findDataset(tx, input.dataset))!;
+  const [{ id: appliedId }] = (await rows<{ id: number }>(tx, sql`INSERT INTO applied_imports (import_id) VALUES (${importId}) RETURNING id`)) as [{ id: number }];
   const counts = noChanges();
   // The import's rows by ranges of row index, not `row_index > from ... LIMIT`: rows COPY'd in this very
   // transaction are not in the planner's statistics, so it expects a handful per import and answers each LIMIT
@@ -52,8 +55,8 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
     const existing = await recordsOf(tx, dataset.id, chunk.map((row) => row.key));
     const classified = classifyChunk(chunk, (key) => existing.get(key), counts);
     await tx.execute(sql`
-      INSERT INTO import_changes (import_id, key, row_index, change, previous)
-      SELECT ${importId}, * FROM unnest(${array(classified.map((row) => row.key))}::text[], ${array(classified.map((row) => row.rowIndex))}::int[],
+      INSERT INTO import_changes (applied_id, key, row_index, change, previous)
+      SELECT ${appliedId}, * FROM unnest(${array(classified.map((row) => row.key))}::text[], ${array(classified.map((row) => row.rowIndex))}::int[],
         ${array(classified.map((row) => row.change))}::text[], ${array(classified.map((row) => (row.change === 'updated' ? row.previous! : null)))}::text[])`);
     const writes = classified.filter((row) => row.change !== 'unchanged');
     if (writes.length > 0) {
@@ -106,8 +109,9 @@ export async function pageRecords(db: PgExecutor, ref: DatasetRef, query: { afte
 export async function changedRows(db: PgExecutor, importId: string, change: RowChange, after: number, limit: number): Promise<ChangedRowRow[]> {
   return await rows(
     db,
-    sql`SELECT c.row_index AS "rowIndex", r.data, c.previous FROM import_changes c JOIN import_rows r ON r.import_id = c.import_id AND r.row_index = c.row_index
-        WHERE c.import_id = ${importId} AND c.change = ${change} AND c.row_index > ${after} ORDER BY c.row_index LIMIT ${limit}`,
+    sql`SELECT c.row_index AS "rowIndex", r.data, c.previous FROM applied_imports a JOIN import_changes c ON c.applied_id = a.id
+        JOIN import_rows r ON r.import_id = a.import_id AND r.row_index = c.row_index
+        WHERE a.import_id = ${importId} AND c.change = ${change} AND c.row_index > ${after} ORDER BY c.row_index LIMIT ${limit}`,
   );
 }
 
