@@ -71,10 +71,26 @@ describe('keyed templates: imports applied to the dataset', () => {
   it('an invalid row kept is not applied; deleting an import leaves the dataset as it is', async () => {
     const kept = await created({ rows: [{ sku: 'F', price: 'x' }, { sku: 'G', price: 7 }] });
     assert.deepEqual(kept.changes, { inserted: 1, updated: 0, unchanged: 0, missing: 2, removed: 0 });
+    const [applied] = (await h.sql('SELECT id FROM applied_imports WHERE import_id = ?', kept.id)) as [{ id: number }];
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM import_changes WHERE applied_id = ?', applied.id), [{ n: 1 }]);
     assert.equal((await call(h, 'DELETE', `/v1/imports/${kept.id}`, { key: env.secretKey })).status, 200);
-    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM import_changes WHERE import_id = ?', kept.id), [{ n: 0 }]);
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM import_changes WHERE applied_id = ?', applied.id), [{ n: 0 }]);
+    assert.deepEqual(await h.sql('SELECT count(*) AS n FROM applied_imports WHERE import_id = ?', kept.id), [{ n: 0 }]);
     const records = await get(`/v1/templates/${kept.templateId}/records?key=G`);
     assert.equal(records.data[0].importId, kept.id);
+  });
+
+  it('an import read in several chunks is applied whole, past a chunk of invalid rows only', async () => {
+    // The apply reads an import 2000 rows at a time: the first 2000 rows (all invalid) give it nothing to apply,
+    // the 2500 valid ones after them span two more chunks.
+    const rows = Array.from({ length: 4500 }, (_, i) => (i < 2000 ? { sku: `N${i}`, price: 'x' } : { sku: `N${i}`, price: i, name: 'n' }));
+    const applied = await created({ rows });
+    assert.deepEqual({ ...applied.changes, missing: 0 }, { inserted: 2500, updated: 0, unchanged: 0, missing: 0, removed: 0 });
+    const inserted = await get(`/v1/imports/${applied.id}/rows?change=inserted&limit=1`);
+    assert.equal(inserted.data[0].rowIndex, 2000);
+    assert.equal(inserted.pagination.paging.total, 2500);
+    assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N4499`)).data[0].record.price, 4499);
+    assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N1999`)).data.length, 0);
   });
 
   const bad = [

@@ -5,7 +5,17 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
 import { migrate, openDatabase } from '../../src/db/sqlite/open-database';
-import { COUNTS_AFTER, DATASET_RECORDS_JOINED, IMPORTS_BEFORE_COUNTS, migrationsBefore, RECORDS_AFTER_IDS, RECORDS_BEFORE_IDS } from '../helpers/migrations-before';
+import {
+  CHANGES_AFTER_APPLIED,
+  changesBeforeApplied,
+  COUNTS_AFTER,
+  DATASET_RECORDS_JOINED,
+  IMPORT_CHANGES_JOINED,
+  IMPORTS_BEFORE_COUNTS,
+  migrationsBefore,
+  RECORDS_AFTER_IDS,
+  RECORDS_BEFORE_IDS,
+} from '../helpers/migrations-before';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'importd-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +35,7 @@ const tables = (file: string) => {
 describe('migrations', () => {
   it('apply from zero on an empty database, creating the folder', () => {
     const file = path.join(dir, 'nested', 'folder', 'importd.db');
-    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'dataset_records', 'datasets', 'environments', 'import_changes', 'import_counts', 'import_missing', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'uploads', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
+    assert.deepEqual(tables(file), ['accounts', 'api_keys', 'applied_imports', 'dataset_records', 'datasets', 'environments', 'import_changes', 'import_counts', 'import_missing', 'import_rows', 'import_schemas', 'imports', 'learned_mappings', 'locks', 'sessions', 'settings', 'templates', 'themes', 'uploads', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
   });
 
   it('apply twice without harm and record each migration once', () => {
@@ -156,6 +166,23 @@ describe('migrations', () => {
       storage.sqlite.exec("DELETE FROM templates WHERE id = 'ta'");
       assert.deepEqual(storage.sqlite.prepare('SELECT template_id FROM datasets').pluck().all(), ['tb']);
       assert.equal(storage.sqlite.prepare('SELECT count(*) FROM dataset_records').pluck().get(), 1);
+      assert.deepEqual(storage.sqlite.pragma('foreign_key_check'), []);
+    } finally {
+      storage.close();
+    }
+  });
+
+  it('give each applied import an id its changes reference, every change kept and removed with its import', () => {
+    const file = path.join(dir, 'applied-imports.db');
+    const old = openDatabase(file, { migrations: migrationsBefore(folderMigrationSource(), 'applied_imports') });
+    for (const statement of changesBeforeApplied('sqlite')) old.sqlite.exec(statement);
+    old.close();
+    const storage = openDatabase(file);
+    try {
+      assert.deepEqual(storage.sqlite.prepare(IMPORT_CHANGES_JOINED).all(), CHANGES_AFTER_APPLIED);
+      storage.sqlite.exec("DELETE FROM imports WHERE id = 'a1'");
+      assert.deepEqual(storage.sqlite.prepare(IMPORT_CHANGES_JOINED).all(), CHANGES_AFTER_APPLIED.slice(2));
+      assert.deepEqual(storage.sqlite.prepare('SELECT count(*) AS n FROM import_changes').get(), { n: 1 });
       assert.deepEqual(storage.sqlite.pragma('foreign_key_check'), []);
     } finally {
       storage.close();

@@ -2,7 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres/open-database';
 import { folderMigrationSource, migrationFiles } from '../../src/db/sqlite/migrations';
-import { COUNTS_AFTER, DATASET_RECORDS_JOINED, IMPORTS_BEFORE_COUNTS, migrationsBefore, RECORDS_AFTER_IDS, RECORDS_BEFORE_IDS } from '../helpers/migrations-before';
+import {
+  CHANGES_AFTER_APPLIED,
+  changesBeforeApplied,
+  COUNTS_AFTER,
+  DATASET_RECORDS_JOINED,
+  IMPORT_CHANGES_JOINED,
+  IMPORTS_BEFORE_COUNTS,
+  migrationsBefore,
+  RECORDS_AFTER_IDS,
+  RECORDS_BEFORE_IDS,
+} from '../helpers/migrations-before';
 import { createPgTestDatabase, postgresOnly } from '../helpers/test-database';
 
 describe('PostgreSQL migrations', postgresOnly, () => {
@@ -76,6 +86,23 @@ describe('PostgreSQL migrations', postgresOnly, () => {
         await storage.pool.query("DELETE FROM templates WHERE id = 'ta'");
         assert.deepEqual((await storage.pool.query('SELECT template_id FROM datasets')).rows, [{ template_id: 'tb' }]);
         assert.deepEqual((await storage.pool.query('SELECT count(*)::int AS n FROM dataset_records')).rows, [{ n: 1 }]);
+      } finally {
+        await storage.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('gives each applied import an id its changes reference, every change kept', async () => {
+    const database = await createPgTestDatabase({ migrated: false });
+    try {
+      const old = await openPostgres(database.url, { poolSize: 1, migrations: migrationsBefore(folderMigrationSource(undefined, 'postgres'), 'applied_imports') });
+      for (const statement of changesBeforeApplied('postgres')) await old.pool.query(statement);
+      await old.close();
+      const storage = await openPostgres(database.url, { poolSize: 1 });
+      try {
+        assert.deepEqual((await storage.pool.query(IMPORT_CHANGES_JOINED)).rows, CHANGES_AFTER_APPLIED);
       } finally {
         await storage.close();
       }

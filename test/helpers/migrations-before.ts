@@ -45,3 +45,25 @@ export const RECORDS_AFTER_IDS = [
 
 export const DATASET_RECORDS_JOINED = `SELECT d.template_id, d.environment_id, d.account_id, d.records, r.key, r.record, r.import_id, r.end_user_id
   FROM dataset_records r JOIN datasets d ON d.id = r.dataset_id ORDER BY d.template_id, d.environment_id, r.key`;
+
+/**
+ * Changes of two applied imports (`a1` of account a, `b1` of b) as stored before applied_imports (plain SQL). The
+ * imports' rows differ by engine: on PostgreSQL the import's original schema is still a column of its own.
+ */
+export const changesBeforeApplied = (engine: 'sqlite' | 'postgres') => [
+  ...IMPORTS_BEFORE_COUNTS.slice(0, 2),
+  `INSERT INTO imports (id, account_id, template_id, status, meta, ${engine === 'postgres' ? 'original_schema, ' : ''}created_at, updated_at)
+   VALUES ${['a1', 'b1'].map((id) => `('${id}', '${id[0]}', 't${id[0]}', 'complete', '{}', ${engine === 'postgres' ? "'{}', " : ''}'2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`).join(', ')}`,
+  `INSERT INTO import_changes (import_id, key, row_index, change, previous)
+   VALUES ('a1', '["k2"]', 0, 'updated', '{"id":"k2","n":1}'), ('a1', '["k1"]', 1, 'inserted', NULL), ('b1', '["k1"]', 0, 'unchanged', NULL)`,
+];
+
+/** What changesBeforeApplied reads as after the applied_imports migration, by the query IMPORT_CHANGES_JOINED. */
+export const CHANGES_AFTER_APPLIED = [
+  { import_id: 'a1', key: '["k1"]', row_index: 1, change: 'inserted', previous: null },
+  { import_id: 'a1', key: '["k2"]', row_index: 0, change: 'updated', previous: '{"id":"k2","n":1}' },
+  { import_id: 'b1', key: '["k1"]', row_index: 0, change: 'unchanged', previous: null },
+];
+
+export const IMPORT_CHANGES_JOINED = `SELECT a.import_id, c.key, c.row_index, c.change, c.previous
+  FROM import_changes c JOIN applied_imports a ON a.id = c.applied_id ORDER BY a.import_id, c.key`;

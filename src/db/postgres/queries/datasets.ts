@@ -6,6 +6,7 @@ import type { PgExecutor } from '../open-database';
 // Datasets on PostgreSQL: an apply reads its import's rows a chunk at a time and answers each chunk with one
 // statement per table over arrays (unnest), never a round trip per row. A dataset is a row of "datasets" (the
 // dataset_ids migration), found by its template and environment ('' for none); its records reference its id.
+// An applied import's changes reference its row of applied_imports likewise (the applied_imports migration).
 
 const env = (ref: DatasetRef) => ref.environmentId ?? '';
 const array = (values: readonly unknown[]) => sql.param(values);
@@ -14,7 +15,8 @@ async function rows<T>(db: PgExecutor, query: SQL): Promise<T[]> {
   return (await db.execute(query)).rows as T[];
 }
 
-const notCarried = (importId: string) => sql`NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.import_id = ${importId} AND c.key = d.key)`;
+const notCarried = (importId: string) =>
+  sql`NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.applied_id = (SELECT id FROM applied_imports WHERE import_id = ${importId}) AND c.key = d.key)`;
 
 /** A dataset's id and record count; undefined until its first apply. */
 async function findDataset(db: PgExecutor, ref: DatasetRef): Promise<{ id: number; records: number } | undefined> {
@@ -35,20 +37,26 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
   await tx.execute(sql`INSERT INTO datasets (template_id, environment_id, account_id, records) VALUES (${templateId}, ${environmentId}, ${accountId}, 0)
     ON CONFLICT (template_id, environment_id) DO NOTHING`);
   const dataset = (await findDataset(tx, input.dataset))!;
+  const [{ id: appliedId }] = (await rows<{ id: number }>(tx, sql`INSERT INTO applied_imports (import_id) VALUES (${importId}) RETURNING id`)) as [{ id: number }];
   const counts = noChanges();
-  for (let from = -1; ; ) {
+  // The import's rows by ranges of row index, not `row_index > from ... LIMIT`: rows COPY'd in this very
+  // transaction are not in the planner's statistics, so it expects a handful per import and answers each LIMIT
+  // with a bitmap scan and sort of ALL the rows after `from` (every chunk re-reading the rest of the import). A
+  // range costs its own rows whatever the plan.
+  const [{ last }] = (await rows<{ last: number | null }>(tx, sql`SELECT max(row_index) AS last FROM import_rows WHERE import_id = ${importId}`)) as [{ last: number | null }];
+  for (let from = 0; from <= (last ?? -1); from += APPLY_CHUNK_ROWS) {
     const read = await rows<{ rowIndex: number; data: string }>(
       tx,
-      sql`SELECT row_index AS "rowIndex", data FROM import_rows WHERE import_id = ${importId} AND row_index > ${from} AND errors IS NULL
-          ORDER BY row_index LIMIT ${APPLY_CHUNK_ROWS}`,
+      sql`SELECT row_index AS "rowIndex", data FROM import_rows
+          WHERE import_id = ${importId} AND row_index >= ${from} AND row_index < ${from + APPLY_CHUNK_ROWS} AND errors IS NULL ORDER BY row_index`,
     );
-    if (read.length === 0) break;
+    if (read.length === 0) continue;
     const chunk = withKeys(read, input.primaryKey);
     const existing = await recordsOf(tx, dataset.id, chunk.map((row) => row.key));
     const classified = classifyChunk(chunk, (key) => existing.get(key), counts);
     await tx.execute(sql`
-      INSERT INTO import_changes (import_id, key, row_index, change, previous)
-      SELECT ${importId}, * FROM unnest(${array(classified.map((row) => row.key))}::text[], ${array(classified.map((row) => row.rowIndex))}::int[],
+      INSERT INTO import_changes (applied_id, key, row_index, change, previous)
+      SELECT ${appliedId}, * FROM unnest(${array(classified.map((row) => row.key))}::text[], ${array(classified.map((row) => row.rowIndex))}::int[],
         ${array(classified.map((row) => row.change))}::text[], ${array(classified.map((row) => (row.change === 'updated' ? row.previous! : null)))}::text[])`);
     const writes = classified.filter((row) => row.change !== 'unchanged');
     if (writes.length > 0) {
@@ -59,7 +67,6 @@ export async function applyDataset(tx: PgExecutor, input: DatasetApply): Promise
         ON CONFLICT (dataset_id, key) DO UPDATE SET record = excluded.record, import_id = excluded.import_id,
           end_user_id = excluded.end_user_id, updated_at = excluded.updated_at`);
     }
-    from = chunk[chunk.length - 1]!.rowIndex;
   }
   counts.missing = dataset.records - counts.updated - counts.unchanged;
   if (input.mode === 'replace' && counts.missing > 0) {
@@ -102,8 +109,9 @@ export async function pageRecords(db: PgExecutor, ref: DatasetRef, query: { afte
 export async function changedRows(db: PgExecutor, importId: string, change: RowChange, after: number, limit: number): Promise<ChangedRowRow[]> {
   return await rows(
     db,
-    sql`SELECT c.row_index AS "rowIndex", r.data, c.previous FROM import_changes c JOIN import_rows r ON r.import_id = c.import_id AND r.row_index = c.row_index
-        WHERE c.import_id = ${importId} AND c.change = ${change} AND c.row_index > ${after} ORDER BY c.row_index LIMIT ${limit}`,
+    sql`SELECT c.row_index AS "rowIndex", r.data, c.previous FROM applied_imports a JOIN import_changes c ON c.applied_id = a.id
+        JOIN import_rows r ON r.import_id = a.import_id AND r.row_index = c.row_index
+        WHERE a.import_id = ${importId} AND c.change = ${change} AND c.row_index > ${after} ORDER BY c.row_index LIMIT ${limit}`,
   );
 }
 

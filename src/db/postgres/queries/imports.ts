@@ -91,7 +91,7 @@ export async function deleteImport(db: PgExecutor, id: string): Promise<void> {
     // after the import row was locked, so a batch committed meanwhile is included.
     await tx.delete(importRows).where(eq(importRows.importId, id));
     // What applying it to a dataset recorded (no foreign keys either); the dataset itself is not rewritten.
-    await tx.execute(sql`DELETE FROM import_changes WHERE import_id = ${id}`);
+    await tx.execute(sql`WITH applied AS (DELETE FROM applied_imports WHERE import_id = ${id} RETURNING id) DELETE FROM import_changes WHERE applied_id IN (SELECT id FROM applied)`);
     await tx.execute(sql`DELETE FROM import_missing WHERE import_id = ${id}`);
   });
 }

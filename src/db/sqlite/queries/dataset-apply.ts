@@ -12,7 +12,8 @@ const statements = rawQuery((sqlite) => ({
     .prepare<[string, number, number], [number, string]>('SELECT row_index, data FROM import_rows WHERE import_id = ? AND row_index > ? AND errors IS NULL ORDER BY row_index LIMIT ?')
     .raw(),
   record: sqlite.prepare<[number, string], string>('SELECT record FROM dataset_records WHERE dataset_id = ? AND key = ?').pluck(),
-  insertChange: sqlite.prepare<[string, string, number, string, string | null]>('INSERT INTO import_changes (import_id, key, row_index, change, previous) VALUES (?, ?, ?, ?, ?)'),
+  applied: sqlite.prepare<[string], number>('INSERT INTO applied_imports (import_id) VALUES (?) RETURNING id').pluck(),
+  insertChange: sqlite.prepare<[number, string, number, string, string | null]>('INSERT INTO import_changes (applied_id, key, row_index, change, previous) VALUES (?, ?, ?, ?, ?)'),
   insert: sqlite.prepare<[number, string, string, string, string | null, string]>(
     'INSERT INTO dataset_records (dataset_id, key, record, import_id, end_user_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
   ),
@@ -30,6 +31,7 @@ export function applyDataset(db: Db, input: DatasetApply): DatasetChanges {
   const s = statements(db);
   const { importId, endUserId, at } = input;
   const dataset = ensureDataset(db, input.dataset);
+  const appliedId = s.applied.get(importId)!;
   const counts = noChanges();
   for (let from = -1; ; ) {
     const rows = s.validRows.all(importId, from, APPLY_CHUNK_ROWS);
@@ -38,7 +40,7 @@ export function applyDataset(db: Db, input: DatasetApply): DatasetChanges {
       const key = recordKeyOf(data, input.primaryKey);
       const previous = s.record.get(dataset.id, key);
       const { change } = classifyKeyedRow({ rowIndex, data, key }, previous, counts);
-      s.insertChange.run(importId, key, rowIndex, change, change === 'updated' ? previous! : null);
+      s.insertChange.run(appliedId, key, rowIndex, change, change === 'updated' ? previous! : null);
       if (change === 'inserted') s.insert.run(dataset.id, key, data, importId, endUserId, at);
       else if (change === 'updated') s.update.run(data, importId, endUserId, at, dataset.id, key);
     }

@@ -5,12 +5,13 @@ import { rawQuery } from '../prepared';
 
 // Datasets are a hot path (an apply reads and writes a row of each table per import row): raw statements,
 // prepared once per database. A dataset is a row of `datasets` (the dataset_ids migration), found by its
-// template and environment ('' for none); its records reference its integer id.
+// template and environment ('' for none); its records reference its integer id. An applied import's changes
+// reference its row of `applied_imports` likewise (the applied_imports migration).
 
 const env = (ref: DatasetRef) => ref.environmentId ?? '';
 
 /** The dataset's keys an import did not carry: no change of the import has them. */
-export const NOT_CARRIED = 'NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.import_id = ? AND c.key = d.key)';
+export const NOT_CARRIED = 'NOT EXISTS (SELECT 1 FROM import_changes c WHERE c.applied_id = (SELECT id FROM applied_imports WHERE import_id = ?) AND c.key = d.key)';
 
 const statements = rawQuery((sqlite) => ({
   dataset: sqlite.prepare<[string, string], [number, number]>('SELECT id, records FROM datasets WHERE template_id = ? AND environment_id = ?').raw(),
@@ -20,8 +21,9 @@ const statements = rawQuery((sqlite) => ({
   record: sqlite.prepare<[number, string], string>('SELECT record FROM dataset_records WHERE dataset_id = ? AND key = ?').pluck(),
   changedRows: sqlite
     .prepare<[string, string, number, number], [number, string, string | null]>(
-      `SELECT c.row_index, r.data, c.previous FROM import_changes c JOIN import_rows r ON r.import_id = c.import_id AND r.row_index = c.row_index
-       WHERE c.import_id = ? AND c.change = ? AND c.row_index > ? ORDER BY c.row_index LIMIT ?`,
+      `SELECT c.row_index, r.data, c.previous FROM applied_imports a JOIN import_changes c ON c.applied_id = a.id
+       JOIN import_rows r ON r.import_id = a.import_id AND r.row_index = c.row_index
+       WHERE a.import_id = ? AND c.change = ? AND c.row_index > ? ORDER BY c.row_index LIMIT ?`,
     )
     .raw(),
   page: sqlite.prepare<[number, string, number], DatasetRecordRow>(
