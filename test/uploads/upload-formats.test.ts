@@ -69,6 +69,16 @@ describe('/v1/uploads: files read on the server', () => {
     });
   }
 
+  it('reads a CSV of several slices with a confirmed mapping: every row, in order, under its schema keys', async () => {
+    // 601 rows: two full slices of 250 and a short one, each mapped.
+    const lines = Array.from({ length: 601 }, (_, i) => `x${i},Person ${i},City ${i}`);
+    const view = await upload(Buffer.from(`Ignored,Full name,Town\n${lines.join('\n')}\n`), { filename: 'a.csv', mapping: JSON.stringify({ name: 'Full name', city: 'Town' }) });
+    assert.equal(view.status, 'completed', JSON.stringify(view));
+    const exported = await fetch(`${server.url}/v1/imports/${view.importId}/export?format=ndjson`, { headers: auth() });
+    const rows = (await exported.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    assert.deepEqual(rows, Array.from({ length: 601 }, (_, i) => ({ name: `Person ${i}`, city: `City ${i}` })));
+  });
+
   it('reads the named sheet of an XLSX workbook from its header row, with a confirmed mapping, and keeps the file', async () => {
     const bytes = await workbook({
       Notes: [['nothing here']],

@@ -11,17 +11,20 @@ export interface CsvOptions {
 }
 
 /**
- * CSV records as objects keyed by the header row; every cell is a string, as in the file. A record is read
+ * CSV records as objects keyed by the header row, in slices of `sliceRows` (the last may be shorter): gathered
+ * here rather than by a generator of their own, each row costs one promise (the parser's) instead of one a
+ * layer. Every cell is a string, as in the file. A record is read
  * whole before its row's size is checked, so the parser stops past twice a row's limit (memory stays bounded
  * by it, whatever the length of a line or of a quoted cell never closed: payload_too_large naming the line reached; a
  * row between the two is refused by the import's row check). Throws validation_failed, payload_too_large.
  */
-export async function* csvRows(input: AsyncIterable<string | Uint8Array>, options: CsvOptions): AsyncGenerator<Record<string, string>> {
+export async function* csvRowSlices(input: AsyncIterable<string | Uint8Array>, options: CsvOptions, sliceRows: number): AsyncGenerator<Record<string, string>[]> {
   const { delimiter, headerRow = 1, maxRowBytes } = options;
   const settings = { bom: true, delimiter, skip_empty_lines: true, max_record_size: 2 * maxRowBytes, from_line: headerRow };
   // pipeline, not pipe: a failed read (payload_too_large) destroys the parser with that error.
   const parser = pipeline(Readable.from(input), parse(settings), () => {});
   let header: string[] | undefined;
+  let slice: Record<string, string>[] = [];
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (header === undefined) {
@@ -37,7 +40,11 @@ export async function* csvRows(input: AsyncIterable<string | Uint8Array>, option
         if (key === '__proto__') setOwn(row, key, record[i]!);
         else row[key] = record[i]!;
       }
-      yield row;
+      slice.push(row);
+      if (slice.length === sliceRows) {
+        yield slice;
+        slice = [];
+      }
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error;
@@ -47,4 +54,5 @@ export async function* csvRows(input: AsyncIterable<string | Uint8Array>, option
     }
     throw validationFailed([{ path: 'file', message: (error as Error).message }]);
   }
+  if (slice.length > 0) yield slice;
 }

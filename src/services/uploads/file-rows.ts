@@ -6,7 +6,7 @@ import { setOwn } from '../../lib/own-member';
 import { inSlices } from '../../lib/slices';
 import { validationFailed } from '../errors';
 import { ndjsonLineBatches, ndjsonRowSlices, SLICE_ROWS, type RowSlice } from '../imports';
-import { csvRows } from './csv-rows';
+import { csvRowSlices } from './csv-rows';
 import type { UploadFormat, UploadMetadata } from './schemas';
 import { decodedText, detectCharset, type Charset } from './text-decoding';
 import { READ_PIECE_BYTES } from './upload-files';
@@ -54,13 +54,13 @@ export async function fileRows(
   if (format === 'xlsx') {
     input.destroy();
     const sheet = await xlsxRows(file, metadata, limits, (bytes) => (bytesRead = bytes));
-    return { rows: inSlices(mapped(sheet.rows, metadata.mapping), SLICE_ROWS), bytesRead: read, sheet: sheet.name };
+    return { rows: mapped(inSlices(sheet.rows, SLICE_ROWS), metadata.mapping), bytesRead: read, sheet: sheet.name };
   }
   const sample = await readSample(file);
   const charset = metadata.charset === undefined || metadata.charset === 'auto' ? detectCharset(sample) : metadata.charset;
   const delimiter = format === 'tsv' ? '\t' : delimiterOf(metadata.delimiter, () => headerLine(sample, charset, metadata.headerRow ?? 1));
-  const records = csvRows(decodedText(chunks, charset), { delimiter, headerRow: metadata.headerRow, maxRowBytes: limits.rowBytes });
-  return { rows: inSlices(mapped(records, metadata.mapping), SLICE_ROWS), bytesRead: read };
+  const records = csvRowSlices(decodedText(chunks, charset), { delimiter, headerRow: metadata.headerRow, maxRowBytes: limits.rowBytes }, SLICE_ROWS);
+  return { rows: mapped(records, metadata.mapping), bytesRead: read };
 }
 
 async function readSample(file: string): Promise<Uint8Array> {
@@ -90,28 +90,30 @@ export function delimiterOf(given: string | undefined, header: () => string): st
   return delimiter;
 }
 
-/** With a confirmed mapping (`{ schemaKey: fileColumn }`), rows of the mapped columns under their schema keys. */
+/** With a confirmed mapping (`{ schemaKey: fileColumn }`), slices of rows of the mapped columns under their schema keys. */
 async function* mapped(
-  rows: AsyncIterable<Record<string, string | number | boolean | null>>,
+  slices: AsyncIterable<Record<string, string | number | boolean | null>[]>,
   mapping: Record<string, string> | undefined,
-): AsyncGenerator<Record<string, unknown>> {
+): AsyncGenerator<Record<string, unknown>[]> {
   if (mapping === undefined) {
-    yield* rows;
+    yield* slices;
     return;
   }
   const pairs = Object.entries(mapping);
   let checked = false;
-  for await (const row of rows) {
+  for await (const rows of slices) {
     if (!checked) {
-      const missing = pairs.find(([, column]) => !Object.hasOwn(row, column));
+      const missing = pairs.find(([, column]) => !Object.hasOwn(rows[0]!, column));
       if (missing) throw validationFailed([{ path: `metadata.mapping.${missing[0]}`, message: `column ${JSON.stringify(missing[1])} is not in the file's header` }]);
       checked = true;
     }
-    const out: Record<string, unknown> = {};
-    for (const [key, column] of pairs) {
-      if (key === '__proto__') setOwn(out, key, row[column]);
-      else out[key] = row[column];
-    }
-    yield out;
+    yield rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const [key, column] of pairs) {
+        if (key === '__proto__') setOwn(out, key, row[column]);
+        else out[key] = row[column];
+      }
+      return out;
+    });
   }
 }

@@ -1,5 +1,5 @@
 export { checkUploadLength, createUpload, parseUploadMetadata, uploadFormat, type NewUpload, type TusMetadata, type UploadOwner } from './create-upload';
-export { csvRows, type CsvOptions } from './csv-rows';
+export { csvRowSlices, type CsvOptions } from './csv-rows';
 export { delimiterOf, fileRows, type FileRows } from './file-rows';
 export { findOwnUpload, getUpload, toUploadView } from './get-upload';
 export { processUpload } from './process-upload';
