@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -36,6 +36,16 @@ describe('uploads: erasure and the shared files folder', () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'importd-files-'));
     const config = loadConfig({}, { IMPORTD_DB: h.dbPath, IMPORTD_FILES_DIR: elsewhere });
     await assert.rejects(checkFilesDir({ store: h.ctx.store, config }), (error: Error) => error instanceof FilesDirError && /IMPORTD_FILES_DIR: .* is not the folder/.test(error.message));
+  });
+
+  it('lets nodes started together on an empty shared folder agree on its marker, and refuses another folder', postgresOnly, async () => {
+    await h.sql("DELETE FROM settings WHERE key = 'files-dir-marker'");
+    const shared = mkdtempSync(path.join(tmpdir(), 'importd-files-'));
+    const node = (dir: string) => ({ store: h.ctx.store, config: loadConfig({}, { IMPORTD_DB: h.dbPath, IMPORTD_FILES_DIR: dir }) });
+    await Promise.all(Array.from({ length: 4 }, () => checkFilesDir(node(shared))));
+    assert.deepEqual(readdirSync(shared).sort(), ['.importd-files-marker', 'uploads']);
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'importd-files-'));
+    await assert.rejects(checkFilesDir(node(elsewhere)), FilesDirError);
   });
 });
 

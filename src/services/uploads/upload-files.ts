@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isPostgresUrl } from '../../core/database-url';
 import type { ServiceContext } from '../context';
@@ -34,25 +34,35 @@ export class FilesDirError extends Error {
 
 /**
  * Makes sure the files folder exists and, on PostgreSQL (several nodes may share the database), that it is the
- * folder the other nodes use: the first node writes a random marker into it and the marker's value into the
- * database; every node that starts afterwards must read the same value from its own folder. A node whose
- * IMPORTD_FILES_DIR is not the shared folder would accept uploads no other node can finish. Throws FilesDirError.
+ * folder the other nodes use: the folder holds a random marker and the database the marker's value; the first
+ * node to start stores its folder's value, every other one must find the same value in its own folder. A node
+ * whose IMPORTD_FILES_DIR is not the shared folder would accept uploads no other node can finish. Throws
+ * FilesDirError.
  */
 export async function checkFilesDir(ctx: Pick<ServiceContext, 'config' | 'store'>): Promise<void> {
   const dir = ctx.config.uploads.filesDir;
   await mkdir(uploadsDir(ctx), { recursive: true });
   if (!isPostgresUrl(ctx.config.dbPath)) return;
-  const file = path.join(dir, MARKER);
-  const mine = await readFile(file, 'utf8').catch(() => undefined);
-  const candidate = randomBytes(16).toString('hex');
-  const stored = await ctx.store.settings.insertOnce(MARKER_SETTING, mine ?? candidate);
-  if (mine === stored) return;
-  // The first node of this database (its value was stored just now) writes the marker; any later one must find it.
-  if (mine === undefined && stored === candidate) {
-    await writeFile(file, stored, { flag: 'wx' });
-    return;
-  }
+  const mine = await folderMarker(path.join(dir, MARKER));
+  if ((await ctx.store.settings.insertOnce(MARKER_SETTING, mine)) === mine) return;
   throw new FilesDirError(
-    `IMPORTD_FILES_DIR: ${dir} is not the folder the other nodes of this database share (its ${MARKER} is ${mine === undefined ? 'missing' : 'different'}): mount the same folder on every node`,
+    `IMPORTD_FILES_DIR: ${dir} is not the folder the other nodes of this database share (its ${MARKER} is different): mount the same folder on every node`,
   );
+}
+
+/**
+ * The folder's marker: the one there, or a new one put there by link(), which fails when another node's came
+ * first (atomic on local disks and NFS alike), so nodes started together on an empty shared folder agree.
+ */
+async function folderMarker(file: string): Promise<string> {
+  const candidate = `${file}.${randomBytes(8).toString('hex')}`;
+  await writeFile(candidate, randomBytes(16).toString('hex'));
+  try {
+    await link(candidate, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(candidate);
+  }
+  return readFile(file, 'utf8');
 }
