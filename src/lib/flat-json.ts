@@ -1,16 +1,11 @@
 import { skipWhitespace, stringEnd } from './json-body';
+import { CLOSE_BRACE, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-text';
 
 // A CSV export reads every stored row: JSON.parse builds an object of it only for the encoder to walk it
 // once and drop it (for a 1 GiB export, tens of millions of short-lived objects and strings). Stored rows
 // are flat objects written by JSON.stringify, so their members are read here straight from the text, in
 // order: a string without a backslash is a slice of it, anything else the JSON.parse of its own text.
 
-const QUOTE = 34;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const COMMA = 44;
-const COLON = 58;
 const LONG_INTEGER = /^-?\d{16,}$/;
 
 /** A member's value in a flat row: an integer beyond 2^53 is a bigint (exact), as parseStoredRow gives it. */

@@ -1,16 +1,9 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-text';
+
 // Splits a JSON import body `{ "rows": [ {...}, ... ], ...members }` into its members without parsing the
 // rows: a large body is then parsed row by row, in slices, instead of in one JSON.parse that would hold
 // the event loop for hundreds of milliseconds. Strings are skipped with indexOf, so the scan costs a
 // fraction of a parse. Each row is checked by JSON.parse when it is read, the rest of the structure here.
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
-const OPEN_BRACKET = 91;
-const CLOSE_BRACKET = 93;
-const COMMA = 44;
-const COLON = 58;
 
 export class JsonSyntaxError extends Error {
   override name = 'JsonSyntaxError';

@@ -1,6 +1,6 @@
 import { utf8Over } from '../limits';
 import type { CellStatsCollector, Column } from './cell-stats';
-import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, MINUS, DOT, ZERO, isDigit, knownKeyEnd, nextIndexFrom } from './json-text';
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, MINUS, DOT, ZERO, isDigit, knownKeyEnd, nextIndexFrom } from '../../lib/json-text';
 
 // The fast path of every row read from its JSON text (a JSON body's rows, NDJSON lines, `importd import`
 // files). A row is stored as JSON.stringify(JSON.parse(its text)); when the text is already what

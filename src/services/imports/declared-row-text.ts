@@ -1,6 +1,6 @@
 import type { Cell, CompiledRules, RowValidator } from '../../rules';
 import type { CellStatsCollector, Column } from './cell-stats';
-import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, MINUS, ZERO, isDigit, knownKeyEnd, nextIndexFrom } from './json-text';
+import { QUOTE, BACKSLASH, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, MINUS, ZERO, isDigit, knownKeyEnd, nextIndexFrom } from '../../lib/json-text';
 
 // The rules' fast path on the server. The rows validateRows reads are texts as JSON.stringify writes them (the
 // RowChecker's output: a flat object, no whitespace, only the escapes it writes, numbers in their shortest form), so

@@ -1,5 +1,5 @@
-// The characters and small searches of the scans that read rows straight from their JSON texts
-// (CanonicalRowScanner, DeclaredRowText).
+// The characters and small searches of the scans that read JSON texts without parsing them whole (the import
+// body's splitter, CanonicalRowScanner, DeclaredRowText, the CSV export's flat rows).
 
 export const QUOTE = 34;
 export const BACKSLASH = 92;
@@ -7,6 +7,8 @@ export const COMMA = 44;
 export const COLON = 58;
 export const OPEN_BRACE = 123;
 export const CLOSE_BRACE = 125;
+export const OPEN_BRACKET = 91;
+export const CLOSE_BRACKET = 93;
 export const MINUS = 45;
 export const DOT = 46;
 export const ZERO = 48;
