@@ -15,10 +15,10 @@ export function isPhoneCountry(code: string): boolean {
 /**
  * A phone field's reading, compiled once per import: a text's E.164 form (`+14155550123`), or undefined when it
  * is no valid number. A number without its international prefix is read in `defaultCountry`; without one, it is
- * refused. A reading costs ~4 µs in the bundles, whose libphonenumber-js compiles its RegExps once
- * (scripts/phone-regexps.mjs; ~8 µs as published, under tsx), so a field remembers the readings of the texts it has
- * seen (a column repeats an office's number), up to MEMO_SIZE at a time, and stops once a full memo was hardly
- * ever asked twice.
+ * refused. A reading costs ~4.3 µs in the bundles, which take libphonenumber-js's es6-modern build (no Babel
+ * helpers) and compile its RegExps once (scripts/phone-regexps.mjs; ~7 µs with its es6 build, more as published,
+ * under tsx), so a field remembers the readings of the texts it has seen (a column repeats an office's number), up
+ * to MEMO_SIZE at a time, and stops once a full memo was hardly ever asked twice.
  */
 export function compilePhone(defaultCountry: string | undefined): (text: string) => string | undefined {
   let memo: Map<string, string | undefined> | undefined = new Map();

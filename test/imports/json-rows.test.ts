@@ -7,6 +7,7 @@ import { CellStatsCollector } from '../../src/services/imports/cell-stats';
 import { RowChecker } from '../../src/services/imports/check-rows';
 import { readImportBytes } from '../../src/services/imports/json-import-body';
 import { ndjsonRowSlices } from '../../src/services/imports/ndjson-rows';
+import type { CellStats } from '../../src/services/imports/schemas';
 import { SLICE_ROWS } from '../../src/services/imports/slices';
 
 // Every row read from its JSON text (a JSON body's rows, NDJSON lines) goes through one reader: the canonical
@@ -46,12 +47,16 @@ function reference(rowTexts: string[], invalid: (index: number, message: string)
 
 const inBody = (rows: string) => `{"rows":[${rows}],"meta":{"schemaKey":"c"}}`;
 
-/** A JSON body's rows, read during the split (the request thread) or after it (the parse worker). */
-async function throughBody(rowTexts: string[], around = inBody, readAhead = true): Promise<Outcome> {
+/**
+ * A JSON body's rows, read during the split (the request thread) or after it (the parse worker; `keysOnly`: for a
+ * template's rules, which count the stored rows themselves).
+ */
+async function throughBody(rowTexts: string[], around = inBody, readAhead = true, keysOnly = false): Promise<Outcome> {
   const checker = new RowChecker(MAX_ROW_BYTES);
   const texts: string[] = [];
   try {
     const body = await readImportBytes(Buffer.from(around(rowTexts.join(','))), MAX_ROW_BYTES, readAhead);
+    if (keysOnly) body.countKeysOnly!();
     for (const slice of body.rows) texts.push(...checker.check(slice));
   } catch (error) {
     return describeError(error);
@@ -83,8 +88,16 @@ async function assertAsBefore(rowTexts: string[]): Promise<Outcome> {
   const expected = reference(rowTexts, bodyMessage);
   assert.deepEqual(await throughBody(rowTexts), expected, `JSON body of ${JSON.stringify(rowTexts).slice(0, 300)}`);
   assert.deepEqual(await throughBody(rowTexts, inBody, false), expected, `JSON body read after the split: ${JSON.stringify(rowTexts).slice(0, 300)}`);
+  assert.deepEqual(await throughBody(rowTexts, inBody, false, true), keysOf(expected), `JSON body read for rules: ${JSON.stringify(rowTexts).slice(0, 300)}`);
   assert.deepEqual(await throughNdjson(rowTexts), reference(rowTexts, lineMessage), `NDJSON of ${JSON.stringify(rowTexts).slice(0, 300)}`);
   return expected;
+}
+
+/** The outcome with statistics of the columns' keys only: the same rows, the same refusals, the same keys in the same order. */
+function keysOf(outcome: Outcome): Outcome {
+  if ('error' in outcome) return outcome;
+  const stats = outcome.stats as CellStats;
+  return { texts: outcome.texts, stats: { totalCells: 0, rowCount: stats.rowCount, fieldBreakdown: stats.fieldBreakdown.map(({ key }) => ({ key, type: 'empty', count: 0 })) } };
 }
 
 /** A JSON string literal with every code unit escaped as \\uXXXX. */

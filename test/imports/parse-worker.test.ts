@@ -8,7 +8,7 @@ import { call, createTestEnvironment, DEFAULT_LIMITS, json } from '../helpers/ha
 import { useHarness } from '../helpers/use-harness';
 import { startLiveServer } from '../helpers/live-server';
 import { contactRows } from './helpers';
-import { RowsInvalidError } from '../../src/services/errors';
+import { RowsInvalidError, ServiceError } from '../../src/services/errors';
 import { rulesToRun, validateRows } from '../../src/services/imports/validate-rows';
 import type { RowTexts } from '../../src/db/store';
 
@@ -167,6 +167,24 @@ describe('ParsePool', () => {
       } finally {
         await pool.close();
       }
+    }
+  });
+
+  it('refuses rows holding more than 16 384 distinct column keys under rules that drop extra columns', async () => {
+    const pool = new ParsePool(parseWorkerScript(), DEFAULT_LIMITS);
+    try {
+      // 200 rows of 82 new keys each: 16 400 keys.
+      const rows = Array.from({ length: 200 }, (_, r) => Object.fromEntries(Array.from({ length: 82 }, (_, k) => [`c${r}_${k}`, k])));
+      const parsed = await pool.parse(new TextEncoder().encode(JSON.stringify({ meta: {}, rows })));
+      const validated = parsed.rows.validateInProducer!(JSON.stringify({ extraColumns: 'drop', fields: [{ key: 'c0_0', type: 'integer' }] }))!;
+      await assert.rejects(
+        (async () => {
+          for await (const slice of validated.slices) void slice;
+        })(),
+        (error: unknown) => error instanceof ServiceError && error.code === 'validation_failed' && /16384 distinct column keys/.test(JSON.stringify(error.details)),
+      );
+    } finally {
+      await pool.close();
     }
   });
 

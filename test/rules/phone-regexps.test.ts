@@ -10,7 +10,8 @@ import { requireBundled } from '../../scripts/server-bundle.mjs';
 import { readPhone } from './phone-probe';
 
 const root = path.resolve(__dirname, '../..');
-const MATCHES_ENTIRELY = 'es6/helpers/matchesEntirely.js';
+const MATCHES_ENTIRELY = 'es6-modern/helpers/matchesEntirely.js';
+const library = path.join(root, 'node_modules/libphonenumber-js');
 
 const DEFAULT_COUNTRIES = [undefined, 'US', 'GB', 'DE', 'FR', 'BR', 'CO', 'IN', 'RU', 'AU', 'VI'];
 
@@ -70,20 +71,34 @@ describe('phone RegExps compiled once (scripts/phone-regexps.mjs)', () => {
   });
 
   it('fails a build whose helper is not the one it was written for', () => {
-    const published = readFileSync(path.join(root, 'node_modules/libphonenumber-js', MATCHES_ENTIRELY), 'utf8');
+    const published = readFileSync(path.join(library, MATCHES_ENTIRELY), 'utf8');
     assert.match(compileOnce(MATCHES_ENTIRELY, published), /return compiledRegExp\(regularExpressionText, '\^\(\?:', '\)\$'\)\.test\(text\)/);
     assert.throws(() => compileOnce(MATCHES_ENTIRELY, published.replace('text || ', 'text ?? ')), /matchesEntirely\.js is not the one scripts\/phone-regexps\.mjs was written for/);
   });
 
   it('fails a bundle that takes the library in without its helpers (its CommonJS build)', async () => {
-    const bundle = build({
-      stdin: { contents: "require('libphonenumber-js').isValidPhoneNumber('+12125550123')", resolveDir: root },
-      bundle: true,
-      platform: 'node',
-      write: false,
-      logLevel: 'silent',
-      plugins: [phoneRegExpsOnce],
-    });
-    await assert.rejects(bundle, /libphonenumber-js is bundled without es6\/helpers\/matchesEntirely\.js/);
+    await assert.rejects(bundle("require('libphonenumber-js').isValidPhoneNumber('+12125550123')"), /libphonenumber-js is bundled without es6-modern\/helpers\/matchesEntirely\.js/);
+  });
+
+  it('takes the es6-modern build of the library, without Babel helpers, wherever its es6 build is imported from', async () => {
+    const bundled = await bundle(`
+      import { parsePhoneNumberFromString } from 'libphonenumber-js';
+      import { default as parse } from './node_modules/libphonenumber-js/es6/parsePhoneNumber.js';
+      console.log(parsePhoneNumberFromString('+12125550123'), parse);
+    `);
+    const modules = [...bundled.matchAll(/^\/\/ .*\/libphonenumber-js\/(.+)$/gm)].map((module) => module[1]!);
+    assert.ok(modules.filter((module) => module.startsWith('es6-modern/')).length > 20, modules.join(', '));
+    assert.deepEqual(modules.filter((module) => module.startsWith('es6/')), []);
+    assert.doesNotMatch(bundled, /_objectSpread|_classCallCheck|_createClass/);
+  });
+
+  it('fails a bundle that takes a file of the es6 build in by another way than a relative import', async () => {
+    await assert.rejects(bundle(`import '${path.join(library, 'es6/helpers/matchesEntirely.js')}';`), /libphonenumber-js's es6\/helpers\/matchesEntirely\.js is bundled/);
   });
 });
+
+/** The bundle of `contents` (a module at the root) with the builds' plugin, not minified. */
+async function bundle(contents: string): Promise<string> {
+  const built = await build({ stdin: { contents, resolveDir: root }, bundle: true, platform: 'node', write: false, logLevel: 'silent', plugins: [phoneRegExpsOnce] });
+  return built.outputFiles[0]!.text;
+}

@@ -17,11 +17,13 @@ const MAX_DIGITS = 15;
 const MAX_LEADING_FRACTION_ZEROS = 5;
 const CONTROL = /[\u0000-\u001f]/;
 
-/** How a scanned cell is counted once its row is known to be canonical. */
-const ADD = 0;
-const NUMBER = 1;
-const BOOLEAN = 2;
-const STRING = 3;
+/** How a scanned cell is counted once its row is known to be canonical: read from its text only then. */
+const TEXT = 0;
+const ESCAPED = 1;
+const NULL = 2;
+const NUMBER = 3;
+const BOOLEAN = 4;
+const STRING = 5;
 
 /**
  * Checks rows from their texts, one after another, and counts the cells of those it accepts. Rows of one text
@@ -40,9 +42,10 @@ export class CanonicalRowScanner {
   /** False when `keys` were left by a refused row: not known to hold no key twice. */
   private checked = false;
   private stats: CellStatsCollector | undefined;
-  /** The cells of the row being scanned, counted once the whole row is accepted. */
+  /** The cells of the row being scanned (a string's text from its opening quote to after its closing one), counted once the whole row is accepted. */
   private readonly kinds: number[] = [];
-  private readonly values: (string | null)[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
   private cellCount = 0;
 
   constructor(private readonly maxRowBytes: number) {}
@@ -85,7 +88,7 @@ export class CanonicalRowScanner {
 
   /** Scans the row's cells into kinds and values; its end, or -1. */
   private cells(text: string, start: number): number {
-    const { keys, columns, kinds, values } = this;
+    const { keys, columns, kinds, starts, ends } = this;
     if (text.charCodeAt(start) !== OPEN_BRACE) return -1;
     let i = start + 1;
     let reshaped = false;
@@ -117,17 +120,14 @@ export class CanonicalRowScanner {
             if (this.atSign < i) this.atSign = nextIndexFrom(text, '@', i);
             // A character that JSON.stringify escapes and trim() keeps makes the cell a plain string, unless it
             // can still read as an e-mail: such a cell is not decoded.
-            if (this.escape.kept && this.atSign > end) kinds[cells] = STRING;
-            else {
-              kinds[cells] = ADD;
-              values[cells] = JSON.parse(text.slice(i, end)) as string;
-            }
-            i = end;
+            kinds[cells] = this.escape.kept && this.atSign > end ? STRING : ESCAPED;
           } else {
-            kinds[cells] = ADD;
-            values[cells] = text.slice(i + 1, end);
-            i = end + 1;
+            kinds[cells] = TEXT;
+            end++;
           }
+          starts[cells] = i;
+          ends[cells] = end;
+          i = end;
         } else if (first === MINUS || isDigit(first)) {
           i = canonicalNumberEnd(text, i);
           if (i < 0) return -1;
@@ -139,8 +139,7 @@ export class CanonicalRowScanner {
           kinds[cells] = BOOLEAN;
           i += 5;
         } else if (text.startsWith('null', i)) {
-          kinds[cells] = ADD;
-          values[cells] = null;
+          kinds[cells] = NULL;
           i += 4;
         } else {
           return -1;
@@ -161,11 +160,14 @@ export class CanonicalRowScanner {
   }
 
   private count(stats: CellStatsCollector): void {
-    const { keys, columns, kinds, values } = this;
+    const { keys, columns, kinds, starts, ends, text } = this;
     for (let c = 0; c < this.cellCount; c++) {
       const column = (columns[c] ??= stats.column(keys[c]!));
+      if (stats.keysOnly) continue;
       const kind = kinds[c];
-      if (kind === ADD) stats.addTo(column, values[c]!);
+      if (kind === TEXT) stats.addTo(column, text.slice(starts[c]! + 1, ends[c]! - 1));
+      else if (kind === ESCAPED) stats.addTo(column, JSON.parse(text.slice(starts[c], ends[c])) as string);
+      else if (kind === NULL) stats.addTo(column, null);
       else stats.addTyped(column, kind === NUMBER ? 'number' : kind === BOOLEAN ? 'boolean' : 'string');
     }
   }

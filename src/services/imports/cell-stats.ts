@@ -32,6 +32,12 @@ export class CellStatsCollector {
   /** Set once the rows held more than MAX_COLUMNS distinct keys: the ones past it are counted nowhere. */
   overflowed = false;
 
+  /**
+   * With `keysOnly`, only the columns' keys are kept (for the MAX_COLUMNS refusal), none of their cells: for rows
+   * whose statistics are counted again once a template's rules have transformed them (validateRows).
+   */
+  constructor(readonly keysOnly = false) {}
+
   /** Records one cell (the value is already known to be a string, finite number, boolean or null). */
   add(key: string, value: string | number | boolean | null): void {
     this.addTo(this.column(key), value);
@@ -53,6 +59,7 @@ export class CellStatsCollector {
 
   /** add() for a column already looked up. */
   addTo(column: Column, value: string | number | boolean | null): void {
+    if (this.keysOnly) return;
     if (value === null) {
       this.totalCells++;
       return;
@@ -64,6 +71,7 @@ export class CellStatsCollector {
 
   /** Records a non-empty cell whose type the caller already knows. */
   addTyped(column: Column, type: CellType): void {
+    if (this.keysOnly) return;
     this.totalCells++;
     column.count++;
     if (column.type === 'empty') column.type = type;

@@ -11,6 +11,12 @@ export interface ImportBodyRows extends ImportOptions {
   originalSchema?: unknown;
   /** The rows, read one slice at a time as they are asked for (a row that is not valid JSON throws invalid_json then). */
   rows: Generator<RowSlice>;
+  /**
+   * Called before the first slice is read when a template's rules take the rows, whose statistics are then those of
+   * the rows they store (validateRows): the slices read later count their columns' keys only (for the MAX_COLUMNS
+   * refusal), not their cells too.
+   */
+  countKeysOnly?(): void;
 }
 
 const invalidJson = (message: string) => new ServiceError('invalid_json', `the request body is not valid JSON: ${message}`);
@@ -42,8 +48,9 @@ export async function readImportBytes(body: Uint8Array | ArrayBuffer, maxRowByte
   const { starts, ends } = split.rows ?? {};
   if (!starts || !ends) throw validationFailed([{ path: 'rows', message: 'must be an array of row objects' }]);
   const read = ahead?.finish() ?? [];
+  let keysOnly = false;
   function* slices() {
-    const reader = new JsonRowReader(maxRowBytes);
+    const reader = new JsonRowReader(maxRowBytes, keysOnly);
     for (let first = 0; first < starts!.length; first += SLICE_ROWS) {
       const readBefore = read[first / SLICE_ROWS];
       if (readBefore) {
@@ -55,7 +62,7 @@ export async function readImportBytes(body: Uint8Array | ArrayBuffer, maxRowByte
       yield reader.take();
     }
   }
-  return { meta: split.members.meta, originalSchema: split.members.originalSchema, mode: split.members.mode, dryRun: split.members.dryRun, rows: slices() };
+  return { meta: split.members.meta, originalSchema: split.members.originalSchema, mode: split.members.mode, dryRun: split.members.dryRun, rows: slices(), countKeysOnly: () => void (keysOnly = true) };
 }
 
 async function splitRows(text: string, ahead: SlicesReadAhead | undefined): Promise<SplitBody> {

@@ -16,11 +16,16 @@ export class JsonRowReader {
   private next = 0;
   private rows = 0;
   private texts: string[] = [];
-  private stats = new CellStatsCollector();
+  private stats: CellStatsCollector;
   private refusals: Refusals = {};
 
-  constructor(private readonly maxRowBytes: number) {
+  /** `keysOnly`: the slices' statistics hold their columns' keys only (CellStatsCollector). */
+  constructor(
+    private readonly maxRowBytes: number,
+    private readonly keysOnly = false,
+  ) {
     this.scanner = new CanonicalRowScanner(maxRowBytes);
+    this.stats = new CellStatsCollector(keysOnly);
   }
 
   /** Rows read into the current slice. */
@@ -117,7 +122,7 @@ export class JsonRowReader {
     const slice = new ReadSlice(this.texts, this.stats, this.refusals.details);
     this.texts = [];
     this.rows = 0;
-    this.stats = new CellStatsCollector();
+    this.stats = new CellStatsCollector(this.keysOnly);
     this.refusals = {};
     return slice;
   }

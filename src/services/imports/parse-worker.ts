@@ -43,6 +43,7 @@ function parseJob({ id, body, control, limits, textForm }: WorkerRequest): void 
     const checked: CheckedRows = { slices: checkedSlices(), stats: () => checker.stats() };
     const schemaText = await rulesSent;
     const rules = schemaText === null ? undefined : rulesToRun(schemaText);
+    if (rules) split.countKeysOnly?.();
     const validated = rules && validateRows(rules, checked);
     const rows = validated ?? checked;
     for await (const texts of rows.slices) {
