@@ -77,11 +77,13 @@ export interface DatasetStore {
 /** Rows an apply reads at a time: the memory it holds follows this, not the import's size. */
 export const APPLY_CHUNK_ROWS = 2000;
 
-/** A valid row of an import with its key (recordKeyOf). */
+/** A valid row of an import with its key (recordKey). */
 export interface KeyedRow {
   rowIndex: number;
   data: string;
   key: string;
+  /** The row parsed: its key and its classification read this one parse. */
+  fields: Record<string, unknown>;
 }
 
 /** One row's outcome: the change to store, and the record to write (inserted and updated rows). */
@@ -92,11 +94,14 @@ export interface ClassifiedRow extends KeyedRow {
 
 /** The rows with their keys: each row's text is parsed once here. */
 export const withKeys = (rows: readonly { rowIndex: number; data: string }[], primaryKey: readonly string[]): KeyedRow[] =>
-  rows.map(({ rowIndex, data }) => ({ rowIndex, data, key: recordKeyOf(data, primaryKey) }));
+  rows.map(({ rowIndex, data }) => {
+    const fields = JSON.parse(data) as Record<string, unknown>;
+    return { rowIndex, data, key: recordKey(fields, primaryKey), fields };
+  });
 
 /** Classifies one row against its key's record (undefined: none yet), counting into `counts`. */
 export function classifyKeyedRow(row: KeyedRow, previous: string | undefined, counts: DatasetChanges): ClassifiedRow {
-  const change = classifyRow(row.data, previous);
+  const change = classifyRow(row.data, previous, row.fields);
   counts[change]++;
   return { ...row, change, previous };
 }
@@ -104,8 +109,5 @@ export function classifyKeyedRow(row: KeyedRow, previous: string | undefined, co
 /** Classifies a chunk of an import's valid rows against their keys' records, counting into `counts`. */
 export const classifyChunk = (rows: readonly KeyedRow[], recordOf: (key: string) => string | undefined, counts: DatasetChanges): ClassifiedRow[] =>
   rows.map((row) => classifyKeyedRow(row, recordOf(row.key), counts));
-
-/** The key of a row stored as JSON text. */
-export const recordKeyOf = (data: string, primaryKey: readonly string[]): string => recordKey(JSON.parse(data) as Record<string, unknown>, primaryKey);
 
 export const noChanges = (): DatasetChanges => ({ inserted: 0, updated: 0, unchanged: 0, missing: 0, removed: 0 });
