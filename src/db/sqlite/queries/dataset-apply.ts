@@ -1,4 +1,5 @@
-import { APPLY_CHUNK_ROWS, classifyKeyedRow, noChanges, withKeys, type DatasetApply, type KeyedRow, type DatasetChanges } from '../../store';
+import type { RowChange } from '../../../rules/records';
+import { APPLY_CHUNK_ROWS, classifyKeyedRow, noChanges, withKeys, type DatasetApply, type DatasetChanges, type KeyedRow } from '../../store';
 import type { Db } from '../open-database';
 import { rawQuery } from '../prepared';
 import { ensureDataset, NOT_CARRIED } from './datasets';
@@ -43,13 +44,13 @@ function inKeyOrder(rows: { rowIndex: number; data: string }[], primaryKey: read
   return withKeys(rows, primaryKey).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Change rows inserted CHANGES_PER_INSERT at a time; `flush` inserts the rest one by one. */
-function changeInserts(s: ReturnType<typeof statements>) {
+/** The apply's change rows, inserted CHANGES_PER_INSERT at a time; `flush` inserts the rest one by one. */
+function changeInserts(s: ReturnType<typeof statements>, appliedId: number) {
   let values: ChangeValues[number][] = [];
   return {
-    add(change: ChangeValues) {
-      values.push(...change);
-      if (values.length < CHANGES_PER_INSERT * change.length) return;
+    add(key: string, rowIndex: number, change: RowChange, previous: string | null) {
+      values.push(appliedId, key, rowIndex, change, previous);
+      if (values.length < CHANGES_PER_INSERT * CHANGE_VALUES_COUNT) return;
       s.insertChanges.run(...values);
       values = [];
     },
@@ -67,7 +68,7 @@ export function applyDataset(db: Db, input: DatasetApply): DatasetChanges {
   const dataset = ensureDataset(db, input.dataset);
   const appliedId = s.applied.get(importId)!;
   const counts = noChanges();
-  const changes = changeInserts(s);
+  const changes = changeInserts(s, appliedId);
   for (let from = -1; ; ) {
     const rows = s.validRows.all(importId, from, APPLY_CHUNK_ROWS);
     if (rows.length === 0) break;
@@ -75,7 +76,7 @@ export function applyDataset(db: Db, input: DatasetApply): DatasetChanges {
       const { rowIndex, data, key } = row;
       const previous = s.record.get(dataset.id, key);
       const { change } = classifyKeyedRow(row, previous, counts);
-      changes.add([appliedId, key, rowIndex, change, change === 'updated' ? previous! : null]);
+      changes.add(key, rowIndex, change, change === 'updated' ? previous! : null);
       if (change === 'inserted') s.insert.run(dataset.id, key, data, importId, endUserId, at);
       else if (change === 'updated') s.update.run(data, importId, endUserId, at, dataset.id, key);
     }
