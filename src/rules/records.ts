@@ -24,11 +24,11 @@ function keyCellText(position: number, value: unknown): string {
 
 export type RowChange = 'inserted' | 'updated' | 'unchanged';
 
-/** How a row compares with its key's record (undefined: none yet). Equal texts skip the parse. */
-export function classifyRow(row: string, previous: string | undefined): RowChange {
+/** How a row (its text and its parse, `fields`) compares with its key's record (undefined: none yet). Equal texts skip the record's parse. */
+export function classifyRow(row: string, previous: string | undefined, fields: Record<string, unknown>): RowChange {
   if (previous === undefined) return 'inserted';
   if (row === previous) return 'unchanged';
-  return changedFields(JSON.parse(previous) as Record<string, unknown>, JSON.parse(row) as Record<string, unknown>).length === 0 ? 'unchanged' : 'updated';
+  return changedFields(JSON.parse(previous) as Record<string, unknown>, fields).length === 0 ? 'unchanged' : 'updated';
 }
 
 /** The fields whose value differs between two records (a field present in one only counts), in the row's order first. */

@@ -82,14 +82,17 @@ describe('keyed templates: imports applied to the dataset', () => {
 
   it('an import read in several chunks is applied whole, past a chunk of invalid rows only', async () => {
     // The apply reads an import 2000 rows at a time: the first 2000 rows (all invalid) give it nothing to apply,
-    // the 2500 valid ones after them span two more chunks.
-    const rows = Array.from({ length: 4500 }, (_, i) => (i < 2000 ? { sku: `N${i}`, price: 'x' } : { sku: `N${i}`, price: i, name: 'n' }));
+    // the 2550 valid ones after them span two more chunks (and SQLite's changes, inserted 100 to a statement,
+    // end on a part of one).
+    const rows = Array.from({ length: 4550 }, (_, i) => (i < 2000 ? { sku: `N${i}`, price: 'x' } : { sku: `N${i}`, price: i, name: 'n' }));
     const applied = await created({ rows });
-    assert.deepEqual({ ...applied.changes, missing: 0 }, { inserted: 2500, updated: 0, unchanged: 0, missing: 0, removed: 0 });
+    assert.deepEqual({ ...applied.changes, missing: 0 }, { inserted: 2550, updated: 0, unchanged: 0, missing: 0, removed: 0 });
     const inserted = await get(`/v1/imports/${applied.id}/rows?change=inserted&limit=1`);
     assert.equal(inserted.data[0].rowIndex, 2000);
-    assert.equal(inserted.pagination.paging.total, 2500);
-    assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N4499`)).data[0].record.price, 4499);
+    assert.equal(inserted.pagination.paging.total, 2550);
+    const stored = 'SELECT count(*) AS n FROM import_changes c JOIN applied_imports a ON a.id = c.applied_id WHERE a.import_id = ?';
+    assert.deepEqual(await h.sql(stored, applied.id), [{ n: 2550 }]);
+    assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N4549`)).data[0].record.price, 4549);
     assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N1999`)).data.length, 0);
   });
 
