@@ -96,6 +96,23 @@ describe('keyed templates: imports applied to the dataset', () => {
     assert.equal((await get(`/v1/templates/${applied.templateId}/records?key=N1999`)).data.length, 0);
   });
 
+  it('matches and stores keys and texts with quotes, backslashes, line breaks, braces and non-ASCII as sent', async () => {
+    const schema = { fields: [{ key: 'code' }, { key: 'note' }], primaryKey: ['code'] };
+    assert.equal((await call(h, 'POST', '/v1/templates', { key: env.secretKey, body: { key: 'texts', schema } })).status, 201);
+    const codes = ['a"b\\c', 'é😀\u0001', '{1,"2"}', 'NULL'];
+    const body = (notes: string[]) => ({ meta: { schemaKey: 'texts' }, rows: codes.map((code, i) => ({ code, note: notes[i] })) });
+    const first = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: body(['x\ny', 'tab\t"', 'null', '\\']) }));
+    assert.deepEqual(first.changes, { inserted: 4, updated: 0, unchanged: 0, missing: 0, removed: 0 });
+    const second = await json(await call(h, 'POST', '/v1/imports', { key: env.secretKey, body: body(['x\ny', 'tab\t"!', 'null', '\\']) }));
+    assert.deepEqual(second.changes, { inserted: 0, updated: 1, unchanged: 3, missing: 0, removed: 0 });
+    const updated = await get(`/v1/imports/${second.id}/rows?change=updated`);
+    assert.deepEqual(updated.data, [{ rowIndex: 1, data: { code: codes[1], note: 'tab\t"!' }, previous: { note: 'tab\t"' } }]);
+    for (const code of codes) {
+      const found = await get(`/v1/templates/${first.templateId}/records?key=${encodeURIComponent(JSON.stringify([code]))}`);
+      assert.deepEqual(found.data.map((r: any) => r.record.code), [code]);
+    }
+  });
+
   const bad = [
     { name: 'mode on an unkeyed template', body: { meta: { schemaKey: 'free' }, mode: 'replace', rows: [{ a: 1 }] }, path: 'mode' },
     { name: 'an unknown mode', body: { meta: { schemaKey: 'prices' }, mode: 'merge', rows: [{ sku: 'A' }] }, path: 'mode' },
