@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { hashKey } from '../src/core/keys';
-import { cpuMs, median, peakRssMiB, request, timed, type Api } from './http';
+import { cpuMs, median, medianPairRatio, peakRssMiB, request, timed, type Api, type TimedRun } from './http';
 
 type Recorder = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
 
@@ -35,7 +35,7 @@ export async function datasetApplyCost(record_: Recorder, api: Api, serverPid: n
   // Run r: rows 0..count/2 take price r + 2 (the dataset holds r + 1), the next quarter price 1 (as seeded), the
   // last quarter keys no run used before.
   const rowsOf = (r: number) => Array.from({ length: count }, (_, i) => (i < count / 2 ? record(i, r + 2) : i < (count * 3) / 4 ? record(i, 1) : record(sizes.seed + r * count + i, 1)));
-  const runs: Record<'keyed' | 'unkeyed', { ms: number; cpu: number }[]> = { keyed: [], unkeyed: [] };
+  const runs: Record<'keyed' | 'unkeyed', TimedRun[]> = { keyed: [], unkeyed: [] };
   for (let r = 0; r < PAIRS; r++) {
     const rows = rowsOf(r);
     for (const kind of r % 2 === 0 ? (['unkeyed', 'keyed'] as const) : (['keyed', 'unkeyed'] as const)) {
@@ -49,11 +49,10 @@ export async function datasetApplyCost(record_: Recorder, api: Api, serverPid: n
       if (JSON.stringify(changes) !== JSON.stringify(expected)) throw new Error(`keyed import ${r}'s changes: ${JSON.stringify(changes)}, expected ${JSON.stringify(expected)}`);
     }
   }
-  const pairRatios = (of: 'ms' | 'cpu') => median(runs.keyed.map((run, r) => run[of] / runs.unkeyed[r]![of]));
   const msOf = (kind: 'keyed' | 'unkeyed') => median(runs[kind].map((run) => run.ms));
   record_(`${label}POST /imports ${count} rows applied to a dataset of ${sizes.seed}+`, msOf('keyed'), 'ms', msOf('unkeyed'), 'the same into an unkeyed template');
-  record_(`${label}  keyed / unkeyed, median of ${PAIRS} pairs`, pairRatios('ms'), 'x', undefined, '<= 2');
-  record_(`${label}  server CPU, keyed / unkeyed, median of the pairs`, pairRatios('cpu'), 'x');
+  record_(`${label}  keyed / unkeyed, median of ${PAIRS} pairs`, medianPairRatio(runs.keyed, runs.unkeyed, 'ms'), 'x', undefined, '<= 2');
+  record_(`${label}  server CPU, keyed / unkeyed, median of the pairs`, medianPairRatio(runs.keyed, runs.unkeyed, 'cpu'), 'x');
   record_(`${label}  server peak RSS`, peakRssMiB(serverPid), 'MiB', undefined, '< 300 MiB');
 }
 

@@ -94,6 +94,15 @@ export interface ListWalk {
 /** The middle value (the upper one of an even count). */
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** An import's wall time and the server's CPU time for it, in ms. */
+export interface TimedRun {
+  ms: number;
+  cpu: number;
+}
+
+/** The median of the pairs' own ratios, run r of `runs` over run r of `floors` (imports timed in turns). */
+export const medianPairRatio = (runs: TimedRun[], floors: TimedRun[], of: keyof TimedRun) => median(runs.map((run, r) => run[of] / floors[r]![of]));
+
 /**
  * A rows page (100) at the start and at the end of an import: the median of 50 of each, taken in turn (start,
  * end, start, ...) so that the machine's drift over the seconds they take falls on both alike.

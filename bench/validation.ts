@@ -1,6 +1,6 @@
 // The cost of a template's rules: the same rows imported into a template of ten typed fields and into one
 // without `fields` (nothing checked), on the same server, in turns. Used by bench/run.ts and bench/pg.ts.
-import { cpuMs, median, request, timed, type Api } from './http';
+import { cpuMs, median, medianPairRatio, request, timed, type Api, type TimedRun } from './http';
 
 type Recorder = (name: string, value: number, unit: string, floor?: number, target?: string) => void;
 
@@ -80,8 +80,8 @@ export async function validationCost(record: Recorder, api: Api, count: number, 
   const created = JSON.parse((await timed(api, 'POST', '/v1/imports', typed)).text) as { meta: { counts?: { validRows: number } } };
   if (created.meta.counts?.validRows !== count) throw new Error(`the typed bench rows are not all valid: ${JSON.stringify(created.meta.counts)}`);
   await timed(api, 'POST', '/v1/imports', untyped);
-  const withRules: { ms: number; cpu: number }[] = [];
-  const without: { ms: number; cpu: number }[] = [];
+  const withRules: TimedRun[] = [];
+  const without: TimedRun[] = [];
   for (let r = 0; r < pairs; r++) {
     for (const rules of r % 2 === 0 ? [true, false] : [false, true]) {
       const cpu = cpuMs(serverPid);
@@ -89,8 +89,7 @@ export async function validationCost(record: Recorder, api: Api, count: number, 
       (rules ? withRules : without).push({ ms, cpu: cpuMs(serverPid) - cpu });
     }
   }
-  const pairRatios = (of: 'ms' | 'cpu') => median(withRules.map((run, r) => run[of] / without[r]![of]));
   record(`${label}POST /imports ${count} rows, 10 typed fields`, median(withRules.map((run) => run.ms)), 'ms', median(without.map((run) => run.ms)));
-  record(`${label}  typed / without fields, median of the pairs`, pairRatios('ms'), 'x', undefined, '<= 1.5');
-  record(`${label}  server CPU per import, typed / without fields`, pairRatios('cpu'), 'x');
+  record(`${label}  typed / without fields, median of the pairs`, medianPairRatio(withRules, without, 'ms'), 'x', undefined, '<= 1.5');
+  record(`${label}  server CPU per import, typed / without fields`, medianPairRatio(withRules, without, 'cpu'), 'x');
 }
