@@ -91,6 +91,7 @@ describe('a deletion on a full disk with no reserve to release (simulated SQLITE
     // up after busy_timeout (0 here: the test does not wait the 5 s of a served connection).
     reader.prepare('BEGIN').run();
     reader.prepare('SELECT count(*) FROM imports').get();
+    const served = h.storage.sqlite.pragma('busy_timeout', { simple: true }) as number;
     h.storage.sqlite.pragma('busy_timeout = 0');
     try {
       const refused = await call(h, 'DELETE', `/v1/imports/${id}`, { key: env.secretKey });
@@ -99,7 +100,7 @@ describe('a deletion on a full disk with no reserve to release (simulated SQLITE
       assert.deepEqual(await rowsOf(id), [{ n: 2 }]);
     } finally {
       reader.close();
-      h.storage.sqlite.pragma('busy_timeout = 5000');
+      h.storage.sqlite.pragma(`busy_timeout = ${served}`);
     }
     // Hidden already (never listed again): its rows go with the next clean-up of abandoned imports.
     assert.equal((await call(h, 'GET', `/v1/imports/${id}`, { key: env.secretKey })).status, 404);
